@@ -1,0 +1,55 @@
+# Easel's setup entry point. Two targets do everything on a fresh Debian 12 machine
+# that has only the Swift toolchain:
+#
+#   make demo   install what is missing, build in release mode, export Assets/Samples to PNG
+#   make test   install what is missing, build, run the whole test suite
+#
+# `make deps` alone installs the system packages. It asks dpkg which of them are missing
+# and installs only those, so running it twice installs nothing the second time.
+
+SHELL := /bin/bash
+
+# The C libraries Easel links (cairo, FreeType, libpng), pkg-config to find them, and the
+# font files the renderer loads by path (see Sources/EaselRender/Text/FontMap.swift).
+APT_PACKAGES := pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
+	fonts-dejavu-core fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
+	fonts-open-sans fonts-wqy-microhei fonts-symbola
+
+DEMO_OUT ?= out/samples
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: demo test deps build release clean
+
+demo: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
+	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
+
+test: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+deps:
+	@missing=(); \
+	for package in $(APT_PACKAGES); do \
+	  status=$$(dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null); \
+	  [[ "$$status" == *" installed" ]] || missing+=("$$package"); \
+	done; \
+	if [ $${#missing[@]} -eq 0 ]; then echo "deps: all $(words $(APT_PACKAGES)) system packages present"; exit 0; fi; \
+	echo "deps: missing: $${missing[*]}"; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "deps: not root and no sudo; run as root:" >&2; \
+	     echo "  apt-get update && apt-get install -y --no-install-recommends $${missing[*]}" >&2; exit 1; fi; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$sudo apt-get update -qq && \
+	$$sudo apt-get install -y -qq --no-install-recommends "$${missing[@]}" >/dev/null && \
+	echo "deps: installed $${missing[*]}"
+
+clean:
+	rm -rf .build out

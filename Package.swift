@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+// Easel: a shape-drawing document editor for Linux that renders cards and drawings to images.
+import PackageDescription
+
+let package = Package(
+    name: "Easel",
+    products: [
+        .executable(name: "easel", targets: ["easel"]),
+        .library(name: "EaselGeometry", targets: ["EaselGeometry"]),
+        .library(name: "EaselDocuments", targets: ["EaselDocuments"]),
+        .library(name: "EaselRender", targets: ["EaselRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
+        // because libpng reports errors with longjmp, which Swift code must never be crossed by.
+        .systemLibrary(
+            name: "CEaselCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CEaselFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .target(
+            name: "CEaselPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+
+        // The Swift layers, bottom up: values, documents, rendering, the command line.
+        .target(name: "EaselGeometry"),
+        .target(name: "EaselDocuments", dependencies: ["EaselGeometry"]),
+        .target(
+            name: "EaselRender",
+            dependencies: ["EaselDocuments", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]
+        ),
+        .executableTarget(
+            name: "easel",
+            dependencies: [
+                "EaselRender", "EaselDocuments",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
+        .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
+
+        .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
+        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "CEaselCairo", "CEaselPNG"]),
+        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender"]),
+    ]
+)

@@ -1,0 +1,104 @@
+#ifndef EASEL_PNG_H
+#define EASEL_PNG_H
+// A small C edge over libpng. libpng reports errors by longjmp, which must never unwind
+// through Swift frames, so every libpng call happens here behind setjmp and every failure
+// comes back as a status code with a message.
+//
+// Pixels crossing this edge are cairo's CAIRO_FORMAT_ARGB32: one native-endian uint32 per
+// pixel, alpha in the high byte, colour premultiplied by alpha, rows `stride` bytes apart.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    EASEL_PNG_OK = 0,
+    EASEL_PNG_INVALID_ARGUMENT = 1, // a caller error: null pointer, zero size, bad option
+    EASEL_PNG_NOT_PNG = 2,          // the bytes do not start with the PNG signature
+    EASEL_PNG_TRUNCATED = 3,        // the data ended before the image did
+    EASEL_PNG_CORRUPT = 4,          // libpng rejected the data (bad CRC, bad chunk, bad zlib...)
+    EASEL_PNG_TOO_LARGE = 5,        // the header claims more pixels than the caller allows
+    EASEL_PNG_OUT_OF_MEMORY = 6,
+    EASEL_PNG_ENCODE_FAILED = 7,
+} easel_png_status;
+
+// ---- Decoding -------------------------------------------------------------------------
+
+typedef struct easel_png_reader easel_png_reader;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;   // 1, 2, 4, 8 or 16 as stored in the file
+    int color_type;  // libpng's PNG_COLOR_TYPE_* as stored in the file
+    int interlaced;  // 1 for Adam7
+} easel_png_header;
+
+// Makes a reader over `length` bytes at `bytes`, which must stay alive until it is
+// destroyed. Returns NULL only when out of memory.
+easel_png_reader *easel_png_reader_create(const uint8_t *bytes, size_t length);
+
+// Reads the signature and header. Refuses (EASEL_PNG_TOO_LARGE) an image with more than
+// `max_pixels` pixels, or a side over 2^30, before any pixel memory is allocated.
+easel_png_status easel_png_reader_read_header(easel_png_reader *reader, uint64_t max_pixels,
+                                              easel_png_header *header);
+
+// Decodes the whole image, any colour type and bit depth, interlaced or not, into
+// premultiplied ARGB32 at `destination` (height rows of `stride` bytes, stride >= 4 * width).
+// Must follow a successful easel_png_reader_read_header, once.
+easel_png_status easel_png_reader_read_argb32(easel_png_reader *reader, uint8_t *destination,
+                                              size_t stride);
+
+// The message of the last failure ("" when none). Owned by the reader.
+const char *easel_png_reader_message(const easel_png_reader *reader);
+
+void easel_png_reader_destroy(easel_png_reader *reader);
+
+// ---- Encoding -------------------------------------------------------------------------
+
+typedef enum {
+    EASEL_PNG_COLOR_AUTO = 0, // RGB when every pixel is opaque, RGBA otherwise
+    EASEL_PNG_COLOR_RGBA = 1,
+    EASEL_PNG_COLOR_RGB = 2,  // alpha is dropped (the caller knows the image is opaque)
+} easel_png_color_mode;
+
+// Row filters, combinable; the values are libpng's PNG_FILTER_* bits.
+enum {
+    EASEL_PNG_FILTER_NONE = 0x08,
+    EASEL_PNG_FILTER_SUB = 0x10,
+    EASEL_PNG_FILTER_UP = 0x20,
+    EASEL_PNG_FILTER_AVG = 0x40,
+    EASEL_PNG_FILTER_PAETH = 0x80,
+    EASEL_PNG_FILTER_ALL = 0xF8,
+};
+
+typedef struct {
+    int compression_level;         // zlib level 0...9
+    int filters;                   // EASEL_PNG_FILTER_* bits, at least one
+    easel_png_color_mode color_mode;
+} easel_png_encode_options;
+
+// A growable byte buffer that the encoder fills; free with easel_png_buffer_free.
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+} easel_png_buffer;
+
+// Encodes premultiplied ARGB32 pixels as a PNG (8 bits per channel, straight alpha).
+// On failure `message` (of `message_capacity` bytes) receives the reason.
+easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                         size_t stride, const easel_png_encode_options *options,
+                                         easel_png_buffer *output, char *message,
+                                         size_t message_capacity);
+
+void easel_png_buffer_free(easel_png_buffer *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

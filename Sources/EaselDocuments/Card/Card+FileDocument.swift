@@ -1,0 +1,13 @@
+import Foundation
+
+extension Card: FileDocument {
+    public static var readableContentTypes: [ContentType] { [.card] }
+
+    public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        self = try CardDecoder.decode(configuration.regularFileBytes(), file: configuration.displayName, warnings: &warnings)
+    }
+
+    public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
+        .regularFile(try CardEncoder.encode(self, file: configuration.fileURL.path))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import EaselGeometry
+
+/// A card of the Cards app: a 1300x2000 canvas with a background colour, image elements
+/// and text elements. Drawing order is the app's: every image element, then every text
+/// element, each list in its stored order.
+public struct Card: Hashable, Sendable {
+    public var id: UUID
+    public var backgroundColor: Color
+    public var imageElements: [ImageElement]
+    public var textElements: [TextElement]
+
+    /// The card canvas in units; exporting at scale s gives (1300 s) x (2000 s) pixels.
+    public static let canvasSize = Size(width: 1300, height: 2000)
+    /// The app's default background (SwiftUI's `.yellow`), also used for legacy cards.
+    public static let defaultBackground = Color(red: 1, green: 0.8, blue: 0)
+
+    public init(id: UUID = UUID(), backgroundColor: Color = Card.defaultBackground,
+                imageElements: [ImageElement] = [], textElements: [TextElement] = []) {
+        self.id = id
+        self.backgroundColor = backgroundColor
+        self.imageElements = imageElements
+        self.textElements = textElements
+    }
+
+    /// The elements in the order they are drawn (and listed by `easel info`).
+    public var elementsInDrawingOrder: [CardElement] {
+        imageElements.map(CardElement.image) + textElements.map(CardElement.text)
+    }
+
+    /// The file name the app gives this card: `<ID>.rwcard` with the upper-case UUID.
+    public var appFileName: String { id.uuidString.uppercased() + ".rwcard" }
+}
+
+/// Where an element sits on the card: a frame of `size` whose centre is at the card's
+/// centre plus `offset`, rotated clockwise by `rotationDegrees` about its own centre.
+public struct ElementTransform: Hashable, Sendable {
+    public var size: Size
+    public var rotationDegrees: Double
+    public var offset: Point
+
+    /// What the app gives a new element: 800x800 at the centre, unrotated.
+    public static let appDefault = ElementTransform(size: Size(width: 800, height: 800), rotationDegrees: 0, offset: .zero)
+
+    public init(size: Size, rotationDegrees: Double = 0, offset: Point = .zero) {
+        self.size = size
+        self.rotationDegrees = rotationDegrees
+        self.offset = offset
+    }
+
+    /// The frame's centre in card coordinates.
+    public var center: Point {
+        Point(x: Card.canvasSize.width / 2 + offset.x, y: Card.canvasSize.height / 2 + offset.y)
+    }
+
+    /// Maps the frame's own space (origin at the frame's top-left, unrotated) to card
+    /// coordinates.
+    public var frameToCard: Transform2D {
+        Transform2D.translation(x: -size.width / 2, y: -size.height / 2)
+            .concatenating(.rotation(degrees: rotationDegrees))
+            .concatenating(.translation(x: center.x, y: center.y))
+    }
+}
+
+public struct ImageElement: Hashable, Sendable {
+    public var transform: ElementTransform
+    /// The image file's name in the card's folder (the app's upper-case UUID, no
+    /// extension), or nil for no image.
+    public var imageFilename: String?
+    public var clip: ClipShape?
+
+    public init(transform: ElementTransform = .appDefault, imageFilename: String?, clip: ClipShape? = nil) {
+        self.transform = transform
+        self.imageFilename = imageFilename
+        self.clip = clip
+    }
+}
+
+public struct TextElement: Hashable, Sendable {
+    public var transform: ElementTransform
+    public var text: String
+    public var textColor: Color
+    /// The app's (Apple) font name, for example "Gill Sans" or "ChalkboardSE-Regular".
+    public var textFont: String
+
+    public init(transform: ElementTransform = .appDefault, text: String, textColor: Color = .black,
+                textFont: String = "San Fransisco") {
+        self.transform = transform
+        self.text = text
+        self.textColor = textColor
+        self.textFont = textFont
+    }
+}
+
+/// One element of a card, in drawing order.
+public enum CardElement: Hashable, Sendable {
+    case image(ImageElement)
+    case text(TextElement)
+
+    public var transform: ElementTransform {
+        switch self {
+        case .image(let element): return element.transform
+        case .text(let element): return element.transform
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import EaselGeometry
+
+/// Reads `.rwcard` JSON as every edition of the Cards app writes it (see
+/// ../shared/cards-format.md): `frameIndex` (edition 2) or `frame` (edition 1), legacy cards
+/// with only `id` and `imageElements`, extended-sRGB colours, any key order, integer or
+/// double numbers, escaped slashes, invalid ids, and `"none"` image names.
+public enum CardDecoder {
+    public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Card {
+        if bytes.count > CardLimits.maxFileBytes {
+            throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the card limit of \(CardLimits.maxFileBytes) bytes"))
+        }
+        let root = try JSONNode.parse(bytes, file: file)
+        guard case .object = root.value else { throw root.typeMismatch(expected: "a card object") }
+
+        let id = try decodeID(root.required("id"), warnings: &warnings)
+        let imageElements = try root.required("imageElements")
+            .array(maxCount: CardLimits.maxElements, of: "image elements")
+            .map { (node) throws(DocumentError) in try decodeImageElement(node, warnings: &warnings) }
+
+        // Cards from before the app saved text and colours have neither key: upgrade them.
+        let textNode = try root.optional("textElements")
+        let backgroundNode = try root.optional("backgroundColor")
+        if textNode == nil && backgroundNode == nil {
+            warnings.append(DocumentWarning(file: file, message: "a legacy card (no textElements or backgroundColor): upgraded with no text and the default background"))
+            return Card(id: id, backgroundColor: Card.defaultBackground, imageElements: imageElements, textElements: [])
+        }
+        guard let textNode else { throw root.error(.missingKey("textElements")) }
+        guard let backgroundNode else { throw root.error(.missingKey("backgroundColor")) }
+        let textElements = try textNode
+            .array(maxCount: CardLimits.maxElements, of: "text elements")
+            .map { (node) throws(DocumentError) in try decodeTextElement(node) }
+        let background = try decodeColor(backgroundNode)
+        return Card(id: id, backgroundColor: background, imageElements: imageElements, textElements: textElements)
+    }
+
+    private static func decodeID(_ node: JSONNode, warnings: inout [DocumentWarning]) throws(DocumentError) -> UUID {
+        let text = try node.string()
+        if let id = UUID(uuidString: text) { return id }
+        let id = UUID()
+        warnings.append(DocumentWarning(file: node.file, keyPath: "id", message: "\"\(text.prefix(60))\" is not a UUID; the card gets the new id \(id.uuidString) (as the app does)"))
+        return id
+    }
+
+    static func decodeTransform(_ node: JSONNode) throws(DocumentError) -> ElementTransform {
+        let sizeNode = try node.required("size")
+        let size = try sizeNode.numbers(count: 2, meaning: "width, height")
+        let offsetNode = try node.required("offset")
+        let offset = try offsetNode.numbers(count: 2, meaning: "dx, dy")
+        let degreesNode = try node.required("rotation").required("degrees")
+        let degrees = try degreesNode.double()
+        for (value, place) in [(size[0], sizeNode), (size[1], sizeNode), (offset[0], offsetNode), (offset[1], offsetNode)]
+        where abs(value) > CardLimits.maxCoordinate {
+            throw place.error(.limitExceeded("\(JSONWriter.format(number: value)) is beyond the coordinate limit of ±\(JSONWriter.format(number: CardLimits.maxCoordinate))"))
+        }
+        if abs(degrees) > CardLimits.maxRotationDegrees {
+            throw degreesNode.error(.limitExceeded("a rotation of \(JSONWriter.format(number: degrees)) degrees is beyond the limit of ±\(JSONWriter.format(number: CardLimits.maxRotationDegrees))"))
+        }
+        return ElementTransform(size: Size(width: size[0], height: size[1]), rotationDegrees: degrees,
+                                offset: Point(x: offset[0], y: offset[1]))
+    }
+
+    private static func decodeImageElement(_ node: JSONNode, warnings: inout [DocumentWarning]) throws(DocumentError) -> ImageElement {
+        let transform = try decodeTransform(node.required("transform"))
+        var filename: String?
+        if let nameNode = try node.optionalNonNull("imageFilename") {
+            let name = try nameNode.string()
+            if name.utf8.count > CardLimits.maxFilenameBytes {
+                throw nameNode.error(.limitExceeded("an image file name of \(name.utf8.count) bytes, over the limit of \(CardLimits.maxFilenameBytes)"))
+            }
+            filename = name == "none" ? nil : name
+        }
+        let indexFromFrameIndex = try node.optionalNonNull("frameIndex").map { (n) throws(DocumentError) in try clipIndex(n) }
+        let indexFromFrame = try node.optionalNonNull("frame").map { (n) throws(DocumentError) in try clipIndex(n) }
+        if let a = indexFromFrameIndex, let b = indexFromFrame, a != b {
+            warnings.append(DocumentWarning(file: node.file, keyPath: node.path.description,
+                                            message: "frameIndex \(a) and frame \(b) disagree; using frameIndex (the newer app's key)"))
+        }
+        let clip = (indexFromFrameIndex ?? indexFromFrame).flatMap(LibraryShape.init(rawValue:)).map(ClipShape.library)
+        return ImageElement(transform: transform, imageFilename: filename, clip: clip)
+    }
+
+    private static func clipIndex(_ node: JSONNode) throws(DocumentError) -> Int {
+        let index = try node.int()
+        guard LibraryShape(rawValue: index) != nil else {
+            throw node.typeMismatch(expected: "a clip-shape index from 0 to \(LibraryShape.allCases.count - 1)")
+        }
+        return index
+    }
+
+    private static func decodeTextElement(_ node: JSONNode) throws(DocumentError) -> TextElement {
+        let transform = try decodeTransform(node.required("transform"))
+        let textNode = try node.required("text")
+        let text = try textNode.string()
+        if text.count > CardLimits.maxTextCharacters {
+            throw textNode.error(.limitExceeded("a text of \(text.count) characters, over the limit of \(CardLimits.maxTextCharacters)"))
+        }
+        let color = try decodeColor(node.required("textColor"))
+        let font = try node.required("textFont").string()
+        return TextElement(transform: transform, text: text, textColor: color, textFont: font)
+    }
+
+    static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
+        let c = try node.numbers(count: 4, meaning: "red, green, blue, alpha in extended sRGB")
+        return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
+    }
+}

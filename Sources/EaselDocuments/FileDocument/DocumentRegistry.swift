@@ -1,0 +1,63 @@
+import Foundation
+
+/// The document types Easel knows, like an app's declared document types: any supported
+/// file opens by its extension. Library users can register their own types.
+public struct DocumentRegistry: Sendable {
+    public struct Entry: Sendable {
+        public var contentType: ContentType
+        public var documentType: any FileDocument.Type
+    }
+
+    public private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    /// Card (`.rwcard`) and Drawing (`.drawing`).
+    public static var standard: DocumentRegistry {
+        var registry = DocumentRegistry()
+        registry.register(Card.self)
+        return registry
+    }
+
+    /// Adds every readable content type of `type`; a later registration of the same
+    /// extension wins.
+    public mutating func register<D: FileDocument>(_ type: D.Type) {
+        for contentType in type.readableContentTypes {
+            entries.removeAll { $0.contentType.preferredFilenameExtension == contentType.preferredFilenameExtension }
+            entries.append(Entry(contentType: contentType, documentType: type))
+        }
+    }
+
+    public var supportedExtensions: [String] { entries.map(\.contentType.preferredFilenameExtension) }
+
+    /// The entry for a file, by its extension (case-insensitive). `old.rwcard.bak` is not a card.
+    public func entry(for url: URL) -> Entry? {
+        let ext = url.pathExtension.lowercased()
+        guard !ext.isEmpty else { return nil }
+        return entries.first { $0.contentType.preferredFilenameExtension.lowercased() == ext }
+    }
+
+    public func isDocument(_ url: URL) -> Bool { entry(for: url) != nil }
+
+    /// Opens the document at `url` as whatever type its extension names.
+    public func open(_ url: URL, warnings: inout [DocumentWarning]) throws(DocumentError) -> any FileDocument {
+        guard let entry = entry(for: url) else {
+            throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
+        }
+        let configuration = ReadConfiguration(contentType: entry.contentType,
+                                              file: try FileWrapper(contentsOf: url),
+                                              fileURL: url)
+        return try entry.documentType.init(configuration: configuration, warnings: &warnings)
+    }
+
+    /// Saves `document` to `url` atomically, as the content type its extension names.
+    public func save(_ document: any FileDocument, to url: URL) throws(DocumentError) {
+        guard let entry = entry(for: url), type(of: document).writableContentTypes.contains(entry.contentType) else {
+            throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension,
+                                                                       supported: type(of: document).writableContentTypes.map(\.preferredFilenameExtension)))
+        }
+        let existing = FileManager.default.fileExists(atPath: url.path) ? try? FileWrapper(contentsOf: url) : nil
+        let configuration = WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url)
+        try document.fileWrapper(configuration: configuration).write(to: url)
+    }
+}

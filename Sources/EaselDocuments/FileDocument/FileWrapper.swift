@@ -1,0 +1,58 @@
+import Foundation
+
+/// A file's contents as a value, in the spirit of Foundation's `FileWrapper` (which Linux
+/// lacks): a regular file's bytes, or a directory of named children.
+public enum FileWrapper: Hashable, Sendable {
+    case regularFile([UInt8])
+    case directory([String: FileWrapper])
+
+    /// The bytes of a regular file, or nil for a directory.
+    public var regularFileContents: [UInt8]? {
+        if case .regularFile(let bytes) = self { return bytes }
+        return nil
+    }
+
+    /// Reads a regular file (refusing one over `maxBytes` before reading it) or a directory tree.
+    public init(contentsOf url: URL, maxBytes: Int = 64 << 20) throws(DocumentError) {
+        let path = url.path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw DocumentError(file: path, kind: .io(String(cString: strerror(errno))))
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw DocumentError(file: path, kind: .io("cannot list the folder: \(error.localizedDescription)"))
+            }
+            var children: [String: FileWrapper] = [:]
+            for name in names.sorted() {
+                children[name] = try FileWrapper(contentsOf: url.appendingPathComponent(name), maxBytes: maxBytes)
+            }
+            self = .directory(children)
+            return
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentError(file: path, kind: .io("not a regular file"))
+        }
+        if Int(status.st_size) > maxBytes {
+            throw DocumentError(file: path, kind: .limitExceeded("the file is \(status.st_size) bytes, over the limit of \(maxBytes) bytes"))
+        }
+        self = .regularFile(try FileIO.readBytes(at: path, maxBytes: maxBytes))
+    }
+
+    /// Writes the wrapper to `url` atomically (see `AtomicFile`); a directory is written
+    /// child by child.
+    public func write(to url: URL) throws(DocumentError) {
+        switch self {
+        case .regularFile(let bytes):
+            try AtomicFile.write(bytes, to: url.path)
+        case .directory(let children):
+            do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+                throw DocumentError(file: url.path, kind: .io("cannot create the folder: \(error.localizedDescription)"))
+            }
+            for (name, child) in children.sorted(by: { $0.key < $1.key }) {
+                try child.write(to: url.appendingPathComponent(name))
+            }
+        }
+    }
+}

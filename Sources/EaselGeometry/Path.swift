@@ -1,0 +1,208 @@
+import Foundation
+
+/// A vector path: a value over elements, as SwiftUI's `Path` is, with exact synthesised
+/// equality. Two paths are equal when they have the same elements with the same points;
+/// this is how clip shapes are matched to the Cards app's shape library.
+///
+/// Invariant: every point is finite. The appending methods check it (a non-finite point
+/// is a programming error); untrusted input goes through `init(validating:)`, which throws.
+public struct Path: Hashable, Sendable {
+    public enum Element: Hashable, Sendable {
+        case move(to: Point)
+        case line(to: Point)
+        case quadCurve(to: Point, control: Point)
+        case curve(to: Point, control1: Point, control2: Point)
+        case closeSubpath
+
+        /// Every point the element names, end point last.
+        public var points: [Point] {
+            switch self {
+            case .move(let p), .line(let p): return [p]
+            case .quadCurve(let p, let c): return [c, p]
+            case .curve(let p, let c1, let c2): return [c1, c2, p]
+            case .closeSubpath: return []
+            }
+        }
+
+        func mapPoints(_ transform: (Point) -> Point) -> Element {
+            switch self {
+            case .move(let p): return .move(to: transform(p))
+            case .line(let p): return .line(to: transform(p))
+            case .quadCurve(let p, let c): return .quadCurve(to: transform(p), control: transform(c))
+            case .curve(let p, let c1, let c2):
+                return .curve(to: transform(p), control1: transform(c1), control2: transform(c2))
+            case .closeSubpath: return .closeSubpath
+            }
+        }
+    }
+
+    public private(set) var elements: [Element] = []
+
+    public init() {}
+
+    /// A path from untrusted elements: throws when any point is not finite.
+    public init(validating elements: [Element]) throws(GeometryError) {
+        for (index, element) in elements.enumerated() {
+            if let bad = element.points.first(where: { !$0.isFinite }) {
+                throw .nonFinitePoint(elementIndex: index, point: bad)
+            }
+        }
+        self.elements = elements
+    }
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    /// The point where the next element starts, if any.
+    public var currentPoint: Point? {
+        var subpathStart: Point?
+        var current: Point?
+        for element in elements {
+            switch element {
+            case .move(let p): subpathStart = p; current = p
+            case .closeSubpath: current = subpathStart
+            default: current = element.points.last
+            }
+        }
+        return current
+    }
+
+    // MARK: Building
+
+    public mutating func move(to point: Point) { append(.move(to: point)) }
+    public mutating func addLine(to point: Point) { append(.line(to: point)) }
+    public mutating func addQuadCurve(to point: Point, control: Point) {
+        append(.quadCurve(to: point, control: control))
+    }
+    public mutating func addCurve(to point: Point, control1: Point, control2: Point) {
+        append(.curve(to: point, control1: control1, control2: control2))
+    }
+    public mutating func closeSubpath() { append(.closeSubpath) }
+
+    public mutating func append(_ element: Element) {
+        precondition(element.points.allSatisfy(\.isFinite), "Path points must be finite: \(element)")
+        elements.append(element)
+    }
+
+    /// A closed polygon through `points`.
+    public mutating func addPolygon(_ points: [Point]) {
+        guard let first = points.first else { return }
+        move(to: first)
+        for point in points.dropFirst() { addLine(to: point) }
+        closeSubpath()
+    }
+
+    public mutating func addRect(_ rect: Rect) {
+        addPolygon([
+            Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
+            Point(x: rect.maxX, y: rect.maxY), Point(x: rect.minX, y: rect.maxY),
+        ])
+    }
+
+    /// An ellipse inscribed in `rect`, as four cubic quarter-arcs starting at the right
+    /// and running clockwise on screen.
+    public mutating func addEllipse(in rect: Rect) {
+        let (cx, cy, rx, ry) = (rect.midX, rect.midY, rect.width / 2, rect.height / 2)
+        let k = 0.5522847498307936 // 4/3 * tan(pi/8): the standard quarter-circle control distance
+        move(to: Point(x: cx + rx, y: cy))
+        addCurve(to: Point(x: cx, y: cy + ry),
+                 control1: Point(x: cx + rx, y: cy + k * ry), control2: Point(x: cx + k * rx, y: cy + ry))
+        addCurve(to: Point(x: cx - rx, y: cy),
+                 control1: Point(x: cx - k * rx, y: cy + ry), control2: Point(x: cx - rx, y: cy + k * ry))
+        addCurve(to: Point(x: cx, y: cy - ry),
+                 control1: Point(x: cx - rx, y: cy - k * ry), control2: Point(x: cx - k * rx, y: cy - ry))
+        addCurve(to: Point(x: cx + rx, y: cy),
+                 control1: Point(x: cx + k * rx, y: cy - ry), control2: Point(x: cx + rx, y: cy - k * ry))
+        closeSubpath()
+    }
+
+    /// A rectangle with circular corners of `cornerRadius` (clamped to half the shorter side).
+    public mutating func addRoundedRect(_ rect: Rect, cornerRadius: Double) {
+        let r = max(0, min(cornerRadius, min(rect.width, rect.height) / 2))
+        guard r > 0 else { return addRect(rect) }
+        move(to: Point(x: rect.minX + r, y: rect.minY))
+        addLine(to: Point(x: rect.maxX - r, y: rect.minY))
+        addArc(center: Point(x: rect.maxX - r, y: rect.minY + r), radius: r, fromDegrees: -90, toDegrees: 0)
+        addLine(to: Point(x: rect.maxX, y: rect.maxY - r))
+        addArc(center: Point(x: rect.maxX - r, y: rect.maxY - r), radius: r, fromDegrees: 0, toDegrees: 90)
+        addLine(to: Point(x: rect.minX + r, y: rect.maxY))
+        addArc(center: Point(x: rect.minX + r, y: rect.maxY - r), radius: r, fromDegrees: 90, toDegrees: 180)
+        addLine(to: Point(x: rect.minX, y: rect.minY + r))
+        addArc(center: Point(x: rect.minX + r, y: rect.minY + r), radius: r, fromDegrees: 180, toDegrees: 270)
+        closeSubpath()
+    }
+
+    /// A circular arc from angle `fromDegrees` to `toDegrees`, sweeping through the angles
+    /// in between (increasing = clockwise on screen in a y-down space; 0 = +x, -90 = up).
+    /// Starts a subpath at the arc's first point when there is none, and otherwise joins
+    /// it with a line when the current point is elsewhere. Stored as cubic segments of at
+    /// most 90 degrees each.
+    public mutating func addArc(center: Point, radius: Double, fromDegrees: Double, toDegrees: Double) {
+        func point(_ degrees: Double) -> Point {
+            let radians = degrees * .pi / 180
+            return Point(x: center.x + radius * cos(radians), y: center.y + radius * sin(radians))
+        }
+        let start = point(fromDegrees)
+        if let current = currentPoint, !isSubpathClosedAtEnd {
+            if current != start { addLine(to: start) }
+        } else {
+            move(to: start)
+        }
+        let sweep = toDegrees - fromDegrees
+        guard sweep != 0 else { return }
+        let segments = max(1, Int((abs(sweep) / 90).rounded(.up)))
+        let step = sweep / Double(segments)
+        // Control points sit on the tangents at distance k*r, k = 4/3 * tan(step/4).
+        let k = 4.0 / 3.0 * tan(step * .pi / 180 / 4)
+        var angle = fromDegrees
+        for _ in 0..<segments {
+            let next = angle + step
+            let (a0, a1) = (angle * .pi / 180, next * .pi / 180)
+            let p0 = point(angle), p1 = point(next)
+            let c1 = Point(x: p0.x - k * radius * sin(a0), y: p0.y + k * radius * cos(a0))
+            let c2 = Point(x: p1.x + k * radius * sin(a1), y: p1.y - k * radius * cos(a1))
+            addCurve(to: p1, control1: c1, control2: c2)
+            angle = next
+        }
+    }
+
+    private var isSubpathClosedAtEnd: Bool {
+        if case .closeSubpath = elements.last { return true }
+        return false
+    }
+
+    // MARK: Deriving
+
+    /// The path with every point mapped through `transform`.
+    public func applying(_ transform: Transform2D) -> Path {
+        var result = Path()
+        result.elements = elements.map { $0.mapPoints(transform.apply) }
+        return result
+    }
+
+    /// The bounds of every point the path names, control points included (nil when empty).
+    public var controlPointBounds: Rect? {
+        let points = elements.flatMap(\.points)
+        guard let first = points.first else { return nil }
+        var (x0, y0, x1, y1) = (first.x, first.y, first.x, first.y)
+        for p in points {
+            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+        }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+extension Path: CustomStringConvertible {
+    /// A stable text form, one element per token: `M x y L x y Q cx cy x y C ... Z`.
+    public var description: String {
+        elements.map { element -> String in
+            let numbers = element.points.map { "\(formatNumber($0.x)) \(formatNumber($0.y))" }.joined(separator: " ")
+            switch element {
+            case .move: return "M \(numbers)"
+            case .line: return "L \(numbers)"
+            case .quadCurve: return "Q \(numbers)"
+            case .curve: return "C \(numbers)"
+            case .closeSubpath: return "Z"
+            }
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,129 @@
+import CEaselCairo
+
+/// A bitmap in cairo's ARGB32 format (premultiplied alpha, native-endian 32-bit pixels),
+/// owning its cairo image surface: `deinit` destroys it. Rendering draws into one; PNG
+/// decoding fills one; the golden comparator reads them.
+///
+/// Not thread-safe: each render owns its own images.
+public final class RasterImage {
+    let surface: OpaquePointer
+
+    public let width: Int
+    public let height: Int
+    public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+    /// False for RGB24 surfaces, whose top byte is padding.
+    var hasAlpha: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }
+
+    /// A transparent image. Throws instead of allocating when the size is over the limits.
+    public init(width: Int, height: Int) throws(RenderError) {
+        try RenderLimits.checkOutput(width: width, height: height)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError.cairo(status, in: "cairo_image_surface_create(\(width)x\(height))")
+        }
+        self.surface = surface
+        self.width = width
+        self.height = height
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// Read access to the pixel rows, after pending drawing is flushed.
+    public func withUnsafePixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// Write access to the pixel rows; cairo is told afterwards that they changed.
+    public func withUnsafeMutablePixels<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        defer { cairo_surface_mark_dirty(surface) }
+        return try body(UnsafeMutableRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// The pixel at (x, y) as premultiplied components.
+    public func premultipliedPixel(x: Int, y: Int) -> RGBA8 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+        return withUnsafePixels { pixels in
+            let value = pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+            // RGB24 surfaces (cairo's reader makes them for opaque PNGs) leave the top byte undefined.
+            return RGBA8(argb32: hasAlpha ? value : value | 0xFF00_0000)
+        }
+    }
+
+    /// The pixel at (x, y) with straight (un-premultiplied) colour, as a PNG stores it.
+    public func pixel(x: Int, y: Int) -> RGBA8 {
+        premultipliedPixel(x: x, y: y).unpremultiplied
+    }
+
+    /// Writes the image as PNG through cairo's own writer (used to cross-check the shim).
+    public func writePNGWithCairo(to path: String) throws(RenderError) {
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw .io(path: path, message: "cairo could not write the PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+
+    /// Reads a PNG through cairo's own reader (used to cross-check the shim).
+    public static func readPNGWithCairo(at path: String) throws(RenderError) -> RasterImage {
+        let surface = cairo_image_surface_create_from_png(path)!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError.cairo(status, in: "cairo_image_surface_create_from_png(\(path))")
+        }
+        return RasterImage(adopting: surface)
+    }
+
+    /// Takes ownership of an ARGB32 or RGB24 image surface (they share the pixel layout).
+    init(adopting surface: OpaquePointer) {
+        self.surface = surface
+        self.width = Int(cairo_image_surface_get_width(surface))
+        self.height = Int(cairo_image_surface_get_height(surface))
+    }
+
+    /// True when every pixel is opaque.
+    public var isOpaque: Bool {
+        withUnsafePixels { pixels in
+            for y in 0..<height {
+                for x in 0..<width where hasAlpha && pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) >> 24 != 0xFF {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
+
+/// One pixel's four 8-bit channels.
+public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        (self.r, self.g, self.b, self.a) = (r, g, b, a)
+    }
+
+    init(argb32 value: UInt32) {
+        self.init(r: UInt8(truncatingIfNeeded: value >> 16), g: UInt8(truncatingIfNeeded: value >> 8),
+                  b: UInt8(truncatingIfNeeded: value), a: UInt8(truncatingIfNeeded: value >> 24))
+    }
+
+    /// Straight colour from premultiplied, rounding as cairo and the PNG shim do.
+    public var unpremultiplied: RGBA8 {
+        guard a != 0 else { return RGBA8(r: 0, g: 0, b: 0, a: 0) }
+        guard a != 255 else { return self }
+        func u(_ c: UInt8) -> UInt8 { UInt8(min(255, (UInt32(c) * 255 + UInt32(a) / 2) / UInt32(a))) }
+        return RGBA8(r: u(r), g: u(g), b: u(b), a: a)
+    }
+
+    /// The largest difference between any two corresponding channels.
+    public func maxChannelDifference(to other: RGBA8) -> Int {
+        max(abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)), abs(Int(a) - Int(other.a)))
+    }
+
+    public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
+}

@@ -1,0 +1,50 @@
+import EaselGeometry
+
+/// How big the output image is: a scale of the canvas, or an explicit pixel width and/or
+/// height (keeping the canvas's aspect ratio when only one is given).
+public enum OutputSize: Hashable, Sendable, CustomStringConvertible {
+    case scale(Double)
+    case width(Int)
+    case height(Int)
+    /// Exactly this many pixels; the canvas is stretched if the aspect ratio differs.
+    case exact(width: Int, height: Int)
+
+    /// The app's share image: 1300x2000 for a card (scale 1).
+    public static let share = OutputSize.scale(1)
+    /// The app's thumbnail: 260x400 for a card (scale 0.2).
+    public static let thumbnail = OutputSize.scale(0.2)
+
+    /// The pixel size for a canvas; throws when it is empty or over the limits.
+    public func pixelSize(for canvas: Size) throws(RenderError) -> (width: Int, height: Int) {
+        let width: Double, height: Double
+        switch self {
+        case .scale(let s):
+            guard s.isFinite, s > 0 else { throw .invalidSize("the scale must be a positive number, not \(s)") }
+            (width, height) = (canvas.width * s, canvas.height * s)
+        case .width(let w):
+            (width, height) = (Double(w), Double(w) * canvas.height / canvas.width)
+        case .height(let h):
+            (width, height) = (Double(h) * canvas.width / canvas.height, Double(h))
+        case .exact(let w, let h):
+            (width, height) = (Double(w), Double(h))
+        }
+        guard width.isFinite, height.isFinite, width < 1e9, height < 1e9 else {
+            throw .tooLarge(width: Int(min(width, 1e9)), height: Int(min(height, 1e9)), limit: "\(RenderLimits.maxOutputPixels) pixels")
+        }
+        let pixels = (width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
+        guard width >= 0.5, height >= 0.5 else {
+            throw .invalidSize("the output would be \(formatNumber(width))x\(formatNumber(height)) pixels, less than one pixel")
+        }
+        try RenderLimits.checkOutput(width: pixels.width, height: pixels.height)
+        return pixels
+    }
+
+    public var description: String {
+        switch self {
+        case .scale(let s): return "scale \(formatNumber(s))"
+        case .width(let w): return "width \(w)"
+        case .height(let h): return "height \(h)"
+        case .exact(let w, let h): return "\(w)x\(h)"
+        }
+    }
+}

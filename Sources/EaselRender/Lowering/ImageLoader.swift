@@ -1,0 +1,45 @@
+import Foundation
+import EaselDocuments
+
+/// Loads the images one document uses, each file decoded once however often the document
+/// uses it. One loader belongs to one render.
+public final class ImageLoader {
+    public enum Outcome {
+        case loaded(RasterImage)
+        /// The reason, as a warning to show; the error image is drawn instead.
+        case failed(String)
+    }
+
+    private var cache: [URL: Outcome] = [:]
+    public let maxPixels: Int
+
+    public init(maxPixels: Int = RenderLimits.maxImagePixels) {
+        self.maxPixels = maxPixels
+    }
+
+    /// The image for a card element's file name, resolved inside `folder` only.
+    public func cardImage(named name: String, inFolder folder: URL) -> Outcome {
+        switch CardImageResolver.resolve(name, inFolder: folder) {
+        case .missing(let reason), .refused(let reason): return .failed(reason)
+        case .file(let url): return load(url)
+        }
+    }
+
+    /// Decodes the PNG at `url` (once; later calls return the same outcome).
+    public func load(_ url: URL) -> Outcome {
+        if let cached = cache[url] { return cached }
+        let outcome: Outcome
+        do {
+            let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
+            outcome = .loaded(try PNGDecoder.decode(bytes, maxPixels: maxPixels))
+        } catch let error as DocumentError {
+            outcome = .failed(error.description)
+        } catch let error as PNGError {
+            outcome = .failed("the image \(url.lastPathComponent) cannot be read: \(error)")
+        } catch {
+            outcome = .failed("the image \(url.lastPathComponent) cannot be read: \(error)")
+        }
+        cache[url] = outcome
+        return outcome
+    }
+}
