@@ -48,9 +48,12 @@ let package = Package(
         // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
         .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
 
+        // Helpers shared by the test targets: an independent PNG writer, temporary folders,
+        // a subprocess runner.
+        .target(name: "EaselTestSupport", path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
-        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "CEaselCairo", "CEaselPNG"]),
-        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender"]),
+        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
+        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselTestSupport"]),
     ]
 )

@@ -108,6 +108,21 @@ easel_png_status easel_png_reader_read_header(easel_png_reader *reader, uint64_t
         return easel_png_reader_fail(reader, EASEL_PNG_TRUNCATED, "the PNG data ends inside its signature");
     }
 
+    // Check the size the IHDR chunk claims before libpng reads further, so that a file
+    // claiming a giant image is refused as too large whatever else is wrong with it.
+    if (reader->length >= 24 && memcmp(reader->bytes + 12, "IHDR", 4) == 0) {
+        const uint8_t *p = reader->bytes + 16;
+        uint64_t claimed_width = ((uint64_t)p[0] << 24) | ((uint64_t)p[1] << 16) | ((uint64_t)p[2] << 8) | p[3];
+        uint64_t claimed_height = ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | p[7];
+        if (claimed_width * claimed_height > max_pixels) {
+            char message[160];
+            snprintf(message, sizeof message, "the image is %llux%llu pixels, over the limit of %llu pixels",
+                     (unsigned long long)claimed_width, (unsigned long long)claimed_height,
+                     (unsigned long long)max_pixels);
+            return easel_png_reader_fail(reader, EASEL_PNG_TOO_LARGE, message);
+        }
+    }
+
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->error,
                                          easel_png_on_error, easel_png_on_warning);
     if (reader->png == NULL) return easel_png_reader_fail(reader, EASEL_PNG_OUT_OF_MEMORY, "out of memory");

@@ -1,0 +1,78 @@
+import Testing
+import Foundation
+@testable import EaselRender
+import EaselTestSupport
+
+/// Runs the built `easel` binary as a subprocess, as users and scripts do.
+@Suite("easel export")
+struct ExportCommandTests {
+    let easel = ProcessRunner.easelExecutable
+    let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
+
+    @Test func exportsEverySampleCardAndPrintsEachFileWritten() throws {
+        let out = TemporaryFolder()
+        let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", out.path, "--scale", "0.2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = result.stdout.split(separator: "\n").filter { $0.hasPrefix("wrote ") }
+        #expect(written.count == 4)
+        let card = out.file("1A2B3C4D-0000-4000-8000-000000000002.png")
+        #expect(result.stdout.contains(card.path))
+        let image = try PNGDecoder.decode(Array(try Data(contentsOf: card)))
+        #expect(image.width == 260 && image.height == 400)
+        // The shapes card's background is the app's random6 (0.034, 0.688, 0.700), which
+        // cairo stores through 16 bits as (8, 176, 179).
+        #expect(image.pixel(x: 0, y: 0) == RGBA8(r: 8, g: 176, b: 179, a: 255))
+        // The legacy card was upgraded, and its missing image was reported, on stderr.
+        #expect(result.stderr.contains("legacy card"))
+        #expect(result.stderr.contains("0BADF00D-0000-4000-8000-000000000000\" is missing"))
+    }
+
+    @Test func exportsOneCardAtAScale() throws {
+        let out = TemporaryFolder()
+        let target = out.file("card.png")
+        let result = try ProcessRunner.run(easel, ["export", samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard").path,
+                                                   "--out", target.path, "--scale", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote \(target.path) (650x1000)\n")
+        let image = try PNGDecoder.decode(Array(try Data(contentsOf: target)))
+        #expect(image.width == 650 && image.height == 1000)
+    }
+
+    @Test func aMissingInputFailsWithOneClearLine() throws {
+        let result = try ProcessRunner.run(easel, ["export", "/nonexistent/card.rwcard", "--out", "/tmp/x.png"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "easel: /nonexistent/card.rwcard: no such file or folder\n")
+    }
+
+    @Test func aCorruptCardNamesTheFileAndTheKeyPath() throws {
+        let folder = TemporaryFolder()
+        let card = try folder.write("""
+            {"id": "1A2B3C4D-0000-4000-8000-000000000009", "backgroundColor": [1, 1, 1, 1], "textElements": [],
+             "imageElements": [{"transform": {"size": "big", "rotation": {"degrees": 0}, "offset": [0, 0]}}]}
+            """, to: "bad.rwcard")
+        let result = try ProcessRunner.run(easel, ["export", card.path, "--out", folder.file("bad.png").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(card.path): imageElements[0].transform.size: expected an array of 2 numbers (width, height), found the string \"big\""))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bad.png").path))
+    }
+
+    @Test func aBadScaleIsAUsageError() throws {
+        let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", "/tmp/never", "--scale=0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--scale must be a positive number"))
+    }
+
+    @Test func aFailedWriteLeavesThePreviousPNGIntact() throws {
+        let out = TemporaryFolder()
+        let target = try out.write("previous export", to: "card.png")
+        // A 1-block file-size limit makes the write fail (EFBIG) even for root; SIGXFSZ is
+        // ignored by the shell, and ignored signals stay ignored across exec.
+        let card = samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard").path
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"),
+                                           ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" export \"$1\" --out \"$2\"", easel.path, card, target.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(target.path))
+        #expect(try String(contentsOf: target, encoding: .utf8) == "previous export")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["card.png"], "no temporary file is left behind")
+    }
+}
