@@ -2,12 +2,12 @@ import EaselGeometry
 
 /// A shape that clips an element. The Cards app stores a clip as an index into its shape
 /// library, but in the model a clip is a *path*: a library shape, or any custom outline
-/// given in the library's 100x100 matching square. Saving into a card file finds the
-/// library index by path equality, exactly as the app does.
+/// given in the unit square. Saving into a card file finds the library index by path
+/// equality in the app's 100x100 matching square, exactly as the app does.
 public enum ClipShape: Hashable, Sendable, CustomStringConvertible {
     case library(LibraryShape)
-    /// A custom outline in the 100x100 square `LibraryShape.matchingRect`, scaled to the
-    /// clipped rectangle when drawn.
+    /// A custom outline in the unit square (0...1 in x and y), scaled to the clipped
+    /// rectangle when drawn.
     case custom(Path)
 
     /// The outline laid out in `rect`.
@@ -16,11 +16,7 @@ public enum ClipShape: Hashable, Sendable, CustomStringConvertible {
         case .library(let shape):
             return shape.path(in: rect)
         case .custom(let path):
-            let unit = LibraryShape.matchingRect
-            let transform = Transform2D.translation(x: -unit.minX, y: -unit.minY)
-                .concatenating(.scale(x: rect.width / unit.width, y: rect.height / unit.height))
-                .concatenating(.translation(x: rect.minX, y: rect.minY))
-            return path.applying(transform)
+            return path.applying(Transform2D.scale(x: rect.width, y: rect.height).concatenating(.translation(x: rect.minX, y: rect.minY)))
         }
     }
 

@@ -138,8 +138,8 @@ public struct Path: Hashable, Sendable {
     /// most 90 degrees each.
     public mutating func addArc(center: Point, radius: Double, fromDegrees: Double, toDegrees: Double) {
         func point(_ degrees: Double) -> Point {
-            let radians = degrees * .pi / 180
-            return Point(x: center.x + radius * cos(radians), y: center.y + radius * sin(radians))
+            let (c, s) = exactCosSin(degrees: degrees)
+            return Point(x: center.x + radius * c, y: center.y + radius * s)
         }
         let start = point(fromDegrees)
         if let current = currentPoint, !isSubpathClosedAtEnd {
@@ -156,13 +156,29 @@ public struct Path: Hashable, Sendable {
         var angle = fromDegrees
         for _ in 0..<segments {
             let next = angle + step
-            let (a0, a1) = (angle * .pi / 180, next * .pi / 180)
+            let (cos0, sin0) = exactCosSin(degrees: angle), (cos1, sin1) = exactCosSin(degrees: next)
             let p0 = point(angle), p1 = point(next)
-            let c1 = Point(x: p0.x - k * radius * sin(a0), y: p0.y + k * radius * cos(a0))
-            let c2 = Point(x: p1.x + k * radius * sin(a1), y: p1.y - k * radius * cos(a1))
+            let c1 = Point(x: p0.x - k * radius * sin0, y: p0.y + k * radius * cos0)
+            let c2 = Point(x: p1.x + k * radius * sin1, y: p1.y - k * radius * cos1)
             addCurve(to: p1, control1: c1, control2: c2)
             angle = next
         }
+    }
+
+    /// cos and sin of an angle, exact at multiples of 90 degrees (where the library's arcs
+    /// start and end), so that arcs meet neighbouring points exactly and paths compare equal.
+    private func exactCosSin(degrees: Double) -> (Double, Double) {
+        let quarterTurns = degrees / 90
+        if quarterTurns == quarterTurns.rounded(), abs(quarterTurns) < 1e9 {
+            switch ((Int(quarterTurns) % 4) + 4) % 4 {
+            case 0: return (1, 0)
+            case 1: return (0, 1)
+            case 2: return (-1, 0)
+            default: return (0, -1)
+            }
+        }
+        let radians = degrees * .pi / 180
+        return (cos(radians), sin(radians))
     }
 
     private var isSubpathClosedAtEnd: Bool {

@@ -16,6 +16,7 @@ public struct DocumentRegistry: Sendable {
     public static var standard: DocumentRegistry {
         var registry = DocumentRegistry()
         registry.register(Card.self)
+        registry.register(Drawing.self)
         return registry
     }
 

@@ -19,7 +19,7 @@ public final class ImageLoader {
 
     /// The image for a card element's file name, resolved inside `folder` only.
     public func cardImage(named name: String, inFolder folder: URL) -> Outcome {
-        switch CardImageResolver.resolve(name, inFolder: folder) {
+        switch FolderFileResolver.resolve(name, inFolder: folder) {
         case .missing(let reason), .refused(let reason): return .failed(reason)
         case .file(let url): return load(url)
         }

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Finds the file behind an image element's name, inside the card's own folder only.
+/// Finds the file behind a name a document gives (a card's image), inside the document's own folder only.
 /// A name with a path separator, `..`, an absolute path, a NUL byte, or a symlink that
 /// leads outside the folder is refused: a card must never make Easel read other files.
-public enum CardImageResolver {
+public enum FolderFileResolver {
     public enum Resolution: Hashable, Sendable {
         /// A regular file inside the card's folder.
         case file(URL)

@@ -1,0 +1,40 @@
+import Foundation
+
+extension Drawing: FileDocument {
+    public static var readableContentTypes: [ContentType] { [.drawing] }
+
+    /// The JSON file inside a package-folder drawing (`Name.drawing/drawing.json`), whose
+    /// images sit beside it in the package.
+    public static let packageDocumentName = "drawing.json"
+
+    public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        let bytes: [UInt8]
+        switch configuration.file {
+        case .regularFile(let contents):
+            bytes = contents
+        case .directory(let children):
+            guard let contents = children[Self.packageDocumentName]?.regularFileContents else {
+                throw DocumentError(file: configuration.displayName, kind: .io("a drawing package folder must contain \(Self.packageDocumentName)"))
+            }
+            bytes = contents
+        }
+        self = try DrawingDecoder.decode(bytes, file: configuration.displayName, warnings: &warnings)
+    }
+
+    public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
+        let json = FileWrapper.regularFile(DrawingEncoder.encode(self))
+        // A package stays a package: only its JSON is replaced; the images beside it stay.
+        if case .directory? = configuration.existingFile {
+            return .directory([Self.packageDocumentName: json])
+        }
+        return json
+    }
+
+    /// The folder a drawing's images are resolved in: the package itself, or the folder
+    /// holding the drawing file.
+    public static func imageFolder(for url: URL) -> URL {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue { return url }
+        return url.deletingLastPathComponent()
+    }
+}

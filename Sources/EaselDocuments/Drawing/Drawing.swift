@@ -1,0 +1,164 @@
+import EaselGeometry
+
+/// Easel's own document, in the spirit of Apple's "ShapeEdit": a canvas (size, optional
+/// background) holding an ordered list of graphics, drawn first to last. The JSON format
+/// is documented in docs/drawing-format.md.
+public struct Drawing: Hashable, Sendable {
+    /// The format version this Easel writes; older versions are migrated on reading.
+    public static let currentVersion = 1
+    /// The `format` value that marks a drawing file.
+    public static let formatIdentifier = "org.easel.drawing"
+
+    public var canvasSize: Size
+    /// nil: transparent.
+    public var background: Color?
+    public var graphics: [Graphic]
+
+    public init(canvasSize: Size = Size(width: 800, height: 600), background: Color? = .white, graphics: [Graphic] = []) {
+        self.canvasSize = canvasSize
+        self.background = background
+        self.graphics = graphics
+    }
+}
+
+/// Where a graphic sits: a frame of `size` centred at `center` (in its parent's
+/// coordinates: the canvas, or the group's frame), rotated clockwise by `rotationDegrees`
+/// about its centre. The graphic's own geometry is laid out in the frame.
+public struct GraphicTransform: Hashable, Sendable {
+    public var center: Point
+    public var size: Size
+    public var rotationDegrees: Double
+
+    public init(center: Point, size: Size, rotationDegrees: Double = 0) {
+        self.center = center
+        self.size = size
+        self.rotationDegrees = rotationDegrees
+    }
+
+    /// Maps the frame's own space (origin at its top-left, unrotated) to the parent's.
+    public var frameToParent: Transform2D {
+        Transform2D.translation(x: -size.width / 2, y: -size.height / 2)
+            .concatenating(.rotation(degrees: rotationDegrees))
+            .concatenating(.translation(x: center.x, y: center.y))
+    }
+
+    /// The frame in its own space.
+    public var localRect: Rect { Rect(origin: .zero, size: size) }
+}
+
+/// One item of a drawing: a shape, text, image or group, with its placement and style.
+public struct Graphic: Hashable, Sendable {
+    public var kind: GraphicKind
+    public var transform: GraphicTransform
+    /// nil: not filled. Text is drawn in the fill colour (black when nil).
+    public var fill: Color?
+    /// nil: not stroked.
+    public var stroke: Stroke?
+    /// 0 (invisible) to 1 (opaque); applies to the whole graphic (and a group's children).
+    public var opacity: Double
+    /// Clips the graphic, laid out in its frame (an image's fitted rectangle).
+    public var clip: ClipShape?
+    /// An optional label shown by `easel info`.
+    public var name: String?
+
+    public init(kind: GraphicKind, transform: GraphicTransform, fill: Color? = nil, stroke: Stroke? = nil,
+                opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil) {
+        self.kind = kind
+        self.transform = transform
+        self.fill = fill
+        self.stroke = stroke
+        self.opacity = opacity
+        self.clip = clip
+        self.name = name
+    }
+}
+
+public indirect enum GraphicKind: Hashable, Sendable {
+    case rectangle
+    case roundedRectangle(cornerRadius: Double)
+    case ellipse
+    /// A regular polygon inscribed in the frame's ellipse, first vertex straight up.
+    case polygon(sides: Int)
+    /// A star of `points` points; the inner vertices sit at `innerRadiusRatio` of the outer radius.
+    case star(points: Int, innerRadiusRatio: Double)
+    /// A line between two points given in the unit square of the frame (0...1).
+    case line(from: Point, to: Point)
+    /// A free path in the unit square of the frame (0...1), scaled to the frame.
+    case path(Path)
+    case text(TextContent)
+    /// A PNG next to the document (or inside its package folder), aspect-fitted in the frame.
+    case image(file: String)
+    /// A shape of the Cards app's clip-shape library, laid out in the frame. The library's
+    /// rectangle and rounded rectangle are the kinds above; use `shape(_:)` to get the
+    /// canonical kind for any library shape.
+    case libraryShape(LibraryShape)
+    /// Children placed in the group's frame (their centres are in the frame's own space).
+    case group([Graphic])
+
+    /// The canonical kind that draws library shape `shape`: `.rectangle` and
+    /// `.roundedRectangle(cornerRadius: 25)` for those two, `.libraryShape` for the rest.
+    public static func shape(_ shape: LibraryShape) -> GraphicKind {
+        switch shape {
+        case .rectangle: return .rectangle
+        case .roundedRectangle: return .roundedRectangle(cornerRadius: 25)
+        default: return .libraryShape(shape)
+        }
+    }
+
+    /// The name used in JSON and on the command line.
+    public var name: String {
+        switch self {
+        case .rectangle: return "rectangle"
+        case .roundedRectangle: return "roundedRectangle"
+        case .ellipse: return "ellipse"
+        case .polygon: return "polygon"
+        case .star: return "star"
+        case .line: return "line"
+        case .path: return "path"
+        case .text: return "text"
+        case .image: return "image"
+        case .libraryShape(let shape): return shape.name
+        case .group: return "group"
+        }
+    }
+}
+
+public struct TextContent: Hashable, Sendable {
+    public enum Alignment: String, Hashable, Sendable, CaseIterable {
+        case left, center, right
+    }
+
+    public var string: String
+    /// A font family name, mapped to an installed font when drawn (see the README's font map).
+    public var fontFamily: String
+    /// In canvas units.
+    public var fontSize: Double
+    public var alignment: Alignment
+
+    public init(string: String, fontFamily: String = "DejaVu Sans", fontSize: Double = 48, alignment: Alignment = .center) {
+        self.string = string
+        self.fontFamily = fontFamily
+        self.fontSize = fontSize
+        self.alignment = alignment
+    }
+}
+
+public struct Stroke: Hashable, Sendable {
+    public enum Cap: String, Hashable, Sendable, CaseIterable { case butt, round, square }
+    public enum Join: String, Hashable, Sendable, CaseIterable { case miter, round, bevel }
+
+    public var color: Color
+    public var width: Double
+    /// Alternating dash and gap lengths; empty for a solid line.
+    public var dash: [Double]
+    public var cap: Cap
+    public var join: Join
+
+    public init(color: Color = .black, width: Double = 1, dash: [Double] = [], cap: Cap = .butt, join: Join = .miter) {
+        self.color = color
+        self.width = width
+        self.dash = dash
+        self.cap = cap
+        self.join = join
+    }
+}

@@ -1,0 +1,255 @@
+import EaselGeometry
+
+/// Reads drawing JSON (docs/drawing-format.md). Every number is checked to be finite and
+/// within `DrawingLimits`; every failure names the key path.
+public enum DrawingDecoder {
+    /// Upgrades a document of version n (the key) to version n + 1. Each step works on the
+    /// JSON, so the decoder below only ever sees the current version. Version 1 is the
+    /// first; the next format change adds `1: { ... }` here and bumps `currentVersion`.
+    static let migrations: [Int: @Sendable (JSONValue) -> JSONValue] = [:]
+
+    public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Drawing {
+        if bytes.count > DrawingLimits.maxFileBytes {
+            throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the drawing limit of \(DrawingLimits.maxFileBytes) bytes"))
+        }
+        var root = try JSONNode.parse(bytes, file: file)
+        if let format = try root.optional("format") {
+            guard try format.string() == Drawing.formatIdentifier else {
+                throw format.invalid("this is not an Easel drawing (format \"\(try format.string())\", expected \"\(Drawing.formatIdentifier)\")")
+            }
+        }
+        let versionNode = try root.required("version")
+        var version = try versionNode.int()
+        guard version >= 1 else { throw versionNode.invalid("version \(version) does not exist; drawings start at version 1") }
+        guard version <= Drawing.currentVersion else {
+            throw versionNode.invalid("the drawing was written by a newer Easel (format version \(version)); this Easel reads versions up to \(Drawing.currentVersion)")
+        }
+        while version < Drawing.currentVersion, let migrate = migrations[version] {
+            root = JSONNode(value: migrate(root.value), file: file)
+            warnings.append(DocumentWarning(file: file, message: "upgraded from format version \(version) to \(version + 1)"))
+            version += 1
+        }
+
+        let canvas = try root.required("canvas")
+        let sizeNode = try canvas.required("size")
+        let size = try sizeNode.numbers(count: 2, meaning: "width, height")
+        guard size[0] > 0, size[1] > 0, size[0] <= DrawingLimits.maxCoordinate, size[1] <= DrawingLimits.maxCoordinate else {
+            throw sizeNode.invalid("the canvas size must be positive and at most \(formatNumber(DrawingLimits.maxCoordinate)) units a side, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
+        }
+        let background = try canvas.optionalNonNull("background").map { (node) throws(DocumentError) in try decodeColor(node) }
+        var context = Context()
+        let graphics = try decodeGraphics(root.required("graphics"), depth: 0, context: &context)
+        return Drawing(canvasSize: Size(width: size[0], height: size[1]), background: background, graphics: graphics)
+    }
+
+    struct Context {
+        var graphicCount = 0
+    }
+
+    static func decodeGraphics(_ node: JSONNode, depth: Int, context: inout Context) throws(DocumentError) -> [Graphic] {
+        var graphics: [Graphic] = []
+        for item in try node.array(maxCount: DrawingLimits.maxGraphics, of: "graphics") {
+            context.graphicCount += 1
+            if context.graphicCount > DrawingLimits.maxGraphics {
+                throw item.error(.limitExceeded("more than \(DrawingLimits.maxGraphics) graphics in the drawing"))
+            }
+            graphics.append(try decodeGraphic(item, depth: depth, context: &context))
+        }
+        return graphics
+    }
+
+    static func decodeGraphic(_ node: JSONNode, depth: Int, context: inout Context) throws(DocumentError) -> Graphic {
+        let kindNode = try node.required("kind")
+        let kindName = try kindNode.string()
+        let kind: GraphicKind
+        switch kindName {
+        case "rectangle": kind = .rectangle
+        case "roundedRectangle":
+            // Without a radius it is the Cards library's rounded rectangle (radius 25).
+            let radius = try node.optional("cornerRadius").map { (n) throws(DocumentError) in try length(n, meaning: "the corner radius") }
+            kind = .roundedRectangle(cornerRadius: radius ?? 25)
+        case "ellipse": kind = .ellipse
+        case "polygon":
+            kind = .polygon(sides: try count(node.required("sides"), minimum: 3, meaning: "a polygon's sides"))
+        case "star":
+            let ratioNode = try node.optional("innerRadiusRatio")
+            let ratio = try ratioNode.map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the inner radius ratio") } ?? 0.5
+            kind = .star(points: try count(node.required("points"), minimum: 2, meaning: "a star's points"), innerRadiusRatio: ratio)
+        case "line":
+            let from = try node.optional("from").map { (n) throws(DocumentError) in try point(n) } ?? Point(x: 0, y: 0.5)
+            let to = try node.optional("to").map { (n) throws(DocumentError) in try point(n) } ?? Point(x: 1, y: 0.5)
+            kind = .line(from: from, to: to)
+        case "path":
+            kind = .path(try decodePath(node.required("elements")))
+        case "text":
+            kind = .text(try decodeText(node))
+        case "image":
+            kind = .image(file: try node.required("file").string())
+        case "group":
+            guard depth < DrawingLimits.maxGroupDepth else {
+                throw node.error(.limitExceeded("groups nested deeper than \(DrawingLimits.maxGroupDepth) levels"))
+            }
+            kind = .group(try decodeGraphics(node.required("children"), depth: depth + 1, context: &context))
+        default:
+            if let shape = LibraryShape(name: kindName) {
+                kind = .shape(shape)
+            } else {
+                throw kindNode.invalid("unknown graphic kind \"\(kindName)\"; expected one of \(allKindNames.joined(separator: ", "))")
+            }
+        }
+
+        let transform = try decodeTransform(node.required("transform"))
+        let fill = try node.optionalNonNull("fill").map { (n) throws(DocumentError) in try decodeColor(n) }
+        let stroke = try node.optionalNonNull("stroke").map { (n) throws(DocumentError) in try decodeStroke(n) }
+        let opacity = try node.optional("opacity").map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the opacity") } ?? 1
+        let clip = try node.optionalNonNull("clip").map { (n) throws(DocumentError) in try decodeClip(n) }
+        let name = try node.optionalNonNull("name").map { (n) throws(DocumentError) in try n.string() }
+        return Graphic(kind: kind, transform: transform, fill: fill, stroke: stroke, opacity: opacity, clip: clip, name: name)
+    }
+
+    static let allKindNames = ["rectangle", "roundedRectangle", "ellipse", "polygon", "star", "line", "path", "text", "image", "group"]
+        + LibraryShape.allCases.map(\.name).filter { $0 != "rectangle" && $0 != "roundedRectangle" }
+
+    static func decodeTransform(_ node: JSONNode) throws(DocumentError) -> GraphicTransform {
+        let centerNode = try node.required("center")
+        let center = try centerNode.numbers(count: 2, meaning: "x, y")
+        let sizeNode = try node.required("size")
+        let size = try sizeNode.numbers(count: 2, meaning: "width, height")
+        for (value, place) in [(center[0], centerNode), (center[1], centerNode), (size[0], sizeNode), (size[1], sizeNode)]
+        where abs(value) > DrawingLimits.maxCoordinate {
+            throw place.error(.limitExceeded("\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))
+        }
+        guard size[0] >= 0, size[1] >= 0 else {
+            throw sizeNode.invalid("a size cannot be negative, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
+        }
+        let rotation = try node.optional("rotation").map { (n) throws(DocumentError) in
+            try n.double(in: -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees, meaning: "the rotation in degrees")
+        } ?? 0
+        return GraphicTransform(center: Point(x: center[0], y: center[1]), size: Size(width: size[0], height: size[1]), rotationDegrees: rotation)
+    }
+
+    /// A colour: `[r, g, b]` or `[r, g, b, a]` in (extended) sRGB, or `"#RRGGBB"` / `"#RRGGBBAA"`.
+    public static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
+        switch node.value {
+        case .string(let text):
+            guard let color = Color(hex: text) else {
+                throw node.typeMismatch(expected: "a colour as \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]")
+            }
+            return color
+        case .array(let items) where items.count == 3 || items.count == 4:
+            let c = try node.numbers(count: items.count, meaning: "red, green, blue[, alpha]")
+            return Color(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1)
+        default:
+            throw node.typeMismatch(expected: "a colour as \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]")
+        }
+    }
+
+    static func decodeStroke(_ node: JSONNode) throws(DocumentError) -> Stroke {
+        let color = try node.optionalNonNull("color").map { (n) throws(DocumentError) in try decodeColor(n) } ?? .black
+        let width = try node.optional("width").map { (n) throws(DocumentError) in try length(n, meaning: "the stroke width") } ?? 1
+        var dash: [Double] = []
+        if let dashNode = try node.optionalNonNull("dash") {
+            for item in try dashNode.array(maxCount: DrawingLimits.maxDashCount, of: "dash lengths") {
+                dash.append(try length(item, meaning: "a dash length"))
+            }
+            if !dash.isEmpty && dash.allSatisfy({ $0 == 0 }) {
+                throw dashNode.invalid("a dash pattern cannot be all zeros")
+            }
+        }
+        let cap = try enumValue(node.optional("cap"), default: Stroke.Cap.butt, meaning: "a line cap")
+        let join = try enumValue(node.optional("join"), default: Stroke.Join.miter, meaning: "a line join")
+        return Stroke(color: color, width: width, dash: dash, cap: cap, join: join)
+    }
+
+    static func decodeText(_ node: JSONNode) throws(DocumentError) -> TextContent {
+        let textNode = try node.required("text")
+        let string = try textNode.string()
+        if string.count > DrawingLimits.maxTextCharacters {
+            throw textNode.error(.limitExceeded("a text of \(string.count) characters, over the limit of \(DrawingLimits.maxTextCharacters)"))
+        }
+        let family = try node.optional("font").map { (n) throws(DocumentError) in try n.string() } ?? "DejaVu Sans"
+        let size = try node.optional("fontSize").map { (n) throws(DocumentError) in
+            try n.double(in: 0...DrawingLimits.maxFontSize, meaning: "the font size")
+        } ?? 48
+        let alignment = try enumValue(node.optional("alignment"), default: TextContent.Alignment.center, meaning: "a text alignment")
+        return TextContent(string: string, fontFamily: family, fontSize: size, alignment: alignment)
+    }
+
+    /// A clip: a library shape's name, or `{"path": [elements]}` in the unit square.
+    static func decodeClip(_ node: JSONNode) throws(DocumentError) -> ClipShape {
+        if case .string(let name) = node.value {
+            guard let shape = LibraryShape(name: name) else {
+                throw node.invalid("unknown clip shape \"\(name)\"; expected one of \(LibraryShape.allCases.map(\.name).joined(separator: ", ")) or {\"path\": [...]}")
+            }
+            return .library(shape)
+        }
+        guard case .object = node.value else {
+            throw node.typeMismatch(expected: "a clip-shape name or {\"path\": [...]}")
+        }
+        return .custom(try decodePath(node.required("path")))
+    }
+
+    /// Path elements: `["move", x, y]`, `["line", x, y]`, `["quad", cx, cy, x, y]`,
+    /// `["cubic", c1x, c1y, c2x, c2y, x, y]`, `["close"]`.
+    static func decodePath(_ node: JSONNode) throws(DocumentError) -> Path {
+        var elements: [Path.Element] = []
+        for item in try node.array(maxCount: DrawingLimits.maxPathElements, of: "path elements") {
+            guard case .array(let parts) = item.value, case .string(let verb)? = parts.first else {
+                throw item.typeMismatch(expected: "a path element such as [\"move\", x, y]")
+            }
+            let arity = ["move": 2, "line": 2, "quad": 4, "cubic": 6, "close": 0][verb]
+            guard let arity else {
+                throw item.invalid("unknown path element \"\(verb)\"; expected move, line, quad, cubic or close")
+            }
+            guard parts.count == arity + 1 else {
+                throw item.typeMismatch(expected: "[\"\(verb)\"\(String(repeating: ", number", count: arity))]")
+            }
+            var numbers: [Double] = []
+            for (index, part) in parts.dropFirst().enumerated() {
+                let number = try JSONNode(value: part, path: item.path.appending(index: index + 1), file: item.file).double()
+                guard abs(number) <= DrawingLimits.maxCoordinate else {
+                    throw item.error(.limitExceeded("\(formatNumber(number)) is beyond the coordinate limit"))
+                }
+                numbers.append(number)
+            }
+            func p(_ i: Int) -> Point { Point(x: numbers[i], y: numbers[i + 1]) }
+            switch verb {
+            case "move": elements.append(.move(to: p(0)))
+            case "line": elements.append(.line(to: p(0)))
+            case "quad": elements.append(.quadCurve(to: p(2), control: p(0)))
+            case "cubic": elements.append(.curve(to: p(4), control1: p(0), control2: p(2)))
+            default: elements.append(.closeSubpath)
+            }
+        }
+        if let first = elements.first, case .move = first {} else if !elements.isEmpty {
+            throw node.invalid("a path must start with a \"move\" element")
+        }
+        do { return try Path(validating: elements) } catch { throw node.invalid(error.description) }
+    }
+
+    static func point(_ node: JSONNode) throws(DocumentError) -> Point {
+        let numbers = try node.numbers(count: 2, meaning: "x, y in the unit square of the frame")
+        return Point(x: numbers[0], y: numbers[1])
+    }
+
+    static func length(_ node: JSONNode, meaning: String) throws(DocumentError) -> Double {
+        try node.double(in: 0...DrawingLimits.maxStrokeWidth, meaning: meaning)
+    }
+
+    static func count(_ node: JSONNode, minimum: Int, meaning: String) throws(DocumentError) -> Int {
+        let value = try node.int()
+        guard value >= minimum, value <= DrawingLimits.maxPolygonSides else {
+            throw node.invalid("\(meaning) must be from \(minimum) to \(DrawingLimits.maxPolygonSides), found \(value)")
+        }
+        return value
+    }
+
+    static func enumValue<E: RawRepresentable & CaseIterable>(_ node: JSONNode?, default fallback: E, meaning: String) throws(DocumentError) -> E where E.RawValue == String {
+        guard let node, !node.isNull else { return fallback }
+        let text = try node.string()
+        guard let value = E(rawValue: text) else {
+            throw node.invalid("\"\(text)\" is not \(meaning); expected one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+}

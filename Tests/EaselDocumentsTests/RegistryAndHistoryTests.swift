@@ -1,0 +1,77 @@
+import Testing
+import Foundation
+@testable import EaselDocuments
+import EaselTestSupport
+
+/// A library user's own document type: plain text notes.
+struct Note: FileDocument, Hashable {
+    static let noteType = ContentType(identifier: "com.example.note", preferredFilenameExtension: "note", conformsTo: ["public.plain-text"])
+    static var readableContentTypes: [ContentType] { [noteType] }
+    var text: String
+
+    init(text: String) { self.text = text }
+
+    init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        text = String(decoding: try configuration.regularFileBytes(), as: UTF8.self)
+    }
+
+    func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
+        .regularFile(Array(text.utf8))
+    }
+}
+
+@Suite("Registry and history")
+struct RegistryAndHistoryTests {
+    @Test func documentsOpenByExtension() {
+        let registry = DocumentRegistry.standard
+        #expect(registry.entry(for: URL(fileURLWithPath: "/a/B.rwcard"))?.contentType == .card)
+        #expect(registry.entry(for: URL(fileURLWithPath: "/a/B.RWCARD"))?.contentType == .card)
+        #expect(registry.entry(for: URL(fileURLWithPath: "/a/pic.drawing"))?.contentType == .drawing)
+        #expect(registry.entry(for: URL(fileURLWithPath: "/a/old.rwcard.bak")) == nil)
+        #expect(registry.entry(for: URL(fileURLWithPath: "/a/8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11")) == nil)
+        #expect(ContentType.drawing.conforms(to: "public.json"))
+    }
+
+    @Test func libraryUsersRegisterTheirOwnTypes() throws {
+        var registry = DocumentRegistry.standard
+        registry.register(Note.self)
+        #expect(registry.supportedExtensions == ["rwcard", "drawing", "note"])
+        let folder = TemporaryFolder()
+        try registry.save(Note(text: "hello"), to: folder.file("a.note"))
+        var warnings: [DocumentWarning] = []
+        #expect(try registry.open(folder.file("a.note"), warnings: &warnings) as? Note == Note(text: "hello"))
+    }
+
+    @Test func undoRedoAndANewEditDropsTheRedoBranch() {
+        var history = History<Drawing>(maxDepth: 10)
+        var drawing = Drawing()
+        let original = drawing
+        history.perform({ $0.background = .black }, on: &drawing)
+        history.perform({ $0.canvasSize = Size(width: 10, height: 10) }, on: &drawing)
+        let edited = drawing
+        #expect(!history.perform({ $0.canvasSize = Size(width: 10, height: 10) }, on: &drawing), "no change records nothing")
+        drawing = history.undo(from: drawing)!
+        #expect(drawing.background == .black && drawing.canvasSize == original.canvasSize)
+        drawing = history.undo(from: drawing)!
+        #expect(drawing == original)
+        #expect(history.undo(from: drawing) == nil)
+        drawing = history.redo(from: drawing)!
+        drawing = history.redo(from: drawing)!
+        #expect(drawing == edited)
+        drawing = history.undo(from: drawing)!
+        history.perform({ $0.background = nil }, on: &drawing)
+        #expect(!history.canRedo, "a new edit after an undo drops the redo branch")
+    }
+
+    @Test func theHistoryIsBounded() {
+        var history = History<Int>(maxDepth: 3)
+        var value = 0
+        for _ in 0..<10 { history.perform({ $0 += 1 }, on: &value) }
+        #expect(history.undoStack == [7, 8, 9], "the values before the last three edits")
+        var steps = 0
+        while let previous = history.undo(from: value) { value = previous; steps += 1 }
+        #expect(steps == 3 && value == 7)
+    }
+}
+
+import EaselGeometry
