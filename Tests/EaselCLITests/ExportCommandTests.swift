@@ -14,7 +14,7 @@ struct ExportCommandTests {
         let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", out.path, "--scale", "0.2"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = result.stdout.split(separator: "\n").filter { $0.hasPrefix("wrote ") }
-        #expect(written.count == 4)
+        #expect(written.count == 5, "four cards and the showcase drawing")
         let card = out.file("1A2B3C4D-0000-4000-8000-000000000002.png")
         #expect(result.stdout.contains(card.path))
         let image = try PNGDecoder.decode(Array(try Data(contentsOf: card)))

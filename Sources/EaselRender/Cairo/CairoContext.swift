@@ -120,6 +120,52 @@ public final class CairoContext {
         try check("cairo_paint")
     }
 
+    /// Strokes `path` with `style`. A zero width draws nothing.
+    public func stroke(_ path: Path, style: StrokeStyle) throws(RenderError) {
+        guard style.width > 0 else { return }
+        try setPath(path)
+        try setSource(style.color)
+        cairo_set_line_width(cr, style.width)
+        cairo_set_line_cap(cr, style.cap == .round ? CAIRO_LINE_CAP_ROUND : (style.cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
+        cairo_set_line_join(cr, style.join == .round ? CAIRO_LINE_JOIN_ROUND : (style.join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER))
+        cairo_set_dash(cr, style.dash, Int32(style.dash.count), 0)
+        cairo_stroke(cr)
+        cairo_set_dash(cr, nil, 0, 0)
+        try check("cairo_stroke")
+    }
+
+    /// Starts drawing into an offscreen layer (see `popGroupAndPaint`).
+    public func pushGroup() throws(RenderError) {
+        cairo_push_group(cr)
+        try check("cairo_push_group")
+    }
+
+    /// Composites the layer started by `pushGroup` at `opacity`.
+    public func popGroupAndPaint(opacity: Double) throws(RenderError) {
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, min(1, max(0, opacity)))
+        try check("compositing a group at opacity \(opacity)")
+    }
+
+    /// Draws a line of text: each run's glyphs in its face at the text's size.
+    public func drawText(_ text: SceneText) throws(RenderError) {
+        guard text.fontSize > 0, !text.line.runs.isEmpty else { return }
+        try withSavedState { () throws(RenderError) in
+            try concatenate(text.transform)
+            try setSource(text.color)
+            let options = FontLibrary.makeFontOptions()
+            defer { cairo_font_options_destroy(options) }
+            cairo_set_font_options(cr, options)
+            cairo_set_font_size(cr, text.fontSize)
+            for run in text.line.runs {
+                cairo_set_font_face(cr, run.face.face)
+                let glyphs = run.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x * text.fontSize, y: 0) }
+                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+                try check("drawing \(glyphs.count) glyphs of \(run.face)")
+            }
+        }
+    }
+
     // MARK: Images
 
     /// Fills `image`'s own rectangle (0, 0, width, height) in the current user space with

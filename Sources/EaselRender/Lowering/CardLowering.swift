@@ -3,14 +3,16 @@ import EaselGeometry
 import EaselDocuments
 
 /// Lays a card out as a scene, following ../shared/cards-format.md:
-/// - the background fills the whole 1300x2000 canvas;
+/// - the background fills the whole 1300x2000 canvas (the canvas clips everything);
 /// - each element's frame is centred at the card centre plus its offset and rotated
 ///   clockwise about its own centre;
 /// - an image is aspect-fitted and centred in its frame, and a clip shape is laid out in
-///   the fitted image's rectangle (not the whole frame);
+///   the fitted image's rectangle (not the whole frame); a missing, refused or unreadable
+///   image draws the error image;
+/// - a text is one line, centred, in the mapped font at 200 units shrunk to fit the frame;
 /// - images first, then texts, each in stored order.
 public enum CardLowering {
-    public static func scene(for card: Card, folder: URL, images: ImageLoader, file: String) -> Scene {
+    public static func scene(for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
         var scene = Scene(canvasSize: Card.canvasSize)
         var background = Path()
         background.addRect(Rect(origin: .zero, size: Card.canvasSize))
@@ -24,33 +26,44 @@ public enum CardLowering {
                                                       message: "the frame \(frame.size) has no area; the element is not drawn"))
                 continue
             }
-            guard let name = element.imageFilename else {
-                // No image chosen: the app draws the error image too.
-                scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard)
-                continue
+            let outcome: ImageLoader.Outcome
+            if let name = element.imageFilename {
+                outcome = images.cardImage(named: name, inFolder: folder)
+            } else {
+                outcome = .failed("the element has no image")
             }
-            switch images.cardImage(named: name, inFolder: folder) {
+            switch outcome {
             case .failed(let reason):
                 scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".imageFilename", message: reason))
-                scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard)
+                scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard, fonts: fonts)
             case .loaded(let raster):
-                scene.operations.append(imageOperation(SceneImage(name: name, raster: raster), element: element))
+                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", raster: raster),
+                                                                 frame: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip))
+            }
+        }
+
+        for (index, element) in card.textElements.enumerated() where !element.text.isEmpty {
+            let keyPath = "textElements[\(index)]"
+            let frame = element.transform
+            guard frame.size.width > 0, frame.size.height > 0 else {
+                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".transform.size",
+                                                      message: "the frame \(frame.size) has no area; the text is not drawn"))
+                continue
+            }
+            do {
+                let (face, substituted) = try fonts.face(named: element.textFont)
+                if substituted {
+                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".textFont",
+                                                          message: "no font is mapped for \"\(element.textFont)\"; drawn in \(face)"))
+                }
+                let line = TextLine.layout(element.text, primary: face, fallbacks: fonts.fallbackFaces)
+                let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
+                scene.operations.append(TextPlacement.place(line, size: size, in: Rect(origin: .zero, size: frame.size),
+                                                            alignment: .center, color: element.textColor, frameToCanvas: frame.frameToCard))
+            } catch {
+                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
             }
         }
         return scene
-    }
-
-    /// The image aspect-fitted and centred in the element's frame, clipped by the element's
-    /// clip shape laid out in the fitted rectangle.
-    static func imageOperation(_ image: SceneImage, element: ImageElement) -> SceneOperation {
-        let frame = element.transform
-        let pixelSize = Size(width: Double(image.raster.width), height: Double(image.raster.height))
-        let fitted = pixelSize.aspectFit(in: frame.size)
-        let fittedRect = Rect(center: Point(x: frame.size.width / 2, y: frame.size.height / 2), size: fitted)
-        let imageToCanvas = Transform2D.scale(x: fitted.width / pixelSize.width, y: fitted.height / pixelSize.height)
-            .concatenating(.translation(x: fittedRect.minX, y: fittedRect.minY))
-            .concatenating(frame.frameToCard)
-        let clip = element.clip.map { $0.path(in: fittedRect).applying(frame.frameToCard) }
-        return .image(image, transform: imageToCanvas, clip: clip)
     }
 }

@@ -7,10 +7,11 @@ enum ErrorImage {
     /// The design's own square; it is aspect-fitted into the element's frame.
     static let designSize = Size(width: 100, height: 100)
     static let red = Color(red: 0.86, green: 0.12, blue: 0.1)
+    static let grey = Color(red: 0.3, green: 0.3, blue: 0.3)
 
-    /// The operations that draw the error image into `frame` (in frame space), mapped to
-    /// the canvas by `frameToCanvas`.
-    static func operations(in frameSize: Size, frameToCanvas: Transform2D) -> [SceneOperation] {
+    /// The operations that draw the error image into a frame of `frameSize` (frame space),
+    /// mapped to the canvas by `frameToCanvas`.
+    static func operations(in frameSize: Size, frameToCanvas: Transform2D, fonts: FontLibrary) -> [SceneOperation] {
         let fitted = designSize.aspectFit(in: frameSize)
         guard fitted.width > 0 else { return [] }
         let scale = fitted.width / designSize.width
@@ -24,6 +25,13 @@ enum ErrorImage {
             bar.addRect(Rect(center: .zero, size: Size(width: 56, height: 9)))
             let placed = bar.applying(Transform2D.rotation(degrees: degrees).concatenating(.translation(x: 50, y: 35)))
             operations.append(.fill(placed.applying(designToCanvas), red))
+        }
+        // "No image" below it, in the default sans, fitted into an 84x20 band around y = 82.
+        if let face = try? fonts.face(for: FontMap.defaultSans) {
+            let line = TextLine.layout("No image", primary: face, fallbacks: [])
+            let band = Rect(x: 8, y: 72, width: 84, height: 20)
+            let size = min(band.width / line.width, band.height / line.height)
+            operations.append(TextPlacement.place(line, size: size, in: band, alignment: .center, color: grey, frameToCanvas: designToCanvas))
         }
         return operations
     }

@@ -1,23 +1,39 @@
 import EaselGeometry
 
-/// Draws a scene with cairo. It knows nothing of cards or drawings.
+/// Draws a scene with cairo, onto any surface (raster, SVG, PDF). It knows nothing of cards
+/// or drawings.
 public enum CairoSceneRenderer {
     /// Draws `scene` into `context`, whose user space is already set up so that the
     /// scene's canvas units map onto the output.
     public static func draw(_ scene: Scene, in context: CairoContext, imageFilter: ImageFilter = .good) throws(RenderError) {
+        var openGroups: [Double] = []
         for operation in scene.operations {
             switch operation {
             case .fill(let path, let color):
                 try context.setSource(color)
                 try context.fill(path)
+            case .stroke(let path, let style):
+                try context.stroke(path, style: style)
             case .image(let image, let transform, let clip):
                 try context.withSavedState { () throws(RenderError) in
                     if let clip { try context.clip(clip) }
                     try context.concatenate(transform)
                     try context.drawImage(image.raster, filter: imageFilter)
                 }
+            case .text(let text):
+                try context.drawText(text)
+            case .beginGroup(let opacity, let clip):
+                try context.save()
+                if let clip { try context.clip(clip) }
+                if opacity < 1 { try context.pushGroup() }
+                openGroups.append(opacity)
+            case .endGroup:
+                guard let opacity = openGroups.popLast() else { throw .invalidSize("a scene ends a group it never began") }
+                if opacity < 1 { try context.popGroupAndPaint(opacity: opacity) }
+                try context.restore()
             }
         }
+        guard openGroups.isEmpty else { throw .invalidSize("a scene leaves \(openGroups.count) group(s) open") }
     }
 
     /// Rasterises `scene` into a new image of `pixelWidth` x `pixelHeight`, stretching the

@@ -22,9 +22,34 @@ public struct Scene {
 public enum SceneOperation {
     /// Fills `path` (non-zero winding) with a colour.
     case fill(Path, Color)
+    /// Strokes `path` (canvas coordinates; widths and dashes in canvas units).
+    case stroke(Path, StrokeStyle)
     /// Draws an image: `transform` maps the image's pixel space (0...width, 0...height) to
     /// the canvas; `clip`, in canvas coordinates, limits it.
     case image(SceneImage, transform: Transform2D, clip: Path?)
+    /// Draws one laid-out line of text.
+    case text(SceneText)
+    /// Starts a group: what follows until the matching `endGroup` is clipped by `clip` (if
+    /// any) and composited as one layer at `opacity`.
+    case beginGroup(opacity: Double, clip: Path?)
+    case endGroup
+}
+
+/// How a path is stroked.
+public struct StrokeStyle: Hashable, Sendable {
+    public var color: Color
+    public var width: Double
+    public var dash: [Double]
+    public var cap: Stroke.Cap
+    public var join: Stroke.Join
+
+    public init(_ stroke: Stroke) {
+        color = stroke.color
+        width = stroke.width
+        dash = stroke.dash
+        cap = stroke.cap
+        join = stroke.join
+    }
 }
 
 /// A decoded image in a scene, with the name it was loaded by (for scene dumps).
@@ -38,16 +63,40 @@ public struct SceneImage {
     }
 }
 
+/// A line of text placed on the canvas: `line` is laid out at size 1; `transform` maps the
+/// text's own space (baseline at y = 0, pen starting at x = 0, in units of the final size)
+/// to the canvas.
+public struct SceneText {
+    public var line: TextLine
+    public var fontSize: Double
+    public var color: Color
+    public var transform: Transform2D
+}
+
 extension Scene: CustomStringConvertible {
     /// A stable text form, one operation per line, numbers rounded to 4 decimals.
     public var description: String {
         var lines = ["scene \(canvasSize)"]
+        var depth = 0
         for operation in operations {
+            let indent = String(repeating: "  ", count: depth)
             switch operation {
             case .fill(let path, let color):
-                lines.append("fill \(color) \(path)")
+                lines.append(indent + "fill \(color) \(path)")
+            case .stroke(let path, let style):
+                let dash = style.dash.isEmpty ? "" : " dash \(style.dash.map(formatNumber).joined(separator: ","))"
+                lines.append(indent + "stroke \(style.color) width \(formatNumber(style.width))\(dash) cap \(style.cap) join \(style.join) \(path)")
             case .image(let image, let transform, let clip):
-                lines.append("image \(image.name) \(image.raster.width)x\(image.raster.height) \(transform)" + (clip.map { " clip \($0)" } ?? ""))
+                lines.append(indent + "image \(image.name) \(image.raster.width)x\(image.raster.height) \(transform)" + (clip.map { " clip \($0)" } ?? ""))
+            case .text(let text):
+                let fonts = text.line.runs.map(\.face.description).joined(separator: "+")
+                lines.append(indent + "text \"\(text.line.text)\" \(fonts) size \(formatNumber(text.fontSize)) \(text.color) \(text.transform)")
+            case .beginGroup(let opacity, let clip):
+                lines.append(indent + "group opacity \(formatNumber(opacity))" + (clip.map { " clip \($0)" } ?? ""))
+                depth += 1
+            case .endGroup:
+                depth -= 1
+                lines.append(String(repeating: "  ", count: max(0, depth)) + "end group")
             }
         }
         return lines.joined(separator: "\n")

@@ -6,15 +6,17 @@ import EaselRender
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Render a document, or every document in a folder, to PNG.",
+        abstract: "Render a document, or every document in a folder, to PNG, SVG or PDF.",
         discussion: """
         A file is rendered to the file --out names. A folder is searched recursively for \
-        documents (.rwcard cards), and each is written under --out with the same relative \
-        path and a .png extension.
+        documents (.rwcard cards and .drawing drawings), and each is written under --out \
+        with the same relative path and the format's extension.
 
         Examples:
           easel export Card.rwcard --out card.png
-          easel export Card.rwcard --out thumb.png --scale 0.2
+          easel export Card.rwcard --out thumb.png --preset thumbnail
+          easel export art.drawing --out art.svg
+          easel export art.drawing --out art.pdf --width 2000
           easel export ~/Documents --out pngs/
         """
     )
@@ -22,15 +24,10 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "A document file, or a folder of documents.", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The PNG file to write (for a document) or the folder to write into (for a folder).")
+    @Option(name: .shortAndLong, help: "The file to write (for a document) or the folder to write into (for a folder).")
     var out: String
 
-    @Option(help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
-    var scale: Double = 1
-
-    func validate() throws {
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number.") }
-    }
+    @OptionGroup var render: RenderOptionGroup
 
     func run() throws {
         let inputURL = URL(fileURLWithPath: input)
@@ -39,11 +36,13 @@ struct ExportCommand: ParsableCommand {
             Terminal.printError("easel: \(input): no such file or folder")
             throw ExitCode.documentFailure
         }
-        let options = RenderOptions(size: .scale(scale))
-        if isFolder.boolValue {
-            try exportFolder(inputURL, to: URL(fileURLWithPath: out), options: options)
+        // A drawing package is a folder, but it is one document.
+        if isFolder.boolValue && !DocumentRegistry.standard.isDocument(inputURL) {
+            try exportFolder(inputURL, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: nil))
         } else {
-            guard exportOne(inputURL, to: URL(fileURLWithPath: out), options: options) else { throw ExitCode.documentFailure }
+            guard exportOne(inputURL, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: out)) else {
+                throw ExitCode.documentFailure
+            }
         }
     }
 
@@ -52,10 +51,10 @@ struct ExportCommand: ParsableCommand {
         do {
             var warnings: [DocumentWarning] = []
             let document = try DocumentRegistry.standard.open(input, warnings: &warnings)
-            let rendered = try DocumentRenderer.render(document, at: input, options: options)
-            try rendered.image.writePNG(to: output.path, options: options.png)
-            for warning in warnings + rendered.warnings { Terminal.printError("easel: warning: \(warning)") }
-            print("wrote \(output.path) (\(rendered.image.width)x\(rendered.image.height))")
+            let file = try DocumentRenderer.export(document, at: input, options: options)
+            try file.write(to: output.path)
+            for warning in warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
+            print("wrote \(output.path) (\(file.width)x\(file.height))")
             return true
         } catch {
             Terminal.printError("easel: \(error)")
@@ -68,7 +67,7 @@ struct ExportCommand: ParsableCommand {
         let documents = DocumentScanner.documents(in: folder, registry: registry)
         var failures = 0
         for relative in documents {
-            let output = outputFolder.appendingPathComponent(relative).deletingPathExtension().appendingPathExtension("png")
+            let output = outputFolder.appendingPathComponent(relative).deletingPathExtension().appendingPathExtension(options.format.fileExtension)
             do {
                 try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
             } catch {
@@ -78,7 +77,8 @@ struct ExportCommand: ParsableCommand {
             }
             if !exportOne(folder.appendingPathComponent(relative), to: output, options: options) { failures += 1 }
         }
-        Terminal.printError("easel: \(documents.count - failures) of \(documents.count) documents exported to \(outputFolder.path)")
+        let peak = ProcessMemory.peakResidentBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
+        Terminal.printError("easel: \(documents.count - failures) of \(documents.count) documents exported to \(outputFolder.path)\(peak)")
         if failures > 0 { throw ExitCode.documentFailure }
     }
 }

@@ -13,8 +13,12 @@ enum DocumentScanner {
             if name.hasPrefix(".") { continue }
             let url = folder.appendingPathComponent(relative)
             var status = stat()
-            guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            if registry.isDocument(url) { found.append(relative) }
+            guard lstat(url.path, &status) == 0 else { continue }
+            let kind = status.st_mode & S_IFMT
+            guard registry.isDocument(url), kind == S_IFREG || kind == S_IFDIR else { continue }
+            found.append(relative)
+            // A package-folder drawing is one document: do not look inside it.
+            if kind == S_IFDIR { enumerator.skipDescendants() }
         }
         return found.sorted()
     }

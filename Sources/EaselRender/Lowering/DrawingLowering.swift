@@ -1,0 +1,134 @@
+import Foundation
+import EaselGeometry
+import EaselDocuments
+
+/// Lays a drawing out as a scene (docs/drawing-format.md): the background, then every
+/// graphic in order; each graphic's frame is placed by its transform in its parent's space;
+/// a graphic with opacity below 1 or a clip becomes a group, so that its fill, stroke and
+/// children composite as one layer.
+public enum DrawingLowering {
+    public static func scene(for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
+        var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file)
+        var scene = Scene(canvasSize: drawing.canvasSize)
+        if let background = drawing.background {
+            var path = Path()
+            path.addRect(Rect(origin: .zero, size: drawing.canvasSize))
+            scene.operations.append(.fill(path, background))
+        }
+        lowering.lower(drawing.graphics, parent: .identity, keyPath: "graphics", into: &scene)
+        return scene
+    }
+
+    /// The outline of a shape kind laid out in `rect` (frame space), or nil for kinds that
+    /// are not shapes (text, image, group).
+    public static func shapePath(_ kind: GraphicKind, in rect: Rect) -> Path? {
+        var path = Path()
+        let (w, h) = (rect.width, rect.height)
+        let center = rect.center
+        func onEllipse(_ degrees: Double, _ ratio: Double) -> Point {
+            let radians = degrees * .pi / 180
+            return Point(x: center.x + ratio * w / 2 * cos(radians), y: center.y + ratio * h / 2 * sin(radians))
+        }
+        switch kind {
+        case .rectangle: path.addRect(rect)
+        case .roundedRectangle(let radius): path.addRoundedRect(rect, cornerRadius: radius)
+        case .ellipse: path.addEllipse(in: rect)
+        case .polygon(let sides):
+            path.addPolygon((0..<sides).map { onEllipse(-90 + 360 * Double($0) / Double(sides), 1) })
+        case .star(let points, let ratio):
+            path.addPolygon((0..<(2 * points)).map { i in
+                onEllipse(-90 + 180 * Double(i) / Double(points), i % 2 == 0 ? 1 : ratio)
+            })
+        case .line(let from, let to):
+            path.move(to: Point(x: rect.minX + from.x * w, y: rect.minY + from.y * h))
+            path.addLine(to: Point(x: rect.minX + to.x * w, y: rect.minY + to.y * h))
+        case .path(let unitPath):
+            path = unitPath.applying(Transform2D.scale(x: w, y: h).concatenating(.translation(x: rect.minX, y: rect.minY)))
+        case .libraryShape(let shape): path = shape.path(in: rect)
+        case .text, .image, .group: return nil
+        }
+        return path
+    }
+
+    private struct Lowerer {
+        let imageFolder: URL
+        let images: ImageLoader
+        let fonts: FontLibrary
+        let file: String
+
+        mutating func lower(_ graphics: [Graphic], parent: Transform2D, keyPath: String, into scene: inout Scene) {
+            for (index, graphic) in graphics.enumerated() {
+                lower(graphic, parent: parent, keyPath: "\(keyPath)[\(index)]", into: &scene)
+            }
+        }
+
+        mutating func lower(_ graphic: Graphic, parent: Transform2D, keyPath: String, into scene: inout Scene) {
+            guard graphic.opacity > 0 else { return }
+            let frameToCanvas = graphic.transform.frameToParent.concatenating(parent)
+            let rect = graphic.transform.localRect
+
+            // An image's content (and its clip) sits in the fitted rectangle; load it first.
+            var loadedImage: RasterImage?
+            var clipRect = rect
+            if case .image(let name) = graphic.kind {
+                let outcome: ImageLoader.Outcome
+                switch FolderFileResolver.resolve(name, inFolder: imageFolder) {
+                case .missing(let reason), .refused(let reason): outcome = .failed(reason)
+                case .file(let url): outcome = images.load(url)
+                }
+                switch outcome {
+                case .loaded(let raster):
+                    loadedImage = raster
+                    clipRect = ImagePlacement.fittedRect(for: raster, in: rect.size)
+                case .failed(let reason):
+                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".file", message: reason))
+                }
+            }
+
+            let clip = graphic.clip.map { $0.path(in: clipRect).applying(frameToCanvas) }
+            let grouped = graphic.opacity < 1 || clip != nil
+            if grouped { scene.operations.append(.beginGroup(opacity: graphic.opacity, clip: clip)) }
+            defer { if grouped { scene.operations.append(.endGroup) } }
+
+            switch graphic.kind {
+            case .group(let children):
+                lower(children, parent: frameToCanvas, keyPath: keyPath + ".children", into: &scene)
+            case .text(let content):
+                lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath, into: &scene)
+            case .image(let name):
+                if let loadedImage {
+                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, raster: loadedImage), frame: rect.size,
+                                                                     frameToCanvas: frameToCanvas, clip: nil))
+                } else {
+                    scene.operations += ErrorImage.operations(in: rect.size, frameToCanvas: frameToCanvas, fonts: fonts)
+                }
+            default:
+                guard let path = DrawingLowering.shapePath(graphic.kind, in: rect)?.applying(frameToCanvas) else { return }
+                if let fill = graphic.fill, !isLine(graphic.kind) { scene.operations.append(.fill(path, fill)) }
+                if let stroke = graphic.stroke { scene.operations.append(.stroke(path, StrokeStyle(stroke))) }
+            }
+        }
+
+        func isLine(_ kind: GraphicKind) -> Bool {
+            if case .line = kind { return true }
+            return false
+        }
+
+        func lowerText(_ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene) {
+            guard !content.string.isEmpty, content.fontSize > 0 else { return }
+            do {
+                let (face, substituted) = try fonts.face(named: content.fontFamily)
+                if substituted {
+                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".font",
+                                                          message: "no font is mapped for \"\(content.fontFamily)\"; drawn in \(face)"))
+                }
+                let line = TextLine.layout(content.string, primary: face, fallbacks: fonts.fallbackFaces)
+                scene.operations.append(TextPlacement.place(line, size: content.fontSize, in: graphic.transform.localRect,
+                                                            alignment: content.alignment, color: graphic.fill ?? .black,
+                                                            frameToCanvas: frameToCanvas))
+            } catch {
+                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import EaselGeometry
+import EaselDocuments
+
+/// Places one laid-out line of text in a frame: horizontally by alignment, vertically
+/// centred (the line box, ascent + descent, centred on the frame's middle).
+enum TextPlacement {
+    static func place(_ line: TextLine, size: Double, in rect: Rect, alignment: TextContent.Alignment,
+                      color: Color, frameToCanvas: Transform2D) -> SceneOperation {
+        let width = line.width * size
+        let x: Double
+        switch alignment {
+        case .left: x = rect.minX
+        case .center: x = rect.midX - width / 2
+        case .right: x = rect.maxX - width
+        }
+        let baseline = rect.midY + (line.ascent - line.descent) * size / 2
+        let transform = Transform2D.translation(x: x, y: baseline).concatenating(frameToCanvas)
+        return .text(SceneText(line: line, fontSize: size, color: color, transform: transform))
+    }
+
+    /// The Cards app's text size: 200 units, shrunk (never grown, and not below 1 % of that)
+    /// until the whole line fits the frame's width and height.
+    static func cardFontSize(for line: TextLine, frame: Size) -> Double {
+        let base = 200.0
+        guard line.width > 0, line.height > 0 else { return base }
+        let scale = min(1, frame.width / (line.width * base), frame.height / (line.height * base))
+        return base * max(0.01, scale)
+    }
+}

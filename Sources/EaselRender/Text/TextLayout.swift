@@ -1,0 +1,50 @@
+/// One line of text laid out in glyphs: runs of consecutive glyphs from one face (the
+/// chosen font, or a fallback for characters it lacks), positioned at size 1 with the
+/// baseline at y = 0 and the line starting at x = 0.
+public struct TextLine: Sendable {
+    public struct Run: Sendable {
+        public var face: FontFace
+        /// Glyph index and pen x position, at size 1.
+        public var glyphs: [(index: UInt, x: Double)]
+    }
+
+    public var text: String
+    public var runs: [Run]
+    /// At size 1.
+    public var width: Double
+    public var ascent: Double
+    public var descent: Double
+    /// The height of the line box (ascent + descent) at size 1.
+    public var height: Double { ascent + descent }
+
+    /// Lays `text` out in `primary`, taking each character the primary font lacks from the
+    /// first fallback that has it (or the primary's missing-glyph box when none does).
+    /// No kerning or shaping: Easel draws one line of short text.
+    public static func layout(_ text: String, primary: FontFace, fallbacks: [FontFace]) -> TextLine {
+        var runs: [Run] = []
+        var pen = 0.0
+        var ascent = primary.ascent, descent = primary.descent
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control { continue }
+            var face = primary
+            var glyph = primary.glyph(for: scalar)
+            if glyph == 0 {
+                for fallback in fallbacks where fallback !== primary {
+                    let candidate = fallback.glyph(for: scalar)
+                    if candidate != 0 { face = fallback; glyph = candidate; break }
+                }
+            }
+            if face !== primary {
+                ascent = max(ascent, face.ascent)
+                descent = max(descent, face.descent)
+            }
+            if let last = runs.last, last.face === face {
+                runs[runs.count - 1].glyphs.append((glyph, pen))
+            } else {
+                runs.append(Run(face: face, glyphs: [(glyph, pen)]))
+            }
+            pen += face.advance(of: glyph)
+        }
+        return TextLine(text: text, runs: runs, width: pen, ascent: ascent, descent: descent)
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import EaselDocuments
+import EaselRender
+
+/// The rendering options shared by every command that exports.
+struct RenderOptionGroup: ParsableArguments {
+    @Option(name: .long, help: "Output format: png, svg or pdf (default: from --out's extension, else png).")
+    var format: OutputFormat?
+
+    @Option(help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
+    var scale: Double?
+
+    @Option(help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
+    var width: Int?
+
+    @Option(help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
+    var height: Int?
+
+    @Option(help: "An app size: share (scale 1, 1300x2000 for a card) or thumbnail (scale 0.2, 260x400).")
+    var preset: SizePreset?
+
+    @Option(help: "Replace the document's background colour (#RRGGBB, #RRGGBBAA).")
+    var background: String?
+
+    @Option(name: .customLong("png-compression"), help: "zlib level for PNG output, 0 (fastest) to 9 (smallest).")
+    var pngCompression: Int?
+
+    @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
+    var pngFilter: PNGFilterChoice?
+
+    enum SizePreset: String, ExpressibleByArgument, CaseIterable {
+        case share, thumbnail
+    }
+
+    enum PNGFilterChoice: String, ExpressibleByArgument, CaseIterable {
+        case none, sub, up, average, paeth, adaptive
+
+        var filters: PNGEncodingOptions.Filters {
+            switch self {
+            case .none: return .none
+            case .sub: return .sub
+            case .up: return .up
+            case .average: return .average
+            case .paeth: return .paeth
+            case .adaptive: return .all
+            }
+        }
+    }
+
+    func validate() throws {
+        let sizeChoices = [scale != nil, preset != nil, width != nil || height != nil].filter { $0 }.count
+        guard sizeChoices <= 1 else { throw ValidationError("Give one of --scale, --preset, or --width/--height.") }
+        if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a positive number.") }
+        if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels.") }
+        if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels.") }
+        if let level = pngCompression, !(0...9).contains(level) { throw ValidationError("--png-compression must be from 0 to 9.") }
+        if let background, Color(hex: background) == nil {
+            throw ValidationError("--background must be a colour such as #FFCC00 or #FFCC0080, not \"\(background)\".")
+        }
+    }
+
+    /// The options, with the format taken from `output`'s extension when not given.
+    func renderOptions(outputPath: String?) -> RenderOptions {
+        var options = RenderOptions()
+        if let format {
+            options.format = format
+        } else if let ext = outputPath.map({ ($0 as NSString).pathExtension.lowercased() }), let inferred = OutputFormat(rawValue: ext) {
+            options.format = inferred
+        }
+        switch (scale, preset, width, height) {
+        case (let s?, _, _, _): options.size = .scale(s)
+        case (_, .thumbnail?, _, _): options.size = .thumbnail
+        case (_, .share?, _, _): options.size = .share
+        case (_, _, let w?, let h?): options.size = .exact(width: w, height: h)
+        case (_, _, let w?, nil): options.size = .width(w)
+        case (_, _, nil, let h?): options.size = .height(h)
+        default: options.size = .share
+        }
+        options.background = background.flatMap(Color.init(hex:))
+        if let pngCompression { options.png.compressionLevel = pngCompression }
+        if let pngFilter { options.png.filters = pngFilter.filters }
+        return options
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+import Foundation
