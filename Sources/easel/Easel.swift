@@ -2,12 +2,18 @@ import ArgumentParser
 
 /// The `easel` command line: open, inspect, edit and export Easel documents.
 @main
-struct Easel: ParsableCommand {
+struct EaselRoot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "easel",
         abstract: "Open, inspect, edit and export drawings and Cards-app cards.",
+        discussion: """
+        Exit codes: 0 success, 1 failure (a document could not be read, edited or written), \
+        64 usage error. Shell completion: easel --generate-completion-script bash|zsh|fish.
+        """,
         version: EaselVersion.current,
-        subcommands: [ExportCommand.self]
+        subcommands: [NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
+                      RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
+                      EditCommand.self, ValidateCommand.self, ExportCommand.self, ConfigCommand.self]
     )
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import EaselDocuments
 import EaselRender
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Render a document, or every document in a folder, to PNG, SVG or PDF.",
@@ -29,7 +29,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
-    func run() throws {
+    func execute() throws {
         let inputURL = URL(fileURLWithPath: input)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {

@@ -59,14 +59,19 @@ struct RenderOptionGroup: ParsableArguments {
         }
     }
 
-    /// The options, with the format taken from `output`'s extension when not given.
-    func renderOptions(outputPath: String?) -> RenderOptions {
+    /// The options: command line first, then the output's extension (for the format), then
+    /// the user's settings (`easel config`), then Easel's defaults.
+    func renderOptions(outputPath: String?, settings: Settings = .loadReportingProblems()) -> RenderOptions {
         var options = RenderOptions()
         if let format {
             options.format = format
         } else if let ext = outputPath.map({ ($0 as NSString).pathExtension.lowercased() }), let inferred = OutputFormat(rawValue: ext) {
             options.format = inferred
+        } else if let stored = settings[.format].flatMap(OutputFormat.init(rawValue:)) {
+            options.format = stored
         }
+        let scale = self.scale ?? (preset == nil && width == nil && height == nil ? settings[.scale].flatMap(Double.init) : nil)
+        let pngCompression = self.pngCompression ?? settings[.pngCompression].flatMap(Int.init)
         switch (scale, preset, width, height) {
         case (let s?, _, _, _): options.size = .scale(s)
         case (_, .thumbnail?, _, _): options.size = .thumbnail

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+
+struct ConfigCommand: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Read and change user defaults (export format, scale, jobs, PNG compression, colour output).",
+        discussion: """
+        Settings live in $XDG_CONFIG_HOME/easel/settings.plist (~/.config/easel/settings.plist). \
+        Command-line options override them. Keys: \(Settings.Key.allCases.map { "\($0.rawValue) (\($0.help))" }.joined(separator: "; ")).
+
+        Examples:
+          easel config set format svg
+          easel config get png-compression
+          easel config list
+          easel config reset
+        """
+    )
+
+    enum Action: String, ExpressibleByArgument, CaseIterable { case get, set, list, reset }
+
+    @Argument(help: "get, set, list or reset.")
+    var action: Action
+    @Argument(help: "The setting.")
+    var key: String?
+    @Argument(help: "The new value (for set).")
+    var value: String?
+
+    func validate() throws {
+        if let key, Settings.Key(rawValue: key) == nil {
+            throw ValidationError("Unknown setting \"\(key)\"; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        switch action {
+        case .get where key == nil: throw ValidationError("`config get` needs a setting name.")
+        case .set where key == nil || value == nil: throw ValidationError("`config set` needs a setting name and a value.")
+        case .set:
+            let settingKey = Settings.Key(rawValue: key!)!
+            if settingKey.normalise(value!) == nil { throw ValidationError("\"\(value!)\" is not a valid \(key!): \(settingKey.help).") }
+        case .list where key != nil: throw ValidationError("`config list` takes no setting name.")
+        default: break
+        }
+    }
+
+    func execute() throws {
+        var settings = Settings.loadReportingProblems()
+        switch action {
+        case .get:
+            let settingKey = Settings.Key(rawValue: key!)!
+            guard let current = settings[settingKey] else { throw ExitCode.documentFailure }
+            print(current)
+        case .set:
+            let settingKey = Settings.Key(rawValue: key!)!
+            settings[settingKey] = settingKey.normalise(value!)
+            try settings.save()
+            print("\(settingKey.rawValue) = \(settings[settingKey]!)")
+        case .list:
+            for settingKey in Settings.Key.allCases {
+                print("\(settingKey.rawValue) = \(settings[settingKey] ?? "(default)")")
+            }
+        case .reset:
+            if let key {
+                settings[Settings.Key(rawValue: key)!] = nil
+                try settings.save()
+                print("\(key) reset to its default")
+            } else {
+                try? FileManager.default.removeItem(at: Settings.fileURL)
+                print("all settings reset to their defaults")
+            }
+        }
+    }
+}

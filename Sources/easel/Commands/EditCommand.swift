@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import Dispatch
+import EaselDocuments
+import EaselRender
+
+struct EditCommand: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit one document interactively, with the editing verbs typed at a prompt.",
+        discussion: """
+        Verbs: add, set, move, remove, order, background, undo, redo, info, export, save, help, quit \
+        (each as its easel command, without the document path). The document is saved after \
+        --autosave seconds without input once something changed, and always on quit, at the end \
+        of input, and on SIGINT or SIGTERM. Commands can be piped in:
+
+          printf 'add star --fill gold\\nundo\\nquit\\n' | easel edit art.drawing
+        """
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+
+    @Option(help: "Seconds of idle time before unsaved changes are saved.")
+    var autosave: Double = 2
+
+    func validate() throws {
+        guard autosave.isFinite, autosave >= 0 else { throw ValidationError("--autosave must be zero or more seconds.") }
+    }
+
+    func execute() throws {
+        let session = EditSession(editor: try DocumentEditor.openExisting(path), path: path, autosaveDelay: autosave)
+        try session.run()
+    }
+}
+
+/// The interactive loop: lines come from a reader thread; the main thread applies them,
+/// autosaves when idle, and saves on quit, end of input and termination signals.
+final class EditSession {
+    private var editor: DocumentEditor
+    private let path: String
+    private let autosaveDelay: Double
+    private let interactive = isatty(STDIN_FILENO) != 0
+
+    private let input = InputQueue()
+    private var signalSources: [DispatchSourceSignal] = []
+
+    init(editor: DocumentEditor, path: String, autosaveDelay: Double) {
+        self.editor = editor
+        self.path = path
+        self.autosaveDelay = autosaveDelay
+    }
+
+    func run() throws {
+        if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
+        installSignalHandlers()
+        startReader()
+        if interactive { print("editing \(path) — type help for the verbs, quit to leave"); prompt() }
+        var lastInput = Date()
+        while true {
+            let woke = input.wait(seconds: 0.1)
+            let (lines, ended, signal) = input.take()
+            if let signal {
+                try saveIfNeeded()
+                Terminal.printError("easel: \(signal == SIGINT ? "interrupted" : "terminated"); \(path) saved")
+                throw ExitCode(128 + signal)
+            }
+            for line in lines {
+                lastInput = Date()
+                if try !handle(line) { try saveIfNeeded(); return }
+                if interactive { prompt() }
+            }
+            if ended { try saveIfNeeded(); return }
+            if !woke, editor.hasUnsavedChanges, Date().timeIntervalSince(lastInput) >= autosaveDelay {
+                try saveIfNeeded()
+            }
+        }
+    }
+
+    /// Runs one line; returns false to end the session.
+    private func handle(_ line: String) throws -> Bool {
+        let words: [String]
+        do { words = try ShellWords.split(line) } catch {
+            Terminal.printError("easel: \(error)")
+            return true
+        }
+        guard let verb = words.first?.lowercased() else { return true }
+        let arguments = Array(words.dropFirst())
+        do {
+            switch verb {
+            case "quit", "exit", "q": return false
+            case "help", "?": print(Self.help)
+            case "save":
+                try editor.save()
+                print("saved \(path)")
+            case "info":
+                let json = arguments.contains("--json")
+                print(InfoCommand.render(DocumentDescription(editor.document, at: editor.url, warnings: editor.openWarnings), json: json))
+            case "export":
+                let command = try ExportCommand.parse([path] + arguments)
+                let file = try DocumentRenderer.export(editor.document.fileDocument, at: editor.url,
+                                                       options: command.render.renderOptions(outputPath: command.out))
+                try file.write(to: command.out)
+                print("wrote \(command.out) (\(file.width)x\(file.height))")
+            default:
+                guard let type = Self.verbs[verb] else {
+                    Terminal.printError("easel: unknown verb \"\(verb)\"; type help for the list")
+                    return true
+                }
+                let command = try type.parse([path] + arguments)
+                guard let edit = command as? any EditVerb else { return true }
+                print(try edit.apply(to: &editor))
+            }
+        } catch {
+            // Usage errors and failed edits are reported; the session goes on.
+            let message = (error as? ValidationError).map(\.message) ?? Self.describeParseError(error)
+            Terminal.printError("easel: \(message)")
+        }
+        return true
+    }
+
+    private static func describeParseError(_ error: Error) -> String {
+        if error is DocumentError || error is EditError || error is RenderError { return "\(error)" }
+        return EaselRoot.message(for: error)
+    }
+
+    private func saveIfNeeded() throws {
+        guard editor.hasUnsavedChanges else { return }
+        try editor.save()
+        if interactive { Terminal.printError("easel: saved \(path)") }
+    }
+
+    private func prompt() {
+        FileHandle.standardOutput.write(Data("easel> ".utf8))
+    }
+
+    private func startReader() {
+        let input = self.input
+        Thread {
+            while let line = readLine(strippingNewline: true) { input.append(line) }
+            input.end()
+        }.start()
+    }
+
+    private func installSignalHandlers() {
+        let input = self.input
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { input.caught(signalNumber) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    static let verbs: [String: ParsableCommand.Type] = [
+        "add": AddCommand.self, "set": SetCommand.self, "move": MoveCommand.self, "remove": RemoveCommand.self,
+        "order": OrderCommand.self, "background": BackgroundCommand.self, "undo": UndoCommand.self, "redo": RedoCommand.self,
+    ]
+
+    static let help = """
+        add KIND [VALUE] [options]   add a graphic (drawing) or an image/text (card)
+        set INDEX [options]          change an element
+        move INDEX --by DX,DY        move an element
+        remove INDEX                 remove an element
+        order INDEX front|back|forward|backward
+        background COLOR             set the background
+        undo, redo                   step through the history
+        info [--json]                show the document
+        export --out FILE [options]  render the document as it is now
+        save                         save now
+        quit                         save and leave
+        Options are those of the easel commands of the same names (easel help add).
+        """
+}
+
+/// What the reader thread and the signal handlers hand to the session's loop.
+final class InputQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private var lines: [String] = []
+    private var ended = false
+    private var signal: Int32?
+
+    func append(_ line: String) { lock.withLock { lines.append(line) }; wakeUp.signal() }
+    func end() { lock.withLock { ended = true }; wakeUp.signal() }
+    func caught(_ number: Int32) { lock.withLock { signal = number }; wakeUp.signal() }
+
+    /// Waits up to `seconds` for something to happen; true when something did.
+    func wait(seconds: Double) -> Bool { wakeUp.wait(timeout: .now() + seconds) == .success }
+
+    /// The lines so far, whether input has ended (and every line was taken), and a caught signal.
+    func take() -> (lines: [String], ended: Bool, signal: Int32?) {
+        lock.withLock {
+            let taken = lines
+            lines = []
+            return (taken, ended && taken.isEmpty, signal)
+        }
+    }
+}
+
+/// Splits a command line into words, honouring single and double quotes and backslashes.
+enum ShellWords {
+    struct UnclosedQuote: Error, CustomStringConvertible {
+        var description: String { "a quote is never closed" }
+    }
+
+    static func split(_ line: String) throws -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped { current.append(character); escaped = false; inWord = true; continue }
+            if character == "\\" && quote != "'" { escaped = true; continue }
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+                continue
+            }
+            if character == "\"" || character == "'" { quote = character; inWord = true; continue }
+            if character == " " || character == "\t" {
+                if inWord { words.append(current); current = ""; inWord = false }
+                continue
+            }
+            current.append(character)
+            inWord = true
+        }
+        if quote != nil { throw UnclosedQuote() }
+        if inWord { words.append(current) }
+        return words
+    }
+}

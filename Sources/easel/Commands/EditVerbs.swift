@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import EaselGeometry
+import EaselDocuments
+
+struct SetCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Change an element's properties.",
+        discussion: "Example: easel set art.drawing 2 --fill tomato --rotation 15 --clip heart"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(help: "The element's index (see `easel info`).")
+    var index: Int
+    @OptionGroup var element: ElementOptions
+
+    func validate() throws {
+        if element.changes.isEmpty { throw ValidationError("Nothing to change: give at least one option, such as --fill or --at.") }
+    }
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        let changes = element.changes
+        let changed = try editor.perform { try $0.apply(changes, at: index) }
+        return changed ? "changed element \(index) of \(path)" : "element \(index) already was so; nothing changed"
+    }
+}
+
+struct MoveCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move an element by a distance.",
+        discussion: "Example: easel move art.drawing 0 --by 20,-10"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(help: "The element's index.")
+    var index: Int
+    @Option(help: ArgumentHelp("The distance DX,DY in canvas units.", valueName: "dx,dy"))
+    var by: PointArgument
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        try editor.perform { try $0.move(index, by: by.point) }
+        let center = try editor.document.center(of: index)
+        return "moved element \(index) of \(path) to \(formatNumber(center.x)),\(formatNumber(center.y))"
+    }
+}
+
+struct RemoveCommand: EditVerb {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an element.",
+                                                    discussion: "Example: easel remove art.drawing 3")
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(help: "The element's index.")
+    var index: Int
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        try editor.perform { try $0.remove(index) }
+        return "removed element \(index) of \(path)"
+    }
+}
+
+struct OrderCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "order",
+        abstract: "Move an element to the front or back, or one step forward or backward.",
+        discussion: "On a card an element moves among its own kind: the app always draws images below texts.\nExample: easel order art.drawing 0 front"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(help: "The element's index.")
+    var index: Int
+    @Argument(help: "front, back, forward or backward.")
+    var direction: OrderDirection
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        var target = index
+        try editor.perform { target = try $0.reorder(index, direction) }
+        return "element \(index) of \(path) is now element \(target)"
+    }
+}
+
+struct BackgroundCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "background",
+        abstract: "Set the background colour (none: transparent, drawings only).",
+        discussion: "Example: easel background Card.rwcard random6"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(help: "A colour, or none.")
+    var color: String
+
+    func validate() throws {
+        if color.lowercased() != "none", Color(parsing: color) == nil { throw ValidationError(ElementOptions.badColor("the colour", color)) }
+    }
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        let value = color.lowercased() == "none" ? nil : Color(parsing: color)
+        try editor.perform { try $0.setBackground(value) }
+        return "background of \(path) is \(value?.hex ?? "transparent")"
+    }
+}
+
+struct UndoCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Undo the last edit (the history is kept beside the document, \(HistoryFile.maxDepth) steps).",
+        discussion: "Example: easel undo art.drawing"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        try editor.undo() ? "undid the last edit of \(path)" : "nothing to undo in \(path)"
+    }
+}
+
+struct RedoCommand: EditVerb {
+    static let configuration = CommandConfiguration(commandName: "redo", abstract: "Redo the last undone edit.",
+                                                    discussion: "Example: easel redo art.drawing")
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        try editor.redo() ? "redid an edit of \(path)" : "nothing to redo in \(path)"
+    }
+}

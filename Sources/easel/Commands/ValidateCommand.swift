@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import EaselDocuments
+import EaselRender
+
+struct ValidateCommand: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check documents and list every problem; exit 1 if there is any.",
+        discussion: """
+        A problem is anything that stops a document from opening (with the JSON key path), or \
+        that makes it render differently from what it says: a missing, refused or unreadable \
+        image, an unknown font, a legacy card that needs upgrading. Folders are searched \
+        recursively.
+
+        Example: easel validate ~/Documents --json
+        """
+    )
+
+    @Argument(help: "Documents or folders of documents.", completion: .file())
+    var paths: [String]
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    @Flag(name: .customLong("warnings-ok"), help: "Exit 0 when documents only have warnings.")
+    var warningsOK = false
+
+    struct Result: Codable {
+        var path: String
+        var valid: Bool
+        var errors: [String]
+        var warnings: [String]
+    }
+
+    func execute() throws {
+        var results: [Result] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                results.append(Result(path: path, valid: false, errors: ["\(path): no such file or folder"], warnings: []))
+                continue
+            }
+            let url = URL(fileURLWithPath: path)
+            if isFolder.boolValue && !DocumentRegistry.standard.isDocument(url) {
+                for relative in DocumentScanner.documents(in: url, registry: .standard) {
+                    results.append(check(url.appendingPathComponent(relative)))
+                }
+            } else {
+                results.append(check(url))
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            for result in results {
+                if result.errors.isEmpty && result.warnings.isEmpty { print("ok \(result.path)") }
+                for error in result.errors { print("error: \(error)") }
+                for warning in result.warnings { print("warning: \(warning)") }
+            }
+        }
+        let failed = results.contains { !$0.errors.isEmpty || (!warningsOK && !$0.warnings.isEmpty) }
+        if !json {
+            let bad = results.filter { !$0.errors.isEmpty }.count
+            let warned = results.filter { $0.errors.isEmpty && !$0.warnings.isEmpty }.count
+            Terminal.printError("easel: \(results.count) document\(results.count == 1 ? "" : "s") checked: \(results.count - bad - warned) ok, \(warned) with warnings, \(bad) invalid")
+        }
+        if failed { throw ExitCode.documentFailure }
+    }
+
+    private func check(_ url: URL) -> Result {
+        do {
+            var warnings: [DocumentWarning] = []
+            let document = try DocumentRegistry.standard.open(url, warnings: &warnings)
+            // Lowering loads every image and font the document uses, without rasterising.
+            let scene = try DocumentRenderer.scene(for: document, at: url)
+            let all = (warnings + scene.warnings).map(\.description)
+            return Result(path: url.path, valid: true, errors: [], warnings: all)
+        } catch {
+            return Result(path: url.path, valid: false, errors: ["\(error)"], warnings: [])
+        }
+    }
+}

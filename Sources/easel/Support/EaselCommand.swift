@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import EaselDocuments
+
+/// A command that reports failures as one line on stderr (`easel: FILE: problem`) and
+/// exits 1; usage errors stay ArgumentParser's (exit 64).
+protocol EaselCommand: ParsableCommand {
+    func execute() throws
+}
+
+extension EaselCommand {
+    func run() throws {
+        do {
+            try execute()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as CleanExit {
+            throw error
+        } catch {
+            Terminal.printError("easel: \(error)")
+            throw ExitCode.documentFailure
+        }
+    }
+}
+
+/// An editing verb: usable as `easel VERB PATH ...` (open, apply, save) and inside
+/// `easel edit PATH` (applied to the open session).
+protocol EditVerb: EaselCommand {
+    /// The document the verb edits.
+    var path: String { get }
+    /// Applies the verb to an open document; returns what to tell the user.
+    func apply(to editor: inout DocumentEditor) throws -> String
+}
+
+extension EditVerb {
+    func execute() throws {
+        var editor = try DocumentEditor.openExisting(path)
+        if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
+        let message: String
+        do {
+            message = try apply(to: &editor)
+        } catch let error as EditError {
+            throw EditError("\(path): \(error.message)")
+        }
+        if editor.hasUnsavedChanges { try editor.save() }
+        print(message)
+    }
+}
+
+extension DocumentEditor {
+    /// Opens `path` with the CLI's checks: a missing path or a folder that is not a
+    /// document is reported plainly.
+    static func openExisting(_ path: String) throws -> DocumentEditor {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DocumentError(file: path, kind: .io("no such file"))
+        }
+        return try DocumentEditor(opening: URL(fileURLWithPath: path))
+    }
+}
