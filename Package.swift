@@ -50,7 +50,7 @@ let package = Package(
 
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner.
-        .target(name: "EaselTestSupport", path: "Tests/EaselTestSupport"),
+        .target(name: "EaselTestSupport", dependencies: ["EaselRender"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),

@@ -46,10 +46,10 @@ struct AddCommand: EditVerb {
     @Option(name: .customLong("corner-radius"), help: "Rounded rectangle corner radius.")
     var cornerRadius: Double = 25
 
-    @Option(help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"))
     var from: PointArgument?
 
-    @Option(help: ArgumentHelp("Line end X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Line end X,Y in canvas coordinates.", valueName: "x,y"))
     var to: PointArgument?
 
     func validate() throws {

@@ -38,7 +38,7 @@ struct MoveCommand: EditVerb {
     var path: String
     @Argument(help: "The element's index.")
     var index: Int
-    @Option(help: ArgumentHelp("The distance DX,DY in canvas units.", valueName: "dx,dy"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The distance DX,DY in canvas units.", valueName: "dx,dy"))
     var by: PointArgument
 
     func apply(to editor: inout DocumentEditor) throws -> String {

@@ -56,9 +56,9 @@ struct ValidateCommand: EaselCommand {
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         } else {
             for result in results {
-                if result.errors.isEmpty && result.warnings.isEmpty { print("ok \(result.path)") }
-                for error in result.errors { print("error: \(error)") }
-                for warning in result.warnings { print("warning: \(warning)") }
+                if result.errors.isEmpty && result.warnings.isEmpty { print("\(Terminal.styled("ok", .green)) \(result.path)") }
+                for error in result.errors { print("\(Terminal.styled("error:", .red)) \(error)") }
+                for warning in result.warnings { print("\(Terminal.styled("warning:", .yellow)) \(warning)") }
             }
         }
         let failed = results.contains { !$0.errors.isEmpty || (!warningsOK && !$0.warnings.isEmpty) }

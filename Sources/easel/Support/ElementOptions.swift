@@ -4,13 +4,13 @@ import EaselDocuments
 
 /// The element properties `add` and `set` take.
 struct ElementOptions: ParsableArguments {
-    @Option(name: .customLong("at"), help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(name: .customLong("at"), parsing: .unconditional, help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
     var center: PointArgument?
 
     @Option(help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"))
     var size: SizeArgument?
 
-    @Option(help: "Rotation in degrees, clockwise.")
+    @Option(parsing: .unconditional, help: "Rotation in degrees, clockwise (negative: anticlockwise).")
     var rotation: Double?
 
     @Option(help: ArgumentHelp("Fill colour: #RRGGBB[AA], a CSS name, r,g,b[,a] (0-1), an app palette name, or none.", valueName: "color"))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Output helpers: results on stdout, diagnostics on stderr.
+/// Output helpers: results on stdout, diagnostics on stderr, colour only where it helps.
 enum Terminal {
     static func printError(_ message: String) {
         var line = message
@@ -8,9 +8,21 @@ enum Terminal {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    static func formatBytes(_ count: Int) -> String {
-        if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return "\(count / 1024) KB" }
-        return String(format: "%.1f MB", Double(count) / 1048576)
+    enum Style: String {
+        case green = "32", yellow = "33", red = "31", bold = "1"
+    }
+
+    /// Whether stdout gets ANSI colours: the `color` setting (always, never, auto); `auto`
+    /// means on a terminal, unless NO_COLOR is set.
+    static let colorsStdout: Bool = {
+        switch Settings.load()[.color] ?? "auto" {
+        case "always": return true
+        case "never": return false
+        default: return isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        }
+    }()
+
+    static func styled(_ text: String, _ style: Style) -> String {
+        colorsStdout ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

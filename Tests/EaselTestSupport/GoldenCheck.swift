@@ -1,17 +1,16 @@
 import Testing
 import Foundation
-@testable import EaselRender
-import EaselTestSupport
+import EaselRender
 
 /// A minimal golden-image check for the renderer's tests until the EaselGolden facility
 /// (issue 7) replaces it: exact pixel comparison with `Goldens/<suite>/<name>.png`; a missing
 /// golden is recorded and the test fails so nothing passes unseen; a mismatch writes the
 /// actual image next to the expected one under .build/golden-failures.
-enum GoldenCheck {
+public enum GoldenCheck {
     static let goldens = ProcessRunner.packageRoot.appendingPathComponent("Goldens")
     static let failures = ProcessRunner.packageRoot.appendingPathComponent(".build/golden-failures")
 
-    static func check(_ image: RasterImage, suite: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public static func check(_ image: RasterImage, suite: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let golden = goldens.appendingPathComponent(suite).appendingPathComponent(name + ".png")
         let actualBytes = try PNGEncoder.encode(image)
         guard let expectedBytes = try? Data(contentsOf: golden) else {

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import EaselRender
+import EaselTestSupport
+
+/// Runs `easel` in a scratch folder with its own settings folder, so tests never touch the
+/// user's files or each other's.
+struct CLIScratch {
+    let folder = TemporaryFolder("easel-cli")
+    let config = TemporaryFolder("easel-config")
+    let easel = ProcessRunner.easelExecutable
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        return environment
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+        try ProcessRunner.run(easel, arguments, stdin: stdin, environment: environment, currentDirectory: folder.url)
+    }
+
+    /// Runs and expects success.
+    @discardableResult
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+        let result = try run(arguments)
+        #expect(result.status == 0, "easel \(arguments.joined(separator: " ")) -> \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: folder.file(name))) }
+
+    func image(_ name: String) throws -> RasterImage { try PNGDecoder.decode(try bytes(name)) }
+}

@@ -1,0 +1,201 @@
+import Testing
+import Foundation
+import EaselDocuments
+import EaselTestSupport
+
+/// Bad input for every command: a non-zero exit, one clear line naming the file and the
+/// problem, and every file left as it was.
+@Suite("Bad input")
+struct BadInputTests {
+    static let editingCommands: [[String]] = [
+        ["info", "$F"], ["add", "$F", "star"], ["set", "$F", "0", "--fill", "red"], ["move", "$F", "0", "--by", "1,1"],
+        ["remove", "$F", "0"], ["order", "$F", "0", "front"], ["background", "$F", "red"], ["undo", "$F"], ["redo", "$F"],
+        ["export", "$F", "--out", "out.png"],
+    ]
+
+    func snapshot(_ s: CLIScratch) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: s.folder.path) {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: s.folder.file(name).path, isDirectory: &isFolder)
+            if !isFolder.boolValue { files[name] = try s.bytes(name) }
+        }
+        return files
+    }
+
+    func expectFailure(_ s: CLIScratch, _ arguments: [String], mentions: [String], status: Int32 = 1,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try snapshot(s)
+        let result = try s.run(arguments)
+        #expect(result.status == status, "easel \(arguments.joined(separator: " ")): status \(result.status)", sourceLocation: sourceLocation)
+        for text in mentions {
+            #expect(result.stderr.contains(text), "easel \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+        }
+        if status == 1 {
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)", sourceLocation: sourceLocation)
+        }
+        #expect(try snapshot(s) == before, "easel \(arguments.joined(separator: " ")) changed files", sourceLocation: sourceLocation)
+    }
+
+    @Test func aMissingFile() throws {
+        let s = CLIScratch()
+        for command in Self.editingCommands {
+            try expectFailure(s, command.map { $0 == "$F" ? "missing.drawing" : $0 }, mentions: ["missing.drawing"])
+        }
+    }
+
+    @Test func aFolder() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("folder.drawing"), withIntermediateDirectories: true)
+        for command in Self.editingCommands {
+            try expectFailure(s, command.map { $0 == "$F" ? "folder.drawing" : $0 }, mentions: ["folder.drawing", "drawing.json"])
+        }
+    }
+
+    @Test func aCorruptDocument() throws {
+        let s = CLIScratch()
+        try s.folder.write(#"{"version": 1, "canvas": {"size": [10, "wide"]}, "graphics": []}"#, to: "bad.drawing")
+        for command in Self.editingCommands {
+            try expectFailure(s, command.map { $0 == "$F" ? "bad.drawing" : $0 }, mentions: ["bad.drawing: canvas.size[1]: expected a number, found the string \"wide\""])
+        }
+    }
+
+    @Test func anUnsupportedFileType() throws {
+        let s = CLIScratch()
+        try s.folder.write("hello", to: "notes.txt")
+        try expectFailure(s, ["info", "notes.txt"], mentions: ["notes.txt: the extension .txt is not a supported document type (supported: .rwcard, .drawing)"])
+    }
+
+    @Test func anUnreadableFile() throws {
+        guard getuid() != 0 else { return } // root reads anything; the check is for ordinary users
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        chmod(s.folder.file("d.drawing").path, 0)
+        defer { chmod(s.folder.file("d.drawing").path, 0o644) }
+        try expectFailure(s, ["info", "d.drawing"], mentions: ["d.drawing", "Permission denied"])
+    }
+
+    @Test func anOutOfRangeIndex() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        try s.ok(["add", "d.drawing", "star"])
+        for command in [["set", "d.drawing", "5", "--fill", "red"], ["move", "d.drawing", "3", "--by", "-1,1"], ["remove", "d.drawing", "1"], ["order", "d.drawing", "7", "back"]] {
+            try expectFailure(s, command, mentions: ["d.drawing: element", "does not exist: the drawing has 1 element, numbered 0 to 0"])
+        }
+    }
+
+    @Test func malformedOptionsAreUsageErrors() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        try s.ok(["add", "d.drawing", "star"])
+        for (command, message) in [
+            (["add", "d.drawing", "star", "--at", "ten,20"], "--at"),
+            (["add", "d.drawing", "star", "--fill", "#12"], "--fill must be a colour"),
+            (["add", "d.drawing", "blob"], "unknown kind \"blob\""),
+            (["add", "d.drawing", "text"], "needs its string"),
+            (["set", "d.drawing", "0"], "Nothing to change"),
+            (["set", "d.drawing", "0", "--opacity", "2"], "--opacity must be from 0 to 1"),
+            (["move", "d.drawing", "0"], "--by"),
+            (["order", "d.drawing", "0", "sideways"], "sideways"),
+            (["export", "d.drawing", "--out", "x.png", "--scale", "2", "--width", "10"], "Give one of --scale"),
+            (["new", "drawing", "x.png"], "must end in .drawing"),
+            (["config", "set", "jobs", "many"], "not a valid jobs"),
+            (["frobnicate"], "Unexpected argument"),
+        ] {
+            try expectFailure(s, command, mentions: [message], status: 64)
+        }
+    }
+
+    @Test func editsThatCannotApplySayWhy() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        try expectFailure(s, ["add", "c.rwcard", "star"], mentions: ["c.rwcard: a card holds only images and texts"])
+        try expectFailure(s, ["add", "c.rwcard", "image", "nothere.png"], mentions: ["nothere.png"])
+        try s.folder.write("not png", to: "fake.png")
+        try expectFailure(s, ["add", "c.rwcard", "image", "fake.png"], mentions: ["fake.png", "not a PNG image"])
+        try expectFailure(s, ["new", "card", "c.rwcard"], mentions: ["c.rwcard: already exists"])
+        try expectFailure(s, ["background", "c.rwcard", "none"], mentions: ["a card always has a background colour"])
+    }
+}
+
+@Suite("validate, config, info, completion")
+struct CommandLineBehaviourTests {
+    @Test func validateListsEveryProblemAndExits1() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "good.drawing"])
+        try FileManager.default.createDirectory(at: s.folder.file("Cards"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "Cards/ok.rwcard"])
+        try s.folder.write(#"{"id":"x","imageElements":[{"transform":{"size":[10,10],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"../etc"}],"textElements":[],"backgroundColor":[1,1,1,1]}"#, to: "Cards/refused.rwcard")
+        try s.folder.write("{", to: "Cards/broken.rwcard")
+        #expect(try s.run(["validate", "good.drawing"]).status == 0)
+        let missing = try s.run(["validate", "missing.drawing"])
+        #expect(missing.status == 1 && missing.stdout == "error: missing.drawing: no such file or folder\n")
+        let result = try s.run(["validate", "Cards", "good.drawing"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error: \(s.folder.file("Cards/broken.rwcard").path): not valid JSON at line 1, column 2"))
+        #expect(result.stdout.contains("refused.rwcard: imageElements[0].imageFilename: the image name \"../etc\" contains a path separator"))
+        #expect(result.stdout.contains("ok \(s.folder.file("Cards/ok.rwcard").path)"))
+        #expect(result.stderr.contains("4 documents checked: 2 ok, 1 with warnings, 1 invalid"))
+        let json = try s.run(["validate", "Cards", "--json"])
+        let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.count == 3)
+    }
+
+    @Test func configSetsDefaultsThatOptionsOverride() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "100x50"])
+        try s.ok(["config", "set", "format", "svg"])
+        try s.ok(["config", "set", "scale", "2"])
+        #expect(try s.ok(["config", "get", "format"]).stdout == "svg\n")
+        #expect(try s.ok(["config", "list"]).stdout.contains("scale = 2.0"))
+        try s.ok(["export", "d.drawing", "--out", "d"])
+        #expect(String(decoding: try s.bytes("d"), as: UTF8.self).contains("<svg"), "the default format is used")
+        #expect(String(decoding: try s.bytes("d"), as: UTF8.self).contains("width=\"200px\""), "and the default scale")
+        try s.ok(["export", "d.drawing", "--out", "d.png", "--scale", "1"])
+        #expect(try s.image("d.png").width == 100, "options and the output's extension win")
+        try s.ok(["config", "reset"])
+        #expect(try s.run(["config", "get", "format"]).status == 1, "unset after a reset")
+    }
+
+    @Test func aCorruptSettingsFileIsReportedAndIgnored() throws {
+        let s = CLIScratch()
+        try s.config.write("this is not a property list", to: "easel/settings.plist")
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        let result = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("easel: warning: settings:") && result.stderr.contains("using the defaults"))
+        #expect(try s.image("d.png").width == 40)
+    }
+
+    @Test func infoShowsElementsAndWarnings() throws {
+        let s = CLIScratch()
+        try s.folder.write(#"{"id":"1A2B3C4D-0000-4000-8000-00000000000A","imageElements":[{"transform":{"size":[400,300],"rotation":{"degrees":15},"offset":[0,-100]},"imageFilename":"GONE","frameIndex":3}]}"#, to: "legacy.rwcard")
+        let result = try s.ok(["info", "legacy.rwcard"])
+        #expect(result.stdout.contains("card, 1300x2000, background #FFCC00, 1 element"))
+        #expect(result.stdout.contains("[0] image, at 650,900, size 400x300, rotated 15°, clip heart, image GONE (not found)"))
+        #expect(result.stdout.contains("warning: ") && result.stdout.contains("legacy card"))
+        #expect(result.stdout.contains("element 0: image missing"))
+    }
+
+    @Test func completionScriptsAndHelp() throws {
+        let s = CLIScratch()
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try s.ok(["--generate-completion-script", shell])
+            #expect(result.stdout.contains("easel"))
+        }
+        let help = try s.ok(["help", "add"])
+        #expect(help.stdout.contains("--stroke-width"))
+        #expect(try s.ok(["--version"]).stdout.hasPrefix("0."))
+    }
+}
+
+@Suite("Colour output")
+struct ColourOutputTests {
+    @Test func colourFollowsTheSetting() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        #expect(try s.ok(["validate", "d.drawing"]).stdout.hasPrefix("ok "), "no colour into a pipe")
+        try s.ok(["config", "set", "color", "always"])
+        #expect(try s.ok(["validate", "d.drawing"]).stdout.hasPrefix("\u{1B}[32mok\u{1B}[0m "))
+    }
+}

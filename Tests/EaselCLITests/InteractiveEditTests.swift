@@ -1,0 +1,98 @@
+import Testing
+import Foundation
+import EaselDocuments
+import EaselTestSupport
+
+@Suite("easel edit")
+struct InteractiveEditTests {
+    func drawing(at url: URL) throws -> Drawing {
+        var warnings: [DocumentWarning] = []
+        return try DrawingDecoder.decode(Array(Data(contentsOf: url)), file: url.path, warnings: &warnings)
+    }
+
+    @Test func pipedCommandsAreAppliedAndSavedOnQuit() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let script = """
+            add star --at 100,100 --fill gold
+            add ellipse --fill 'rebecca purple'
+            add ellipse --fill rebeccapurple
+            set 0 --rotation 30
+            bogus
+            undo
+            redo
+            info
+            export --out d.png --scale 0.5
+            quit
+            add rect
+            """
+        let result = try s.run(["edit", "d.drawing"], stdin: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--fill must be a colour"), "a bad line is reported and the session goes on")
+        #expect(result.stderr.contains("unknown verb \"bogus\""))
+        #expect(result.stdout.contains("[1] ellipse"))
+        let saved = try drawing(at: s.folder.file("d.drawing"))
+        #expect(saved.graphics.count == 2, "the line after quit is not run")
+        #expect(saved.graphics[0].transform.rotationDegrees == 30)
+        #expect(try s.image("d.png").width == 400)
+    }
+
+    @Test func theEndOfInputSaves() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let result = try s.run(["edit", "d.drawing"], stdin: "add heart\n")
+        #expect(result.status == 0)
+        #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 1)
+        // The session's edits are undoable afterwards.
+        try s.ok(["undo", "d.drawing"])
+        #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty)
+    }
+
+    /// Starts `easel edit` with an open stdin pipe; returns the process and the pipe.
+    func startSession(_ s: CLIScratch, autosave: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = ["edit", "d.drawing", "--autosave", autosave]
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, input)
+    }
+
+    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    @Test func anIdleSessionAutosaves() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let (process, input) = try startSession(s, autosave: "0.3")
+        defer { process.terminate(); process.waitUntilExit() }
+        input.fileHandleForWriting.write(Data("add octagon\n".utf8))
+        let saved = try waitUntil(seconds: 10) { try drawing(at: s.folder.file("d.drawing")).graphics.count == 1 }
+        #expect(saved, "the edit was saved while the session was still open")
+        #expect(process.isRunning)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let (process, input) = try startSession(s, autosave: "3600")
+        input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty, "not saved yet: the autosave delay is an hour")
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signalNumber)
+        #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 2)
+    }
+}
