@@ -19,7 +19,7 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: "An app size: share (scale 1, 1300x2000 for a card) or thumbnail (scale 0.2, 260x400).")
     var preset: SizePreset?
 
-    @Option(help: "Replace the document's background colour (#RRGGBB, #RRGGBBAA).")
+    @Option(help: "Replace the document's background colour (any colour easel accepts, e.g. white or #FFFFFF).")
     var background: String?
 
     @Option(name: .customLong("png-compression"), help: "zlib level for PNG output, 0 (fastest) to 9 (smallest).")
@@ -54,8 +54,8 @@ struct RenderOptionGroup: ParsableArguments {
         if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels.") }
         if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels.") }
         if let level = pngCompression, !(0...9).contains(level) { throw ValidationError("--png-compression must be from 0 to 9.") }
-        if let background, Color(hex: background) == nil {
-            throw ValidationError("--background must be a colour such as #FFCC00 or #FFCC0080, not \"\(background)\".")
+        if let background, Color(parsing: background) == nil {
+            throw ValidationError(ElementOptions.badColor("--background", background))
         }
     }
 
@@ -81,7 +81,7 @@ struct RenderOptionGroup: ParsableArguments {
         case (_, _, nil, let h?): options.size = .height(h)
         default: options.size = .share
         }
-        options.background = background.flatMap(Color.init(hex:))
+        options.background = background.flatMap { Color(parsing: $0) }
         if let pngCompression { options.png.compressionLevel = pngCompression }
         if let pngFilter { options.png.filters = pngFilter.filters }
         return options
