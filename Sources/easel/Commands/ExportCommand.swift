@@ -1,84 +1,223 @@
 import ArgumentParser
 import Foundation
+import Dispatch
 import EaselDocuments
 import EaselRender
 
 struct ExportCommand: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Render a document, or every document in a folder, to PNG, SVG or PDF.",
+        abstract: "Render a document, or every document in folders, to PNG, SVG or PDF.",
         discussion: """
-        A file is rendered to the file --out names. A folder is searched recursively for \
-        documents (.rwcard cards and .drawing drawings), and each is written under --out \
-        with the same relative path and the format's extension.
+        One document is rendered to the file --out names. Folders are searched recursively for \
+        documents (.rwcard cards and .drawing drawings, by extension), and each is written under \
+        the --out folder with the same relative path and the format's extension (several input \
+        folders side by side under their own names). Folder exports run in parallel, skip \
+        documents whose outputs are up to date (a manifest in the output folder records what \
+        each output was made from), keep going past bad documents, and exit 1 if any failed.
 
         Examples:
           easel export Card.rwcard --out card.png
-          easel export Card.rwcard --out thumb.png --preset thumbnail
-          easel export art.drawing --out art.svg
-          easel export art.drawing --out art.pdf --width 2000
-          easel export ~/Documents --out pngs/
+          easel export art.drawing --out art.svg --width 2000
+          easel export ~/Documents --out pngs/ --thumbnails --report report.json
+          easel export ~/Documents --out /shared/pngs --shard 3/16
         """
     )
 
-    @Argument(help: "A document file, or a folder of documents.", completion: .file())
-    var input: String
+    @Argument(help: "A document, or folders of documents.", completion: .file())
+    var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The file to write (for a document) or the folder to write into (for a folder).")
+    @Option(name: .shortAndLong, help: "The file to write (for one document) or the folder to write into (for folders).")
     var out: String
 
     @OptionGroup var render: RenderOptionGroup
 
+    @Option(name: .shortAndLong, help: "Documents rendered at once (default: the number of cores, or `easel config set jobs N`).")
+    var jobs: Int?
+
+    @Flag(help: "Render every document, even those whose outputs are up to date.")
+    var force = false
+
+    @Flag(help: "Also write the app-style 260x400 thumbnail NAME.thumbnail.png next to each output.")
+    var thumbnails = false
+
+    @Flag(name: .customLong("dry-run"), help: "List what would be rendered and skipped; write nothing.")
+    var dryRun = false
+
+    @Flag(name: .customLong("fail-fast"), help: "Stop starting documents after the first failure.")
+    var failFast = false
+
+    @Flag(name: .shortAndLong, help: "No progress line and no list of files written; failures and the summary only.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print each document's warnings.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Write a JSON report of every document (schema in the README).", valueName: "file.json"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Render only the K-th of N stable partitions of the documents (1 ≤ K ≤ N).", valueName: "k/n"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Leave a path out of the scan (repeatable).", valueName: "path"))
+    var exclude: [String] = []
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256.") }
+        if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".") }
+        guard !inputs.isEmpty else { throw ValidationError("Name a document or a folder to export.") }
+    }
+
     func execute() throws {
-        let inputURL = URL(fileURLWithPath: input)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
-            Terminal.printError("easel: \(input): no such file or folder")
-            throw ExitCode.documentFailure
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw DocumentError(file: input, kind: .io("no such file or folder"))
         }
-        // A drawing package is a folder, but it is one document.
-        if isFolder.boolValue && !DocumentRegistry.standard.isDocument(inputURL) {
-            try exportFolder(inputURL, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: nil))
+        let first = URL(fileURLWithPath: inputs[0])
+        let isSingleDocument = inputs.count == 1 && DocumentRegistry.standard.isDocument(first)
+        if isSingleDocument {
+            try exportOne(first, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: out))
         } else {
-            guard exportOne(inputURL, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: out)) else {
-                throw ExitCode.documentFailure
-            }
+            try exportFolders()
         }
     }
 
-    /// Renders one document; prints what was written, or the error. Returns success.
-    private func exportOne(_ input: URL, to output: URL, options: RenderOptions) -> Bool {
+    private func exportOne(_ input: URL, to output: URL, options: RenderOptions) throws {
+        var warnings: [DocumentWarning] = []
+        let document = try DocumentRegistry.standard.open(input, warnings: &warnings)
+        let file = try DocumentRenderer.export(document, at: input, options: options)
+        try file.write(to: output.path)
+        for warning in warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
+        print("wrote \(output.path) (\(file.width)x\(file.height))")
+    }
+
+    private func exportFolders() throws {
+        let settings = Settings.loadReportingProblems()
+        for input in inputs {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
+            if !isFolder.boolValue || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: input)) {
+                throw ValidationError("\(input) is a document: export several documents by naming their folder, or one document at a time.")
+            }
+        }
+        let options = BatchExportOptions(
+            render: render.renderOptions(outputPath: nil, settings: settings),
+            jobs: jobs ?? settings[.jobs].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
+            force: force, thumbnails: thumbnails, dryRun: dryRun, failFast: failFast,
+            shard: shard.flatMap(Shard.init(parsing:)), excluded: exclude.map { URL(fileURLWithPath: $0) })
+        let exporter: BatchExporter
         do {
-            var warnings: [DocumentWarning] = []
-            let document = try DocumentRegistry.standard.open(input, warnings: &warnings)
-            let file = try DocumentRenderer.export(document, at: input, options: options)
-            try file.write(to: output.path)
-            for warning in warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
-            print("wrote \(output.path) (\(file.width)x\(file.height))")
-            return true
+            exporter = try BatchExporter(inputs: inputs.map { URL(fileURLWithPath: $0) }, outputFolder: URL(fileURLWithPath: out), options: options)
         } catch {
-            Terminal.printError("easel: \(error)")
-            return false
+            throw ValidationError(error.message)
+        }
+        let items = exporter.plan()
+        let display = ProgressDisplay(enabled: !quiet && !dryRun)
+        let cancellation = CancellationFlag()
+        let signals = SignalWatcher { cancellation.cancel() }
+        let verbose = self.verbose, quiet = self.quiet
+
+        let result = exporter.run(items, cancellation: cancellation) { progress in display.update(progress) }
+        display.finish()
+        signals.stop()
+
+        for entry in result.entries {
+            switch entry.status {
+            case .rendered:
+                if !quiet { print("wrote \(entry.output)") }
+            case .planned:
+                print("would render \(entry.input) -> \(entry.output)")
+            case .skipped:
+                if dryRun { print("up to date \(entry.input)") }
+            case .failed:
+                Terminal.printError("easel: failed: \(entry.error ?? entry.input)")
+            }
+            if verbose { for warning in entry.warnings { Terminal.printError("easel: warning: \(warning)") } }
+        }
+        if let report {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try AtomicFile.write(Array(try encoder.encode(result)), to: URL(fileURLWithPath: report).path)
+        }
+        Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun))
+        if let signal = signals.caught {
+            Terminal.printError("easel: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); \(result.totals.notStarted) documents not started, the manifest is saved")
+            throw ExitCode(128 + signal)
+        }
+        if result.totals.failed > 0 || result.interrupted { throw ExitCode.documentFailure }
+    }
+
+    static func summary(_ report: BatchReport, dryRun: Bool) -> String {
+        let t = report.totals
+        let memory = t.peakMemoryBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
+        let time = String(format: "%.1f s", t.seconds)
+        if dryRun {
+            return "dry run: \(t.planned) of \(t.documents) documents would be rendered, \(t.skipped) are up to date"
+        }
+        if t.rendered == 0 && t.failed == 0 && t.notStarted == 0 {
+            return "nothing to do: all \(t.documents) documents are up to date (\(time)\(memory))"
+        }
+        let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
+        return "rendered \(t.rendered), skipped \(t.skipped), failed \(t.failed)" + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
+            + " of \(t.documents) documents in \(time)\(rate)\(memory)"
+    }
+}
+
+/// Catches SIGINT and SIGTERM while a batch runs, so it can stop cleanly.
+final class SignalWatcher: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var signal: Int32?
+
+    init(onSignal: @escaping @Sendable () -> Void) {
+        for number in [SIGINT, SIGTERM] {
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.lock.withLock { if self?.signal == nil { self?.signal = number } }
+                onSignal()
+            }
+            source.resume()
+            sources.append(source)
         }
     }
 
-    private func exportFolder(_ folder: URL, to outputFolder: URL, options: RenderOptions) throws {
-        let registry = DocumentRegistry.standard
-        let documents = DocumentScanner.documents(in: folder, registry: registry)
-        var failures = 0
-        for relative in documents {
-            let output = outputFolder.appendingPathComponent(relative).deletingPathExtension().appendingPathExtension(options.format.fileExtension)
-            do {
-                try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                Terminal.printError("easel: \(output.deletingLastPathComponent().path): cannot create the folder: \(error.localizedDescription)")
-                failures += 1
-                continue
-            }
-            if !exportOne(folder.appendingPathComponent(relative), to: output, options: options) { failures += 1 }
+    var caught: Int32? { lock.withLock { signal } }
+
+    func stop() {
+        for source in sources { source.cancel() }
+        Foundation.signal(SIGINT, SIG_DFL)
+        Foundation.signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// One live progress line on stderr when it is a terminal (done/total, documents per
+/// second, ETA, failures); nothing otherwise, so logs never hold control codes.
+final class ProgressDisplay: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0
+    }
+
+    func update(_ progress: BatchProgress) {
+        guard enabled else { return }
+        lock.withLock {
+            guard Date().timeIntervalSince(lastDraw) > 0.1 || progress.done == progress.total else { return }
+            lastDraw = Date()
+            let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
+            let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+            let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+            let line = String(format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            drawn = true
         }
-        let peak = ProcessMemory.peakResidentBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
-        Terminal.printError("easel: \(documents.count - failures) of \(documents.count) documents exported to \(outputFolder.path)\(peak)")
-        if failures > 0 { throw ExitCode.documentFailure }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// This process's memory use, from /proc/self/status.
-enum ProcessMemory {
+public enum ProcessMemory {
     /// The peak resident set size ("high water mark") in bytes, or nil where /proc is absent.
-    static var peakResidentBytes: Int? {
+    public static var peakResidentBytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first

@@ -1,0 +1,317 @@
+import Foundation
+import Synchronization
+import EaselGeometry
+import EaselDocuments
+
+/// Options of a batch export.
+public struct BatchExportOptions: Sendable {
+    public var render: RenderOptions
+    /// Worker threads, each rendering one document at a time with its own surfaces.
+    public var jobs: Int
+    /// Render everything, up to date or not.
+    public var force: Bool
+    /// Also write a 260x400-style thumbnail (`NAME.thumbnail.png`) next to each output.
+    public var thumbnails: Bool
+    /// Decide what would be done, and do nothing.
+    public var dryRun: Bool
+    /// Stop starting documents after the first failure.
+    public var failFast: Bool
+    public var shard: Shard?
+    /// Paths left out of the scan (with everything below them).
+    public var excluded: [URL]
+
+    public init(render: RenderOptions = RenderOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                force: Bool = false, thumbnails: Bool = false, dryRun: Bool = false, failFast: Bool = false,
+                shard: Shard? = nil, excluded: [URL] = []) {
+        self.render = render
+        self.jobs = max(1, jobs)
+        self.force = force
+        self.thumbnails = thumbnails
+        self.dryRun = dryRun
+        self.failFast = failFast
+        self.shard = shard
+        self.excluded = excluded
+    }
+
+    /// Everything about the options that changes output bytes.
+    var key: String {
+        let r = render
+        return "\(r.format)|\(r.size)|\(r.background?.components.map { String($0) }.joined(separator: ",") ?? "-")|\(r.imageFilter)|png \(r.png.compressionLevel) \(r.png.filters.rawValue) \(r.png.colorMode)|thumbnails \(thumbnails)"
+    }
+}
+
+/// One document of a batch: where it is, its key in the manifest and report, where it goes.
+public struct BatchItem: Hashable, Sendable {
+    public var input: URL
+    /// The document's path relative to the output folder's mirror (also its manifest key).
+    public var key: String
+    /// The output's path relative to the output folder.
+    public var output: String
+}
+
+public enum BatchStatus: String, Codable, Sendable {
+    case rendered, skipped, failed
+    /// Dry run: would be rendered.
+    case planned
+}
+
+/// One line of the report.
+public struct BatchEntry: Codable, Sendable {
+    public var input: String
+    public var output: String
+    public var status: BatchStatus
+    public var warnings: [String]
+    public var error: String?
+    public var milliseconds: Double
+}
+
+/// The report of a run (`--report FILE.json`); its schema is documented in the README.
+public struct BatchReport: Codable, Sendable {
+    public struct Totals: Codable, Sendable {
+        public var documents: Int
+        public var rendered: Int
+        public var skipped: Int
+        public var failed: Int
+        public var planned: Int
+        public var notStarted: Int
+        public var seconds: Double
+        public var documentsPerSecond: Double
+        public var peakMemoryBytes: Int?
+    }
+
+    public var outputFolder: String
+    public var interrupted: Bool
+    public var entries: [BatchEntry]
+    public var totals: Totals
+}
+
+/// Live counts for a progress display.
+public struct BatchProgress: Sendable {
+    public var total: Int
+    public var done: Int
+    public var rendered: Int
+    public var skipped: Int
+    public var failed: Int
+    public var elapsed: Double
+}
+
+/// Why a batch cannot start.
+public struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Set from a signal handler or another thread to stop starting new documents.
+public final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Exports every document below some folders into an output folder, mirroring their
+/// layout, in parallel, skipping what is up to date, writing every file atomically, and
+/// never writing outside the output folder.
+public final class BatchExporter: Sendable {
+    public let inputs: [URL]
+    public let outputFolder: URL
+    public let options: BatchExportOptions
+    private let registry: DocumentRegistry
+
+    public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard) throws(BatchError) {
+        self.inputs = inputs.map { $0.standardizedFileURL }
+        self.outputFolder = outputFolder.standardizedFileURL
+        self.options = options
+        self.registry = registry
+        let out = Self.realPath(self.outputFolder)
+        for input in self.inputs {
+            let root = Self.realPath(input)
+            if out == root || out.hasPrefix(root + "/") {
+                let excluded = options.excluded.map { Self.realPath($0.standardizedFileURL) }
+                guard excluded.contains(where: { out == $0 || out.hasPrefix($0 + "/") }) else {
+                    throw BatchError(message: "the output folder \(outputFolder.path) is inside the input folder \(input.path); choose another output folder, or leave it out of the scan with --exclude \(outputFolder.path)")
+                }
+            }
+        }
+    }
+
+    /// The path with symbolic links resolved as far as it exists.
+    static func realPath(_ url: URL) -> String {
+        var existing = url
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        let resolved = existing.resolvingSymlinksInPath().path
+        return ([resolved == "/" ? "" : resolved] + rest).joined(separator: "/")
+    }
+
+    /// The documents to export (this shard's), with their outputs.
+    public func plan() -> [BatchItem] {
+        // Several input folders are mirrored side by side under their own names.
+        var labels: [String] = []
+        for input in inputs {
+            var label = input.lastPathComponent
+            var n = 2
+            while labels.contains(label) { label = "\(input.lastPathComponent)-\(n)"; n += 1 }
+            labels.append(label)
+        }
+        var items: [BatchItem] = []
+        for (input, label) in zip(inputs, labels) {
+            for relative in DocumentScanner.documents(in: input, registry: registry, excluding: options.excluded + [outputFolder]) {
+                let key = inputs.count == 1 ? relative : label + "/" + relative
+                if let shard = options.shard, !shard.contains(key) { continue }
+                items.append(BatchItem(input: input.appendingPathComponent(relative), key: key, output: ""))
+            }
+        }
+        // Outputs replace the extension; documents that would collide (x.rwcard, x.drawing)
+        // keep theirs (x.rwcard.png, x.drawing.png).
+        let ext = options.render.format.fileExtension
+        let stems = items.map { ($0.key as NSString).deletingPathExtension }
+        var counts: [String: Int] = [:]
+        for stem in stems { counts[stem, default: 0] += 1 }
+        for i in items.indices {
+            items[i].output = (counts[stems[i]]! > 1 ? items[i].key : stems[i]) + "." + ext
+        }
+        return items
+    }
+
+    public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
+
+    /// Runs the batch. `progress` is called (from worker threads) after each document.
+    public func run(_ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
+                    progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchReport {
+        let start = Date()
+        let (loaded, _) = ExportManifest.load(from: manifestURL)
+        let state = Mutex(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
+        let next = Atomic<Int>(0)
+        let workers = min(options.jobs, max(1, items.count))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                while !cancellation.isCancelled {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < items.count else { return }
+                    let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
+                    let (entry, record) = process(items[index], previous: manifestEntry)
+                    let snapshot: BatchProgress = state.withLock { state in
+                        state.entries[index] = entry
+                        if let record { state.manifest.entries[items[index].key] = record }
+                        state.count(entry.status)
+                        if !options.dryRun, state.lastFlush.timeIntervalSinceNow < -2 {
+                            try? state.manifest.save(to: manifestURL)
+                            state.lastFlush = Date()
+                        }
+                        return BatchProgress(total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                                             failed: state.failed, elapsed: Date().timeIntervalSince(start))
+                    }
+                    if entry.status == .failed && options.failFast { cancellation.cancel() }
+                    progress(snapshot)
+                }
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        group.wait()
+
+        let final = state.withLock { $0 }
+        if !options.dryRun, final.done > 0 || !FileManager.default.fileExists(atPath: manifestURL.path) {
+            try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+            try? final.manifest.save(to: manifestURL)
+        }
+        let entries = final.entries.compactMap { $0 }
+        let seconds = Date().timeIntervalSince(start)
+        let totals = BatchReport.Totals(
+            documents: items.count, rendered: final.rendered, skipped: final.skipped, failed: final.failed, planned: final.planned,
+            notStarted: items.count - entries.count, seconds: seconds,
+            documentsPerSecond: seconds > 0 ? Double(final.rendered) / seconds : 0, peakMemoryBytes: ProcessMemory.peakResidentBytes)
+        return BatchReport(outputFolder: outputFolder.path, interrupted: cancellation.isCancelled && entries.count < items.count,
+                           entries: entries, totals: totals)
+    }
+
+    private struct RunState {
+        var manifest: ExportManifest
+        var entries: [BatchEntry?]
+        var done = 0, rendered = 0, skipped = 0, failed = 0, planned = 0
+        var lastFlush = Date()
+
+        mutating func count(_ status: BatchStatus) {
+            done += 1
+            switch status {
+            case .rendered: rendered += 1
+            case .skipped: skipped += 1
+            case .failed: failed += 1
+            case .planned: planned += 1
+            }
+        }
+    }
+
+    /// Renders (or skips) one document; returns its report entry and its new manifest record.
+    private func process(_ item: BatchItem, previous: ExportManifest.Entry?) -> (BatchEntry, ExportManifest.Entry?) {
+        let started = Date()
+        func entry(_ status: BatchStatus, warnings: [String] = [], error: String? = nil) -> BatchEntry {
+            BatchEntry(input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
+                       warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
+        }
+        if !options.force, let previous,
+           ExportManifest.isUpToDate(previous, input: item.input, optionsKey: options.key, outputFolder: outputFolder) {
+            return (entry(.skipped), nil)
+        }
+        if options.dryRun { return (entry(.planned), nil) }
+        do {
+            // Stamp first: a change during rendering then shows as a change next time.
+            guard let documentStamp = FileStamp.ofDocument(item.input) else {
+                throw DocumentError(file: item.input.path, kind: .io("the document disappeared"))
+            }
+            var warnings: [DocumentWarning] = []
+            let document = try registry.open(item.input, warnings: &warnings)
+            let images = ReferencedFiles.of(document, at: item.input).map {
+                ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
+            }
+            let scene = try DocumentRenderer.scene(for: document, at: item.input, background: options.render.background)
+            var outputs = [item.output]
+            let file = try DocumentRenderer.export(scene, options: options.render)
+            try writeOutput(file.bytes, to: item.output)
+            if options.thumbnails {
+                let thumbnail = (item.output as NSString).deletingPathExtension + ".thumbnail.png"
+                var thumbnailOptions = options.render
+                thumbnailOptions.format = .png
+                thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
+                try writeOutput(try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail)
+                outputs.append(thumbnail)
+            }
+            let record = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: options.key,
+                                              document: documentStamp, images: images, outputs: outputs)
+            return (entry(.rendered, warnings: (warnings + scene.warnings).map(\.description)), record)
+        } catch {
+            return (entry(.failed, error: "\(error)"), nil)
+        }
+    }
+
+    /// The app's thumbnail: 260x400 for a card; a drawing fits in the same box.
+    static func thumbnailSize(for canvas: Size) -> OutputSize {
+        .scale(min(260 / canvas.width, 400 / canvas.height))
+    }
+
+    /// Writes `bytes` at `relative` below the output folder, atomically, creating folders as
+    /// needed, and refusing any path that would lead outside the output folder (through
+    /// `..` or a symbolic link planted inside it).
+    private func writeOutput(_ bytes: [UInt8], to relative: String) throws {
+        let target = outputFolder.appendingPathComponent(relative).standardizedFileURL
+        let root = outputFolder.path
+        guard target.path.hasPrefix(root + "/") else {
+            throw BatchError(message: "\(target.path): outside the output folder \(root); not written")
+        }
+        let folder = target.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let realRoot = Self.realPath(outputFolder)
+        let realFolder = Self.realPath(folder)
+        guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
+            throw BatchError(message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
+        }
+        try AtomicFile.write(bytes, to: target.path)
+    }
+}

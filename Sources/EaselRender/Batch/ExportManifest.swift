@@ -1,0 +1,80 @@
+import Foundation
+import EaselDocuments
+
+/// What a batch export made, and from what, kept in the output folder so that the next run
+/// renders only what changed. A document is up to date when its file, every image it
+/// uses, the render options and Easel's renderer version are as recorded, and its outputs
+/// still exist. Checking this costs a few `stat` calls per document, no reading.
+public struct ExportManifest: Codable, Sendable {
+    /// Bumped whenever a rendering change alters output pixels, so old outputs are redone.
+    public static let rendererVersion = "easel-renderer-1"
+    public static let currentVersion = 1
+
+    public struct ImageStamp: Codable, Hashable, Sendable {
+        public var name: String
+        /// nil: missing or refused when the output was made.
+        public var stamp: FileStamp?
+    }
+
+    public struct Entry: Codable, Hashable, Sendable {
+        public var rendererVersion: String
+        public var optionsKey: String
+        public var document: FileStamp
+        public var images: [ImageStamp]
+        /// Output files, relative to the output folder.
+        public var outputs: [String]
+    }
+
+    public var version = ExportManifest.currentVersion
+    public var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// The manifest's file name: one per shard, so shards sharing a folder never write the
+    /// same file.
+    public static func fileName(shard: Shard?) -> String {
+        shard.map { ".easel-manifest-\($0.index)-of-\($0.count).json" } ?? ".easel-manifest.json"
+    }
+
+    /// Loads the manifest, or an empty one (with the reason) when it is missing or unreadable.
+    public static func load(from url: URL) -> (manifest: ExportManifest, problem: String?) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return (ExportManifest(), nil) }
+        do {
+            let data = try Data(contentsOf: url)
+            let manifest = try JSONDecoder().decode(ExportManifest.self, from: data)
+            guard manifest.version == currentVersion else {
+                return (ExportManifest(), "the manifest \(url.path) is of another version; everything is rendered again")
+            }
+            return (manifest, nil)
+        } catch {
+            return (ExportManifest(), "the manifest \(url.path) is unreadable (\(error)); everything is rendered again")
+        }
+    }
+
+    public func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url.path)
+    }
+
+    /// True when `entry` still describes `input` rendered with `optionsKey` into `outputFolder`.
+    public static func isUpToDate(_ entry: Entry, input: URL, optionsKey: String, outputFolder: URL) -> Bool {
+        guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
+              FileStamp.ofDocument(input) == entry.document else { return false }
+        let folder = input.hasDirectoryPath || isFolder(input) ? input : input.deletingLastPathComponent()
+        for image in entry.images {
+            let current: FileStamp?
+            switch FolderFileResolver.resolve(image.name, inFolder: folder) {
+            case .file(let url): current = FileStamp.of(url.path)
+            case .missing, .refused: current = nil
+            }
+            if current != image.stamp { return false }
+        }
+        return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent($0).path) }
+    }
+
+    static func isFolder(_ url: URL) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+}

@@ -1,0 +1,36 @@
+/// One of N stable partitions of a document list: a document belongs to shard
+/// `hash(relative path) mod N`, so the partition does not depend on which machine scans
+/// the folder, on the order of the scan, or on other documents being added or removed.
+public struct Shard: Hashable, Sendable, CustomStringConvertible {
+    /// 1...count.
+    public let index: Int
+    public let count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N` with 1 ≤ K ≤ N.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    public func contains(_ relativePath: String) -> Bool {
+        Int(Self.fnv1a(relativePath) % UInt64(count)) == index - 1
+    }
+
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
