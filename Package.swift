@@ -54,6 +54,6 @@ let package = Package(
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
-        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselTestSupport"]),
+        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselTestSupport"]),
     ]
 )

@@ -11,7 +11,7 @@ struct ExportCommandTests {
 
     @Test func exportsEverySampleCardAndPrintsEachFileWritten() throws {
         let out = TemporaryFolder()
-        let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", out.path, "--scale", "0.2"])
+        let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", out.path, "--scale", "0.2", "--verbose"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = result.stdout.split(separator: "\n").filter { $0.hasPrefix("wrote ") }
         #expect(written.count == 5, "four cards and the showcase drawing")
