@@ -194,3 +194,20 @@ struct BatchExportTests {
         #expect(resumed.totals.rendered + resumed.totals.skipped == 400)
     }
 }
+
+@Suite("Batch progress on a terminal")
+struct BatchProgressTerminalTests {
+    /// `script` (util-linux, on every Debian) runs the export on a pseudo-terminal.
+    @Test func aTerminalGetsOneLiveLine() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { return }
+        let s = CLIScratch()
+        let card = try CardEncoder.encode(Card(), file: "c")
+        for i in 0..<30 { try s.folder.write(card, to: "Docs/c-\(i).rwcard") }
+        let command = "cd '\(s.folder.path)' && '\(s.easel.path)' export Docs --out Out --preset thumbnail"
+        let result = try ProcessRunner.run(script, ["-qefc", command, "/dev/null"], environment: s.environment)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\r\u{1B}[K[30/30]"), "the live line is redrawn in place")
+        #expect(result.stdout.contains("rendered 30, skipped 0, failed 0 of 30 documents"))
+    }
+}
