@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "EaselGeometry", targets: ["EaselGeometry"]),
         .library(name: "EaselDocuments", targets: ["EaselDocuments"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
+        .library(name: "EaselGolden", targets: ["EaselGolden"]),
+        .library(name: "EaselGoldenTesting", targets: ["EaselGoldenTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,10 +40,14 @@ let package = Package(
             name: "EaselRender",
             dependencies: ["EaselDocuments", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]
         ),
+        // Golden images: comparison, difference composites, record modes (no test framework)...
+        .target(name: "EaselGolden", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
+        // ...and one-line assertions for XCTest and Swift Testing.
+        .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselRender", "EaselDocuments"]),
         .executableTarget(
             name: "easel",
             dependencies: [
-                "EaselRender", "EaselDocuments",
+                "EaselRender", "EaselDocuments", "EaselGolden",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,7 +59,8 @@ let package = Package(
         .target(name: "EaselTestSupport", dependencies: ["EaselRender"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
-        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselGoldenTesting", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
+        .testTarget(name: "EaselGoldenTests", dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselRender", "EaselTestSupport"]),
+        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
     ]
 )

@@ -3,6 +3,7 @@ import Foundation
 import EaselDocuments
 import EaselRender
 import EaselTestSupport
+import EaselGoldenTesting
 
 /// Scripted sessions through the built binary, one of every kind, checked against goldens.
 @Suite("Editing sessions")
@@ -54,7 +55,7 @@ struct EditingSessionTests {
         #expect(description.background == "#F1FAEE")
         #expect(description.elements[0].kind == "image" && description.elements[0].imageStatus == "ok", "ordered to the back")
         try s.ok(["export", "kinds.drawing", "--out", "kinds.png"])
-        try GoldenCheck.check(try s.image("kinds.png"), suite: "CLI", name: "drawing-session")
+        assertGolden(try s.image("kinds.png"), named: "drawing-session", suite: "CLI")
     }
 
     @Test func aCardFromAnImageAndAText() throws {
@@ -81,7 +82,7 @@ struct EditingSessionTests {
         let json = try String(contentsOf: URL(fileURLWithPath: cardPath, relativeTo: s.folder.url), encoding: .utf8)
         #expect(json.contains("\"frameIndex\" : 2") && json.contains("\"frame\" : 2") && json.contains("\"textFont\" : \"ChalkboardSE-Regular\""))
         try s.ok(["export", cardPath, "--out", "card.png", "--preset", "thumbnail"])
-        try GoldenCheck.check(try s.image("card.png"), suite: "CLI", name: "card-session")
+        assertGolden(try s.image("card.png"), named: "card-session", suite: "CLI")
     }
 
     @Test func aNewEditAfterAnUndoDropsTheRedoBranch() throws {

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import EaselRender
 import EaselTestSupport
+import EaselGoldenTesting
 
 /// Runs the README's walkthrough exactly as written, so the README stays true.
 @Suite("README walkthrough")
@@ -24,8 +25,8 @@ struct WalkthroughTests {
             let result = try scratch.run(words)
             #expect(result.status == 0, "\(line)\n\(result.stderr)")
         }
-        try GoldenCheck.check(try scratch.image("poster.png"), suite: "CLI", name: "walkthrough-poster")
-        try GoldenCheck.check(try scratch.image("birthday.png"), suite: "CLI", name: "walkthrough-birthday")
+        assertGolden(try scratch.image("poster.png"), named: "walkthrough-poster", suite: "CLI")
+        assertGolden(try scratch.image("birthday.png"), named: "walkthrough-birthday", suite: "CLI")
     }
 }
 

@@ -4,6 +4,7 @@ import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
 import EaselTestSupport
+import EaselGoldenTesting
 
 /// Cards rendered at the app's thumbnail size (260x400) and compared with Goldens/Cards.
 @Suite("Card goldens")
@@ -32,14 +33,14 @@ struct CardGoldenTests {
         let card = Card(backgroundColor: Color(hex: "#F1FAEE")!, imageElements: LibraryShape.allCases.map { shape in
             element("QUADRANTS", x: (Double(shape.rawValue % 3) - 1) * 420, y: (Double(shape.rawValue / 3) - 1.5) * 460, w: 380, h: 380, clip: shape)
         })
-        try GoldenCheck.check(try render(card).0, suite: "Cards", name: "clip-shapes")
+        assertGolden(try render(card).0, named: "clip-shapes", suite: "Cards")
     }
 
     @Test func rotations() throws {
         let card = Card(backgroundColor: .white, imageElements: [0.0, 30, 90, 180, -45, 720 + 15].enumerated().map { i, degrees in
             element("QUADRANTS", x: Double(i % 2) * 600 - 300, y: Double(i / 2) * 600 - 600, w: 450, h: 300, rotation: degrees)
         })
-        try GoldenCheck.check(try render(card).0, suite: "Cards", name: "rotations")
+        assertGolden(try render(card).0, named: "rotations", suite: "Cards")
     }
 
     @Test func offCanvasElementsAreClippedToTheCanvas() throws {
@@ -49,7 +50,7 @@ struct CardGoldenTests {
             element("QUADRANTS", x: 0, y: 1100, w: 900, h: 600, clip: .heart),
             element("QUADRANTS", x: 5000, y: 5000, w: 600, h: 400),
         ])
-        try GoldenCheck.check(try render(card).0, suite: "Cards", name: "off-canvas")
+        assertGolden(try render(card).0, named: "off-canvas", suite: "Cards")
     }
 
     @Test func imagesLargerAndSmallerThanTheirFrames() throws {
@@ -57,7 +58,7 @@ struct CardGoldenTests {
             element("QUADRANTS", x: 0, y: -500, w: 150, h: 500),   // shrunk: frame narrower than the image
             element("SMALL", x: 0, y: 400, w: 1000, h: 900, clip: .roundedRectangle), // enlarged 40x
         ])
-        try GoldenCheck.check(try render(card).0, suite: "Cards", name: "image-sizes")
+        assertGolden(try render(card).0, named: "image-sizes", suite: "Cards")
     }
 
     @Test func textFitting() throws {
@@ -77,7 +78,7 @@ struct CardGoldenTests {
         ])
         let (image, warnings) = try render(card)
         #expect(warnings.map(\.keyPath) == ["textElements[6].textFont"], "only the unknown font is reported")
-        try GoldenCheck.check(image, suite: "Cards", name: "text-fitting")
+        assertGolden(image, named: "text-fitting", suite: "Cards")
     }
 
     @Test func missingRefusedAndUnreadableImagesDrawTheErrorImage() throws {
@@ -91,7 +92,7 @@ struct CardGoldenTests {
         #expect(warnings.count == 4)
         #expect(warnings[1].message.contains("path separator"))
         #expect(warnings[2].message.contains("not a PNG image"))
-        try GoldenCheck.check(image, suite: "Cards", name: "error-images")
+        assertGolden(image, named: "error-images", suite: "Cards")
     }
 
     @Test func extendedSRGBColoursAreClampedWhenDrawn() throws {
@@ -101,6 +102,6 @@ struct CardGoldenTests {
         ])
         let (image, _) = try render(card)
         #expect(image.pixel(x: 2, y: 2) == RGBA8(r: 0, g: Fixtures.cairo8(0.924), b: 255, a: 255))
-        try GoldenCheck.check(image, suite: "Cards", name: "extended-srgb")
+        assertGolden(image, named: "extended-srgb", suite: "Cards")
     }
 }

@@ -4,6 +4,7 @@ import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
 import EaselTestSupport
+import EaselGoldenTesting
 
 /// Drawings on small canvases, compared with Goldens/Drawings.
 @Suite("Drawing goldens")
@@ -42,7 +43,7 @@ struct DrawingGoldenTests {
             Graphic(kind: kind, transform: Self.frame(Double(i % 6) * 80 + 40, Double(i / 6) * 100 + 55, 64, 48),
                     fill: Self.blue, stroke: Stroke(color: Self.ink, width: 2))
         })
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "shape-kinds")
+        assertGolden(try render(drawing), named: "shape-kinds", suite: "Drawings")
     }
 
     @Test func strokeStyles() throws {
@@ -64,7 +65,7 @@ struct DrawingGoldenTests {
                                     stroke: Stroke(color: Color(hex: "#E63946")!, width: width)))
         }
         let drawing = Drawing(canvasSize: Size(width: 440, height: 300), background: .white, graphics: graphics)
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "stroke-styles")
+        assertGolden(try render(drawing), named: "stroke-styles", suite: "Drawings")
     }
 
     @Test func opacityAppliesToFillAndStrokeTogether() throws {
@@ -75,7 +76,7 @@ struct DrawingGoldenTests {
                     stroke: Stroke(color: Self.blue.withAlpha(0.5), width: 12)),
             Graphic(kind: .star(points: 6, innerRadiusRatio: 0.5), transform: Self.frame(250, 80, 90, 90), fill: Self.blue, opacity: 0.25),
         ])
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "opacity")
+        assertGolden(try render(drawing), named: "opacity", suite: "Drawings")
     }
 
     @Test func groupsWithTransformOpacityAndClip() throws {
@@ -91,7 +92,7 @@ struct DrawingGoldenTests {
             ]), transform: Self.frame(110, 110, 200, 200, -10), opacity: 0.9, clip: .library(.circle)),
             Graphic(kind: .group([inner]), transform: Self.frame(255, 110, 120, 200), clip: .library(.diamond)),
         ])
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "groups")
+        assertGolden(try render(drawing), named: "groups", suite: "Drawings")
     }
 
     @Test func clipShapesLibraryAndCustom() throws {
@@ -102,7 +103,7 @@ struct DrawingGoldenTests {
             Graphic(kind: .image(file: "photo.png"), transform: Self.frame(180, 65, 110, 110, 20), clip: .library(.cloud)),
             Graphic(kind: .rectangle, transform: Self.frame(295, 65, 100, 100), fill: Self.blue, stroke: Stroke(color: Self.ink, width: 8), clip: .custom(triangle)),
         ])
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "clips")
+        assertGolden(try render(drawing), named: "clips", suite: "Drawings")
     }
 
     @Test func textAlignmentAndImages() throws {
@@ -117,7 +118,7 @@ struct DrawingGoldenTests {
                                 transform: Self.frame(160, 175, 240, 40, -8), fill: Color(hex: "#E63946")))
         graphics.append(Graphic(kind: .image(file: "photo.png"), transform: Self.frame(380, 110, 100, 160)))
         let drawing = Drawing(canvasSize: Size(width: 440, height: 210), background: .white, graphics: graphics)
-        try GoldenCheck.check(try render(drawing), suite: "Drawings", name: "text-and-images")
+        assertGolden(try render(drawing), named: "text-and-images", suite: "Drawings")
     }
 
     @Test func aTransparentCanvasStaysTransparent() throws {
@@ -127,7 +128,7 @@ struct DrawingGoldenTests {
         let image = try render(drawing)
         #expect(image.pixel(x: 1, y: 1).a == 0)
         #expect(image.pixel(x: 60, y: 40).a == 153)
-        try GoldenCheck.check(image, suite: "Drawings", name: "transparent")
+        assertGolden(image, named: "transparent", suite: "Drawings")
     }
 }
 

@@ -13,6 +13,9 @@ public final class RasterImage {
     public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
     /// False for RGB24 surfaces, whose top byte is padding.
     var hasAlpha: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }
+    /// True for RGB24 surfaces (cairo's reader makes them for opaque PNGs): the top byte of
+    /// each pixel is padding and must be read as opaque.
+    public var isOpaqueFormat: Bool { !hasAlpha }
 
     /// A transparent image. Throws instead of allocating when the size is over the limits.
     public init(width: Int, height: Int) throws(RenderError) {

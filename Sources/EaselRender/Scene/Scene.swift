@@ -71,6 +71,13 @@ public struct SceneText {
     public var fontSize: Double
     public var color: Color
     public var transform: Transform2D
+
+    public init(line: TextLine, fontSize: Double, color: Color, transform: Transform2D) {
+        self.line = line
+        self.fontSize = fontSize
+        self.color = color
+        self.transform = transform
+    }
 }
 
 extension Scene: CustomStringConvertible {

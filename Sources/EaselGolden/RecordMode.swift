@@ -1,0 +1,35 @@
+import Foundation
+
+/// When goldens are written. Recording always fails the test that recorded, so that no
+/// new or changed golden passes unseen.
+public enum RecordMode: String, Sendable, CaseIterable {
+    /// Record goldens that do not exist yet (the default on a developer's machine).
+    case missing
+    /// Rewrite every golden whose pixels changed (identical ones are left alone).
+    case all
+    /// Rewrite goldens whose comparison failed.
+    case failed
+    /// Never write; a missing golden fails (the default when `CI` is set).
+    case never
+
+    /// The variable that chooses the mode: `EASEL_GOLDEN_RECORD=missing|all|failed|never`.
+    public static let environmentVariable = "EASEL_GOLDEN_RECORD"
+
+    public struct UnknownMode: Error, CustomStringConvertible {
+        public var value: String
+        public var description: String {
+            "\(RecordMode.environmentVariable)=\(value) is not a record mode; use one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+    }
+
+    /// The mode from the environment: `EASEL_GOLDEN_RECORD` if set (an unknown value is an
+    /// error, never a silent default), else `never` when `CI` is set, else `missing`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(UnknownMode) -> RecordMode {
+        if let value = environment[environmentVariable], !value.isEmpty {
+            guard let mode = RecordMode(rawValue: value.lowercased()) else { throw UnknownMode(value: value) }
+            return mode
+        }
+        if let ci = environment["CI"], !ci.isEmpty, ci.lowercased() != "false", ci != "0" { return .never }
+        return .missing
+    }
+}

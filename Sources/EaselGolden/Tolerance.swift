@@ -1,0 +1,54 @@
+/// How different two images may be and still match. Channel differences are measured on
+/// premultiplied 8-bit values (so colour hidden under zero alpha never counts):
+/// - differences up to `noiseFloor` are noise and ignored entirely;
+/// - of the rest, at most `maxPixels` pixels may differ (a count, or a ratio of the image),
+/// - and none by more than `maxChannelDelta`.
+/// The two limits are independent: a change to many pixels by a little, or to a few by a
+/// lot, each fails on its own.
+public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum PixelLimit: Hashable, Sendable, Codable, CustomStringConvertible {
+        case count(Int)
+        case ratio(Double)
+
+        func allows(_ differing: Int, of total: Int) -> Bool {
+            switch self {
+            case .count(let limit): return differing <= limit
+            case .ratio(let ratio): return Double(differing) <= ratio * Double(total)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .count(let n): return "\(n) pixels"
+            case .ratio(let r): return "\(r * 100) % of pixels"
+            }
+        }
+    }
+
+    public var noiseFloor: Int
+    public var maxPixels: PixelLimit
+    public var maxChannelDelta: Int
+
+    public init(noiseFloor: Int = 0, maxPixels: PixelLimit, maxChannelDelta: Int) {
+        self.noiseFloor = max(0, noiseFloor)
+        self.maxPixels = maxPixels
+        self.maxChannelDelta = max(0, maxChannelDelta)
+    }
+
+    /// Every pixel identical.
+    public static let exact = Tolerance(noiseFloor: 0, maxPixels: .count(0), maxChannelDelta: 0)
+    /// Rounding noise (±1) ignored; at most 1 pixel in 10,000 differing, by at most 32 —
+    /// what antialiasing jitter looks like, while any real change fails.
+    public static let `default` = Tolerance(noiseFloor: 1, maxPixels: .ratio(0.0001), maxChannelDelta: 32)
+
+    /// Up to `maxPixels` pixels differing by up to `maxDelta`.
+    public static func fuzzy(maxDelta: Int, maxPixels: Int) -> Tolerance {
+        Tolerance(noiseFloor: 0, maxPixels: .count(maxPixels), maxChannelDelta: maxDelta)
+    }
+
+    public var description: String {
+        if self == .exact { return "exact" }
+        if self == .default { return "default (noise floor 1, at most 0.01 % of pixels, difference at most 32)" }
+        return "noise floor \(noiseFloor), at most \(maxPixels), difference at most \(maxChannelDelta)"
+    }
+}
