@@ -11,9 +11,12 @@ let package = Package(
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselGolden", targets: ["EaselGolden"]),
         .library(name: "EaselGoldenTesting", targets: ["EaselGoldenTesting"]),
+        // A separate product: only its users build swift-snapshot-testing.
+        .library(name: "EaselSnapshotTesting", targets: ["EaselSnapshotTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
@@ -44,6 +47,11 @@ let package = Package(
         .target(name: "EaselGolden", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
         // ...and one-line assertions for XCTest and Swift Testing.
         .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselRender", "EaselDocuments"]),
+        // ...and strategies for swift-snapshot-testing's assertSnapshot on Linux.
+        .target(name: "EaselSnapshotTesting", dependencies: [
+            "EaselGolden", "EaselRender", "EaselDocuments",
+            .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        ]),
         .executableTarget(
             name: "easel",
             dependencies: [
@@ -61,6 +69,10 @@ let package = Package(
         .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselGoldenTesting", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
         .testTarget(name: "EaselGoldenTests", dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselRender", "EaselTestSupport"]),
+        .testTarget(name: "EaselSnapshotTestingTests", dependencies: [
+            "EaselSnapshotTesting", "EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry",
+            .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        ]),
         .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
     ]
 )

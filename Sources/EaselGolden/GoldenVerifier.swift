@@ -31,6 +31,17 @@ public struct ComparisonSummary: Codable, Sendable {
     public var expectedSize: [Int]?
     public var statistics: DifferenceStatistics?
     public var wouldPassWith: Tolerance?
+
+    public init(golden: String, verdict: String, tolerance: Tolerance, actualSize: [Int], expectedSize: [Int]?,
+                statistics: DifferenceStatistics? = nil, wouldPassWith: Tolerance? = nil) {
+        self.golden = golden
+        self.verdict = verdict
+        self.tolerance = tolerance
+        self.actualSize = actualSize
+        self.expectedSize = expectedSize
+        self.statistics = statistics
+        self.wouldPassWith = wouldPassWith
+    }
 }
 
 /// Checks images against golden PNGs in a folder, records them per the record mode, and
@@ -96,7 +107,7 @@ public struct GoldenVerifier: Sendable {
     }
 
     /// A failure message that says how far off it was and which tolerance would have passed.
-    static func describe(_ s: DifferenceStatistics, golden: String, tolerance: Tolerance) -> String {
+    public static func describe(_ s: DifferenceStatistics, golden: String, tolerance: Tolerance) -> String {
         let percent = String(format: "%.3f", s.differingRatio * 100)
         let mean = String(format: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusters.count > 3 ? ", …" : "")

@@ -13,7 +13,7 @@ struct EaselRoot: ParsableCommand {
         version: EaselVersion.current,
         subcommands: [NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
                       RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
-                      EditCommand.self, ValidateCommand.self, ExportCommand.self, ConfigCommand.self]
+                      EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self]
     )
 }
 

@@ -1,0 +1,277 @@
+import ArgumentParser
+import Foundation
+import EaselDocuments
+import EaselRender
+import EaselGolden
+
+struct GoldenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "golden",
+        abstract: "Compare renderings with golden images: diff, verify, record, prune.",
+        discussion: """
+        Goldens mirror a documents folder: DOCS/A/x.rwcard has the golden GOLDENS/A/x.png \
+        (the layout `easel export DOCS --out GOLDENS` writes).
+        """,
+        subcommands: [GoldenDiff.self, GoldenVerify.self, GoldenRecord.self, GoldenPrune.self]
+    )
+}
+
+/// Tolerance options shared by `diff` and `verify`.
+struct ToleranceOptions: ParsableArguments {
+    @Option(help: "A preset: exact or default (noise floor 1, at most 0.01 % of pixels, difference at most 32).")
+    var tolerance: Preset = .default
+
+    @Option(name: .customLong("max-delta"), help: "The largest channel difference allowed (0-255).")
+    var maxDelta: Int?
+
+    @Option(name: .customLong("max-pixels"), help: "How many pixels may differ: a count (25) or a percentage (0.5%).")
+    var maxPixels: String?
+
+    @Option(name: .customLong("noise-floor"), help: "Channel differences up to this are ignored.")
+    var noiseFloor: Int?
+
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case exact, `default` }
+
+    func validate() throws {
+        if let maxDelta, !(0...255).contains(maxDelta) { throw ValidationError("--max-delta must be from 0 to 255.") }
+        if let noiseFloor, !(0...255).contains(noiseFloor) { throw ValidationError("--noise-floor must be from 0 to 255.") }
+        if let maxPixels, Self.pixelLimit(maxPixels) == nil { throw ValidationError("--max-pixels must be a count (25) or a percentage (0.5%).") }
+    }
+
+    static func pixelLimit(_ text: String) -> Tolerance.PixelLimit? {
+        if text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast()), percent >= 0, percent <= 100 else { return nil }
+            return .ratio(percent / 100)
+        }
+        return Int(text).flatMap { $0 >= 0 ? .count($0) : nil }
+    }
+
+    var value: Tolerance {
+        var tolerance: Tolerance = self.tolerance == .exact ? .exact : .default
+        if let maxDelta { tolerance.maxChannelDelta = maxDelta }
+        if let maxPixels { tolerance.maxPixels = Self.pixelLimit(maxPixels)! }
+        if let noiseFloor { tolerance.noiseFloor = noiseFloor }
+        return tolerance
+    }
+}
+
+struct GoldenDiff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two PNGs: exit 0 within tolerance, 1 beyond it, 2 on bad input.",
+        discussion: "Example: easel golden diff expected.png actual.png --out composite.png --max-pixels 0.1%"
+    )
+
+    @Argument(help: "The expected image (the golden).", completion: .file(extensions: ["png"]))
+    var expected: String
+    @Argument(help: "The actual image.", completion: .file(extensions: ["png"]))
+    var actual: String
+    @Option(help: "Write the composite expected | difference | actual here.")
+    var out: String?
+    @Flag(help: "Print the statistics as JSON.")
+    var json = false
+    @OptionGroup var tolerance: ToleranceOptions
+
+    func run() throws {
+        func load(_ path: String) throws -> RasterImage {
+            do {
+                return try PNGDecoder.decode(try FileIO.readBytes(at: path, maxBytes: RenderLimits.maxImageFileBytes))
+            } catch {
+                Terminal.printError("easel: \(path): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let expectedImage = try load(expected), actualImage = try load(actual)
+        let result = ImageComparator.compare(actualImage, expectedImage, tolerance: tolerance.value)
+        var statistics: DifferenceStatistics?
+        var line: String
+        switch result {
+        case .identical:
+            line = "identical"
+        case .sizeMismatch(let a, let e):
+            line = "sizes differ: \(actual) is \(a.width)x\(a.height), \(expected) is \(e.width)x\(e.height)"
+        case .different(let s, let passed):
+            statistics = s
+            line = (passed ? "within tolerance: " : "different: ") + GoldenVerifier.describe(s, golden: actual, tolerance: tolerance.value)
+        }
+        if let out {
+            do {
+                let composite = try DifferenceComposite.make(expected: expectedImage, actual: actualImage, statistics: statistics,
+                                                             noiseFloor: tolerance.value.noiseFloor)
+                try composite.writePNG(to: out)
+            } catch {
+                Terminal.printError("easel: \(out): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let summary = ComparisonSummary(golden: expected, verdict: result.passed ? "passed" : "failed", tolerance: tolerance.value,
+                                            actualSize: [actualImage.width, actualImage.height],
+                                            expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
+                                            wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            print(line)
+        }
+        if !result.passed { throw ExitCode(1) }
+    }
+}
+
+/// Documents below a folder and the goldens they map to.
+struct GoldenLayout {
+    let documents: URL
+    let goldens: URL
+
+    /// (document, golden name without .png) pairs, in the batch-export layout.
+    func pairs() throws -> [(document: URL, name: String)] {
+        let exporter: BatchExporter
+        do {
+            exporter = try BatchExporter(inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]))
+        } catch {
+            throw ValidationError(error.message)
+        }
+        return exporter.plan().map { ($0.input, ($0.output as NSString).deletingPathExtension) }
+    }
+}
+
+struct GoldenVerify: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Render every document and compare it with its golden; exit 1 on any failure.",
+        discussion: """
+        With --report DIR, writes DIR/index.html (every failure's composite), DIR/report.json \
+        and DIR/junit.xml, and each failure's artifacts under DIR/artifacts.
+
+        Example: easel golden verify Docs Goldens --preset thumbnail --report golden-report
+        """
+    )
+
+    @Argument(help: "The documents folder.", completion: .directory)
+    var documents: String
+    @Argument(help: "The goldens folder.", completion: .directory)
+    var goldens: String
+    @OptionGroup var tolerance: ToleranceOptions
+    @OptionGroup var render: RenderOptionGroup
+    @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
+    var report: String?
+
+    struct Entry: Codable {
+        var document: String
+        var golden: String
+        var passed: Bool
+        var message: String?
+        var composite: String?
+        var statistics: DifferenceStatistics?
+    }
+
+    func execute() throws {
+        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        let reportFolder = report.map { URL(fileURLWithPath: $0) }
+        let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
+        let verifier = GoldenVerifier(goldensFolder: layout.goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance.value)
+        var options = render.renderOptions(outputPath: nil)
+        options.format = .png
+        var entries: [Entry] = []
+        for (document, name) in try layout.pairs() {
+            let golden = verifier.goldenURL(name).path
+            do {
+                var warnings: [DocumentWarning] = []
+                let opened = try DocumentRegistry.standard.open(document, warnings: &warnings)
+                let image = try DocumentRenderer.render(opened, at: document, options: options).image
+                let outcome = verifier.verify(image, named: name)
+                entries.append(Entry(document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
+                                     composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
+                                     statistics: outcome.comparison?.statistics))
+            } catch {
+                entries.append(Entry(document: document.path, golden: golden, passed: false, message: "\(error)"))
+            }
+        }
+        let failures = entries.filter { !$0.passed }
+        for failure in failures { print("FAIL \(failure.document): \(failure.message ?? "")") }
+        Terminal.printError("easel: \(entries.count - failures.count) of \(entries.count) documents match their goldens")
+        if let reportFolder { try GoldenReport.write(entries, to: reportFolder, tolerance: tolerance.value) }
+        if !failures.isEmpty { throw ExitCode.documentFailure }
+    }
+}
+
+struct GoldenRecord: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Render every document and write its golden.",
+        discussion: "Example: easel golden record Docs Goldens --preset thumbnail --only-missing"
+    )
+
+    @Argument(help: "The documents folder.", completion: .directory)
+    var documents: String
+    @Argument(help: "The goldens folder.", completion: .directory)
+    var goldens: String
+    @OptionGroup var render: RenderOptionGroup
+    @Flag(name: .customLong("only-missing"), help: "Write only goldens that do not exist yet.")
+    var onlyMissing = false
+
+    func execute() throws {
+        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        var options = render.renderOptions(outputPath: nil)
+        options.format = .png
+        var failed = 0, written = 0
+        for (document, name) in try layout.pairs() {
+            let golden = layout.goldens.appendingPathComponent(name + ".png")
+            if onlyMissing && FileManager.default.fileExists(atPath: golden.path) { continue }
+            do {
+                var warnings: [DocumentWarning] = []
+                let opened = try DocumentRegistry.standard.open(document, warnings: &warnings)
+                let file = try DocumentRenderer.export(opened, at: document, options: options)
+                try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.write(to: golden.path)
+                print("recorded \(golden.path)")
+                written += 1
+            } catch {
+                Terminal.printError("easel: \(error)")
+                failed += 1
+            }
+        }
+        Terminal.printError("easel: recorded \(written) golden\(written == 1 ? "" : "s"); look at them before committing")
+        if failed > 0 { throw ExitCode.documentFailure }
+    }
+}
+
+struct GoldenPrune: EaselCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Remove goldens whose document no longer exists (--check: only list them, exit 1 if any).",
+        discussion: "Example: easel golden prune Docs Goldens --check"
+    )
+
+    @Argument(help: "The documents folder.", completion: .directory)
+    var documents: String
+    @Argument(help: "The goldens folder.", completion: .directory)
+    var goldens: String
+    @Flag(help: "List orphaned goldens without removing them; exit 1 if there are any.")
+    var check = false
+
+    func execute() throws {
+        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        let wanted = Set(try layout.pairs().map { $0.name + ".png" })
+        let root = layout.goldens.standardizedFileURL
+        var orphans: [String] = []
+        if let enumerator = FileManager.default.enumerator(atPath: root.path) {
+            while let relative = enumerator.nextObject() as? String {
+                guard relative.hasSuffix(".png"), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
+                if !wanted.contains(relative) { orphans.append(relative) }
+            }
+        }
+        for orphan in orphans.sorted() {
+            let path = root.appendingPathComponent(orphan).path
+            if check {
+                print("orphan \(path)")
+            } else {
+                try FileManager.default.removeItem(atPath: path)
+                print("removed \(path)")
+            }
+        }
+        Terminal.printError("easel: \(orphans.count) golden\(orphans.count == 1 ? "" : "s") without a document")
+        if check && !orphans.isEmpty { throw ExitCode.documentFailure }
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import Foundation
+import EaselGeometry
+import EaselDocuments
+import EaselRender
+import EaselGolden
+import EaselTestSupport
+
+@Suite("easel golden")
+struct GoldenCommandTests {
+    static func image(block: Bool) throws -> [UInt8] {
+        let image = try RasterImage(width: 60, height: 40)
+        let context = try CairoContext(image: image)
+        try context.setSource(.white)
+        try context.paint()
+        if block {
+            var path = Path()
+            path.addRect(Rect(x: 30, y: 10, width: 10, height: 10))
+            try context.setSource(.black)
+            try context.fill(path)
+        }
+        return try PNGEncoder.encode(image)
+    }
+
+    @Test func diffWritesACompositeAndExitsByVerdict() throws {
+        let s = CLIScratch()
+        try s.folder.write(try Self.image(block: false), to: "a.png")
+        try s.folder.write(try Self.image(block: true), to: "b.png")
+        #expect(try s.run(["golden", "diff", "a.png", "a.png"]).stdout == "identical\n")
+        let different = try s.run(["golden", "diff", "a.png", "b.png", "--out", "diff.png"])
+        #expect(different.status == 1)
+        #expect(different.stdout.contains("100 pixels differ") && different.stdout.contains("10x10 at (30, 10)"))
+        let composite = try s.image("diff.png")
+        #expect(composite.width == 60 * 3 + 32 && composite.height == 40 + 22 + 16)
+        let (left, top) = (8 + 60 + 8, 30)
+        #expect(composite.pixel(x: left + 35, y: top + 15) == RGBA8(r: 0, g: 170, b: 60, a: 255), "the added block is green")
+        #expect(composite.pixel(x: left + 5, y: top + 35).r > 230, "unchanged white is faded, not coloured")
+        #expect(try s.run(["golden", "diff", "a.png", "b.png", "--max-pixels", "100", "--max-delta", "255"]).status == 0)
+        let json = try s.run(["golden", "diff", "a.png", "b.png", "--json"])
+        let summary = try JSONDecoder().decode(ComparisonSummary.self, from: Data(json.stdout.utf8))
+        #expect(summary.statistics?.differingPixels == 100 && summary.verdict == "failed")
+        try s.folder.write("not png", to: "bad.png")
+        let bad = try s.run(["golden", "diff", "a.png", "bad.png"])
+        #expect(bad.status == 2 && bad.stderr.contains("bad.png: not a PNG image"))
+        #expect(try s.run(["golden", "diff", "a.png", "missing.png"]).status == 2)
+    }
+
+    @Test func verifyNamesExactlyTheChangedDocument() throws {
+        let s = CLIScratch()
+        for (name, color) in [("a", "random1"), ("b", "random2"), ("nested/c", "random3")] {
+            try FileManager.default.createDirectory(at: s.folder.file("Docs/nested"), withIntermediateDirectories: true)
+            try s.ok(["new", "card", "Docs/\(name).rwcard", "--background", color])
+            try s.ok(["add", "Docs/\(name).rwcard", "text", name, "--size", "600x300"])
+        }
+        try s.ok(["golden", "record", "Docs", "Goldens", "--preset", "thumbnail"])
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("Goldens/nested/c.png").path))
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--preset", "thumbnail"]).status == 0)
+        try s.ok(["set", "Docs/b.rwcard", "0", "--text", "B changed"])
+        let result = try s.run(["golden", "verify", "Docs", "Goldens", "--preset", "thumbnail", "--report", "Report"])
+        #expect(result.status == 1)
+        let failed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
+        #expect(failed.count == 1 && failed[0].contains("Docs/b.rwcard"))
+        let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("Report/report.json"))) as? [[String: Any]]
+        #expect(entries?.filter { $0["passed"] as? Bool == false }.compactMap { $0["document"] as? String }.map { URL(fileURLWithPath: $0).lastPathComponent } == ["b.rwcard"])
+        let junit = try String(contentsOf: s.folder.file("Report/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("tests=\"3\" failures=\"1\"") && junit.contains("b.rwcard\">\n      <failure"))
+        let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)
+        #expect(html.contains("1 of 3 failed") && html.contains("<img src=\"artifacts/b/composite.png\""))
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("Report/artifacts/b/composite.png").path))
+    }
+
+    @Test func recordOnlyMissingAndPrune() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        let before = try s.bytes("Goldens/x.png")
+        try s.ok(["background", "Docs/x.drawing", "black"])
+        try s.ok(["new", "drawing", "Docs/y.drawing", "--size", "40x30"])
+        let onlyMissing = try s.ok(["golden", "record", "Docs", "Goldens", "--only-missing"])
+        #expect(onlyMissing.stdout.contains("Goldens/y.png") && !onlyMissing.stdout.contains("Goldens/x.png"))
+        #expect(try s.bytes("Goldens/x.png") == before, "existing goldens are kept")
+        try FileManager.default.removeItem(at: s.folder.file("Docs/y.drawing"))
+        let check = try s.run(["golden", "prune", "Docs", "Goldens", "--check"])
+        #expect(check.status == 1 && check.stdout.contains("orphan") && check.stdout.contains("y.png"))
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("Goldens/y.png").path), "--check removes nothing")
+        try s.ok(["golden", "prune", "Docs", "Goldens"])
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("Goldens/y.png").path))
+        #expect(try s.run(["golden", "prune", "Docs", "Goldens", "--check"]).status == 0)
+    }
+}
