@@ -15,10 +15,13 @@ APT_PACKAGES := pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
 	fonts-dejavu-core fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
 	fonts-open-sans fonts-wqy-microhei fonts-symbola
 
+# Only the benchmark needs these: rsvg-convert, a peer to compare with.
+BENCH_PACKAGES := librsvg2-bin
+
 DEMO_OUT ?= out/samples
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: demo test deps build release clean
+.PHONY: demo test bench deps bench-deps build release clean
 
 demo: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
@@ -26,13 +29,23 @@ demo: deps
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	@# A few seconds of the benchmark, so it cannot rot (no timing is asserted anywhere).
+	.build/debug/easel-bench --smoke
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+bench: deps bench-deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	@mkdir -p out
+	.build/release/easel-bench --json out/bench.json
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
 release: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 
 deps:
 	@missing=(); \

@@ -59,6 +59,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The benchmark (`make bench`) and its C baseline, which replays Easel's scenes with raw
+        // cairo and libpng calls.
+        .executableTarget(name: "easel-bench", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
+        .executableTarget(
+            name: "easel-cairo-reference",
+            dependencies: ["CEaselCairo", "CEaselFreeType"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
         // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
         .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
 
@@ -72,7 +80,7 @@ let package = Package(
         .testTarget(name: "EaselSnapshotTestingTests", dependencies: [
             "EaselSnapshotTesting", "EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ]),
+        ], exclude: ["__Snapshots__"]),
         .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
     ]
 )

@@ -222,3 +222,13 @@ extension Path: CustomStringConvertible {
         }.joined(separator: " ")
     }
 }
+
+extension Path {
+    /// The control points of the cubic Bézier equal to the quadratic from `start` to `end`
+    /// with control `control` (the controls sit 2/3 of the way to the quadratic's control),
+    /// for backends that draw only cubics.
+    public static func cubicControls(start: Point, control: Point, end: Point) -> (Point, Point) {
+        (Point(x: start.x + 2 / 3 * (control.x - start.x), y: start.y + 2 / 3 * (control.y - start.y)),
+         Point(x: end.x + 2 / 3 * (control.x - end.x), y: end.y + 2 / 3 * (control.y - end.y)))
+    }
+}

@@ -82,9 +82,7 @@ public final class CairoContext {
                 cairo_line_to(cr, p.x, p.y)
                 current = p
             case .quadCurve(let p, let c):
-                // A quadratic is the cubic with controls 2/3 of the way to the quadratic's control.
-                let c1 = Point(x: current.x + 2 / 3 * (c.x - current.x), y: current.y + 2 / 3 * (c.y - current.y))
-                let c2 = Point(x: p.x + 2 / 3 * (c.x - p.x), y: p.y + 2 / 3 * (c.y - p.y))
+                let (c1, c2) = Path.cubicControls(start: current, control: c, end: p)
                 cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             case .curve(let p, let c1, let c2):

@@ -36,8 +36,8 @@ public enum CardLowering {
             case .failed(let reason):
                 scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".imageFilename", message: reason))
                 scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard, fonts: fonts)
-            case .loaded(let raster):
-                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", raster: raster),
+            case .loaded(let raster, let source):
+                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", raster: raster, source: source),
                                                                  frame: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip))
             }
         }

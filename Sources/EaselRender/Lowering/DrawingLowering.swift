@@ -68,7 +68,7 @@ public enum DrawingLowering {
             let rect = graphic.transform.localRect
 
             // An image's content (and its clip) sits in the fitted rectangle; load it first.
-            var loadedImage: RasterImage?
+            var loadedImage: (raster: RasterImage, source: URL)?
             var clipRect = rect
             if case .image(let name) = graphic.kind {
                 let outcome: ImageLoader.Outcome
@@ -77,8 +77,8 @@ public enum DrawingLowering {
                 case .file(let url): outcome = images.load(url)
                 }
                 switch outcome {
-                case .loaded(let raster):
-                    loadedImage = raster
+                case .loaded(let raster, let source):
+                    loadedImage = (raster, source)
                     clipRect = ImagePlacement.fittedRect(for: raster, in: rect.size)
                 case .failed(let reason):
                     scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".file", message: reason))
@@ -97,7 +97,7 @@ public enum DrawingLowering {
                 lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath, into: &scene)
             case .image(let name):
                 if let loadedImage {
-                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, raster: loadedImage), frame: rect.size,
+                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, raster: loadedImage.raster, source: loadedImage.source), frame: rect.size,
                                                                      frameToCanvas: frameToCanvas, clip: nil))
                 } else {
                     scene.operations += ErrorImage.operations(in: rect.size, frameToCanvas: frameToCanvas, fonts: fonts)

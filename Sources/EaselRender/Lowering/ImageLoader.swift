@@ -5,7 +5,8 @@ import EaselDocuments
 /// uses it. One loader belongs to one render.
 public final class ImageLoader {
     public enum Outcome {
-        case loaded(RasterImage)
+        /// The decoded image and the file it came from.
+        case loaded(RasterImage, URL)
         /// The reason, as a warning to show; the error image is drawn instead.
         case failed(String)
     }
@@ -31,7 +32,7 @@ public final class ImageLoader {
         let outcome: Outcome
         do {
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
-            outcome = .loaded(try PNGDecoder.decode(bytes, maxPixels: maxPixels))
+            outcome = .loaded(try PNGDecoder.decode(bytes, maxPixels: maxPixels), url)
         } catch let error as DocumentError {
             outcome = .failed(error.description)
         } catch let error as PNGError {

@@ -1,3 +1,4 @@
+import Foundation
 import EaselGeometry
 import EaselDocuments
 
@@ -56,10 +57,13 @@ public struct StrokeStyle: Hashable, Sendable {
 public struct SceneImage {
     public var name: String
     public var raster: RasterImage
+    /// The file the image was decoded from, when it came from one.
+    public var source: URL?
 
-    public init(name: String, raster: RasterImage) {
+    public init(name: String, raster: RasterImage, source: URL? = nil) {
         self.name = name
         self.raster = raster
+        self.source = source
     }
 }
 
