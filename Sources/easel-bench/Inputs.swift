@@ -62,15 +62,15 @@ struct Inputs {
         return Drawing(canvasSize: Size(width: 1300, height: 2000), background: Color(red: 0.98, green: 0.95, blue: 0.88), graphics: graphics)
     }
 
-    /// A drawing of `count` small filled and stroked shapes on a 1300x2000 canvas.
+    /// A drawing of `count` filled and stroked shapes, every one 80x80 whatever the count
+    /// (they overlap when there are many), on a 1300x2000 canvas: the cost per shape
+    /// should then not depend on how many there are.
     func shapes(_ count: Int) -> Drawing {
-        let columns = max(1, Int(Double(count).squareRoot().rounded(.up)))
-        let cell = 1300.0 / Double(columns)
         let graphics = (0..<count).map { i -> Graphic in
-            let center = Point(x: (Double(i % columns) + 0.5) * cell, y: (Double(i / columns) + 0.5) * cell * 1.5)
+            let center = Point(x: Double((i * 97) % 1220) + 40, y: Double((i * 61) % 1920) + 40)
             let kind: GraphicKind = i % 2 == 0 ? .ellipse : .star(points: 5, innerRadiusRatio: 0.5)
             let fill = Color(red: Double(i % 7) / 7, green: 0.4, blue: 0.6)
-            return Graphic(kind: kind, transform: GraphicTransform(center: center, size: Size(width: cell * 0.8, height: cell * 0.8)),
+            return Graphic(kind: kind, transform: GraphicTransform(center: center, size: Size(width: 80, height: 80)),
                            fill: fill, stroke: Stroke(color: .black, width: 1))
         }
         return Drawing(canvasSize: Size(width: 1300, height: 2000), background: .white, graphics: graphics)

@@ -10,7 +10,8 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.index(afte
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 
 let inputs = try Inputs()
-defer { inputs.remove() }
+// --keep leaves the generated inputs in place (to profile one of them by hand).
+defer { if !arguments.contains("--keep") { inputs.remove() } else { print("inputs kept in \(inputs.folder.path)") } }
 let bench = Benchmarks(inputs: inputs, scale: scale, binaries: binaries)
 var results = Results(machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB", smoke: scale.smoke)
 print("# Easel benchmark (\(scale.smoke ? "smoke" : "full") run, \(results.machine), binaries in \(binaries.path))")

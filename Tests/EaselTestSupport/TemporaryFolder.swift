@@ -9,7 +9,7 @@ public final class TemporaryFolder: @unchecked Sendable {
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "cannot create a temporary folder")
-        url = URL(fileURLWithPath: String(cString: bytes))
+        url = URL(fileURLWithPath: String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -94,8 +94,8 @@ struct ExportCommand: EaselCommand {
         let settings = Settings.loadReportingProblems()
         for input in inputs {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
-            if !isFolder.boolValue || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: input)) {
+            let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
+            if !exists || !isFolder.boolValue || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: input)) {
                 throw ValidationError("\(input) is a document: export several documents by naming their folder, or one document at a time.")
             }
         }
