@@ -78,7 +78,7 @@ struct BatchExportTests {
 
         // Touching one document, or one image, re-renders exactly the documents using it.
         Thread.sleep(forTimeInterval: 0.01)
-        FileManager.default.createFile(atPath: s.folder.file("Docs/card-2.rwcard").path, contents: try Data(contentsOf: s.folder.file("Docs/card-2.rwcard")))
+        _ = FileManager.default.createFile(atPath: s.folder.file("Docs/card-2.rwcard").path, contents: try Data(contentsOf: s.folder.file("Docs/card-2.rwcard")))
         try Data(contentsOf: s.folder.file("Docs/Trips/2025/IMG-3")).write(to: s.folder.file("Docs/Trips/2025/IMG-3"))
         _ = try s.run(["export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "third.json"])
         let third = try readReport(s, "third.json")
@@ -109,7 +109,7 @@ struct BatchExportTests {
         _ = try Self.makeFolder(s, cards: 20)
         var seen: [String] = []
         for k in 1...3 {
-            try? s.run(["export", "Docs", "--out", "Out", "--shard", "\(k)/3", "--report", "shard-\(k).json", "--preset", "thumbnail"])
+            _ = try? s.run(["export", "Docs", "--out", "Out", "--shard", "\(k)/3", "--report", "shard-\(k).json", "--preset", "thumbnail"])
             seen += try readReport(s, "shard-\(k).json").entries.map(\.input)
             #expect(FileManager.default.fileExists(atPath: s.folder.file("Out/.easel-manifest-\(k)-of-3.json").path))
         }
