@@ -67,6 +67,9 @@ let package = Package(
             dependencies: ["CEaselCairo", "CEaselFreeType"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // libFuzzer targets (Tests/Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
+        .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselDocuments"]),
+        .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselRender"]),
         // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
         .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
 
