@@ -70,6 +70,8 @@ let package = Package(
         // libFuzzer targets (Tests/Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
         .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselDocuments"]),
         .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselRender"]),
+        // Writes the hostile-input corpus: `swift run CorpusMaker Tests/Corpus/hostile`.
+        .executableTarget(name: "CorpusMaker", dependencies: ["EaselRender"]),
         // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
         .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
 
@@ -84,6 +86,7 @@ let package = Package(
             "EaselSnapshotTesting", "EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
+        .testTarget(name: "EaselReliabilityTests", dependencies: ["EaselDocuments", "EaselRender", "EaselGeometry", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 
 extension Card: FileDocument {
     public static var readableContentTypes: [ContentType] { [.card] }
+    public static var maxFileBytes: Int { CardLimits.maxFileBytes }
 
     public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
         self = try CardDecoder.decode(configuration.regularFileBytes(), file: configuration.displayName, warnings: &warnings)

@@ -2,6 +2,7 @@ import Foundation
 
 extension Drawing: FileDocument {
     public static var readableContentTypes: [ContentType] { [.drawing] }
+    public static var maxFileBytes: Int { DrawingLimits.maxFileBytes }
 
     /// The JSON file inside a package-folder drawing (`Name.drawing/drawing.json`), whose
     /// images sit beside it in the package.

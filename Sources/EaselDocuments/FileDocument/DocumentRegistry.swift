@@ -46,7 +46,7 @@ public struct DocumentRegistry: Sendable {
             throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
         let configuration = ReadConfiguration(contentType: entry.contentType,
-                                              file: try FileWrapper(contentsOf: url),
+                                              file: try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes),
                                               fileURL: url)
         return try entry.documentType.init(configuration: configuration, warnings: &warnings)
     }

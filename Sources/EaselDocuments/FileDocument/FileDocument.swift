@@ -7,6 +7,9 @@ import Foundation
 public protocol FileDocument: Sendable {
     static var readableContentTypes: [ContentType] { get }
     static var writableContentTypes: [ContentType] { get }
+    /// The largest file of this type that is read; a larger one is refused from its size,
+    /// before any of it is read.
+    static var maxFileBytes: Int { get }
 
     /// Reads the document. Recoverable problems (a legacy file that was upgraded, an
     /// invalid id) are appended to `warnings`; unrecoverable ones throw.
@@ -18,6 +21,7 @@ public protocol FileDocument: Sendable {
 
 extension FileDocument {
     public static var writableContentTypes: [ContentType] { readableContentTypes }
+    public static var maxFileBytes: Int { 64 << 20 }
 
     public init(configuration: ReadConfiguration) throws(DocumentError) {
         var ignored: [DocumentWarning] = []
