@@ -16,9 +16,13 @@ public struct DocumentEditor {
     private let registry: DocumentRegistry
     /// The document's bytes as last read or written, to notice other writers.
     private var baseBytes: [UInt8]
+    /// Held while the document is open, so no other easel edits it at the same time.
+    private let lock: DocumentLock
 
-    /// Opens an existing document.
-    public init(opening url: URL, registry: DocumentRegistry = .standard) throws {
+    /// Opens an existing document, taking its lock (waiting up to `lockTimeout` seconds for
+    /// another easel to finish with it).
+    public init(opening url: URL, registry: DocumentRegistry = .standard, lockTimeout: Double = 5) throws {
+        lock = try DocumentLock(for: url, timeout: lockTimeout)
         var warnings: [DocumentWarning] = []
         let opened = try registry.open(url, warnings: &warnings)
         guard let document = EditableDocument(opened) else {
@@ -37,8 +41,10 @@ public struct DocumentEditor {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw DocumentError(file: url.path, kind: .io("already exists; easel new does not replace files"))
         }
-        try registry.save(document.fileDocument, to: url)
-        try? FileManager.default.removeItem(at: HistoryFile.url(for: url)) // a leftover from an earlier file
+        try withExtendedLifetime(try DocumentLock(for: url)) {
+            try registry.save(document.fileDocument, to: url)
+            try? FileManager.default.removeItem(at: HistoryFile.url(for: url)) // a leftover from an earlier file
+        }
         return try DocumentEditor(opening: url, registry: registry)
     }
 

@@ -56,6 +56,8 @@ extension DocumentEditor {
         guard FileManager.default.fileExists(atPath: path) else {
             throw DocumentError(file: path, kind: .io("no such file"))
         }
-        return try DocumentEditor(opening: URL(fileURLWithPath: path))
+        // How long to wait for another easel editing the same document (seconds).
+        let timeout = ProcessInfo.processInfo.environment["EASEL_LOCK_TIMEOUT"].flatMap(Double.init) ?? 5
+        return try DocumentEditor(opening: URL(fileURLWithPath: path), lockTimeout: timeout)
     }
 }
