@@ -183,8 +183,10 @@ public final class BatchExporter: Sendable {
     public func run(_ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
                     progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchReport {
         let start = Date()
-        let (loaded, _) = ExportManifest.load(from: manifestURL)
+        let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
         let state = Mutex(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
+        if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
+        let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
         let next = Atomic<Int>(0)
         let workers = min(options.jobs, max(1, items.count))
         let group = DispatchGroup()
@@ -197,14 +199,11 @@ public final class BatchExporter: Sendable {
                     guard index < items.count else { return }
                     let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
                     let (entry, record) = process(items[index], previous: manifestEntry)
+                    if let record { journal?.append(key: items[index].key, entry: record) }
                     let snapshot: BatchProgress = state.withLock { state in
                         state.entries[index] = entry
                         if let record { state.manifest.entries[items[index].key] = record }
                         state.count(entry.status)
-                        if !options.dryRun, state.lastFlush.timeIntervalSinceNow < -2 {
-                            try? state.manifest.save(to: manifestURL)
-                            state.lastFlush = Date()
-                        }
                         return BatchProgress(total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
                                              failed: state.failed, elapsed: Date().timeIntervalSince(start))
                     }
@@ -218,9 +217,8 @@ public final class BatchExporter: Sendable {
         group.wait()
 
         let final = state.withLock { $0 }
-        if !options.dryRun, final.done > 0 || !FileManager.default.fileExists(atPath: manifestURL.path) {
-            try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
-            try? final.manifest.save(to: manifestURL)
+        if !options.dryRun {
+            try? final.manifest.save(to: manifestURL) // also folds in and removes the journal
         }
         let entries = final.entries.compactMap { $0 }
         let seconds = Date().timeIntervalSince(start)
@@ -236,7 +234,6 @@ public final class BatchExporter: Sendable {
         var manifest: ExportManifest
         var entries: [BatchEntry?]
         var done = 0, rendered = 0, skipped = 0, failed = 0, planned = 0
-        var lastFlush = Date()
 
         mutating func count(_ status: BatchStatus) {
             done += 1

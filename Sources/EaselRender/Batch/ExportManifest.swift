@@ -36,6 +36,30 @@ public struct ExportManifest: Codable, Sendable {
         shard.map { ".easel-manifest-\($0.index)-of-\($0.count).json" } ?? ".easel-manifest.json"
     }
 
+    /// The journal beside a manifest: one JSON line per document finished since the
+    /// manifest was last written, so that a run killed at any moment loses at most the
+    /// documents in flight.
+    public static func journalURL(for manifest: URL) -> URL { manifest.appendingPathExtension("journal") }
+
+    /// Loads the manifest and replays its journal over it (a torn last line, from a run
+    /// killed mid-write, is ignored).
+    public static func loadWithJournal(from url: URL) -> (manifest: ExportManifest, problem: String?) {
+        var (manifest, problem) = load(from: url)
+        if let journal = try? Data(contentsOf: journalURL(for: url)) {
+            let decoder = JSONDecoder()
+            for line in journal.split(separator: UInt8(ascii: "\n")) {
+                guard let record = try? decoder.decode(JournalRecord.self, from: Data(line)) else { continue }
+                manifest.entries[record.key] = record.entry
+            }
+        }
+        return (manifest, problem)
+    }
+
+    public struct JournalRecord: Codable, Sendable {
+        public var key: String
+        public var entry: Entry
+    }
+
     /// Loads the manifest, or an empty one (with the reason) when it is missing or unreadable.
     public static func load(from url: URL) -> (manifest: ExportManifest, problem: String?) {
         guard FileManager.default.fileExists(atPath: url.path) else { return (ExportManifest(), nil) }
@@ -51,12 +75,37 @@ public struct ExportManifest: Codable, Sendable {
         }
     }
 
+    /// Writes the manifest atomically and removes the journal it now contains.
     public func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try AtomicFile.write(Array(try encoder.encode(self)), to: url.path)
+        try? FileManager.default.removeItem(at: Self.journalURL(for: url))
+    }
+}
+
+/// Appends journal records with one `write` each (O_APPEND), so records never interleave
+/// and a kill leaves at most one torn line at the end.
+final class ManifestJournal: @unchecked Sendable {
+    private let fd: Int32
+    private let encoder = JSONEncoder()
+    private let lock = NSLock()
+
+    init?(manifest: URL) {
+        fd = open(ExportManifest.journalURL(for: manifest).path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if fd < 0 { return nil }
     }
 
+    deinit { close(fd) }
+
+    func append(key: String, entry: ExportManifest.Entry) {
+        guard var line = try? encoder.encode(ExportManifest.JournalRecord(key: key, entry: entry)) else { return }
+        line.append(UInt8(ascii: "\n"))
+        lock.withLock { _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+    }
+}
+
+extension ExportManifest {
     /// True when `entry` still describes `input` rendered with `optionsKey` into `outputFolder`.
     public static func isUpToDate(_ entry: Entry, input: URL, optionsKey: String, outputFolder: URL) -> Bool {
         guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
