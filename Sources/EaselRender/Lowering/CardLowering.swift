@@ -21,11 +21,7 @@ public enum CardLowering {
         for (index, element) in card.imageElements.enumerated() {
             let keyPath = "imageElements[\(index)]"
             let frame = element.transform
-            guard frame.size.width > 0, frame.size.height > 0 else {
-                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".transform.size",
-                                                      message: "the frame \(frame.size) has no area; the element is not drawn"))
-                continue
-            }
+            guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings) else { continue }
             let outcome: ImageLoader.Outcome
             if let name = element.imageFilename {
                 outcome = images.cardImage(named: name, inFolder: folder)
@@ -45,25 +41,23 @@ public enum CardLowering {
         for (index, element) in card.textElements.enumerated() where !element.text.isEmpty {
             let keyPath = "textElements[\(index)]"
             let frame = element.transform
-            guard frame.size.width > 0, frame.size.height > 0 else {
-                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".transform.size",
-                                                      message: "the frame \(frame.size) has no area; the text is not drawn"))
-                continue
-            }
-            do {
-                let (face, substituted) = try fonts.face(named: element.textFont)
-                if substituted {
-                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".textFont",
-                                                          message: "no font is mapped for \"\(element.textFont)\"; drawn in \(face)"))
-                }
-                let line = TextLine.layout(element.text, primary: face, fallbacks: fonts.fallbackFaces)
-                let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
-                scene.operations.append(TextPlacement.place(line, size: size, in: Rect(origin: .zero, size: frame.size),
-                                                            alignment: .center, color: element.textColor, frameToCanvas: frame.frameToCard))
-            } catch {
-                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
-            }
+            guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings),
+                  let line = TextPlacement.layout(element.text, fontName: element.textFont, fonts: fonts, file: file,
+                                                  keyPath: keyPath, fontKey: ".textFont", warnings: &scene.warnings) else { continue }
+            let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
+            scene.operations.append(TextPlacement.place(line, size: size, in: Rect(origin: .zero, size: frame.size),
+                                                        alignment: .center, color: element.textColor, frameToCanvas: frame.frameToCard))
         }
         return scene
+    }
+
+    /// An element whose frame has no area is not drawn, with a warning.
+    private static func hasArea(_ frame: ElementTransform, keyPath: String, file: String, warnings: inout [DocumentWarning]) -> Bool {
+        guard frame.size.width > 0, frame.size.height > 0 else {
+            warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".transform.size",
+                                            message: "the frame \(frame.size) has no area; the element is not drawn"))
+            return false
+        }
+        return true
     }
 }

@@ -115,20 +115,12 @@ public enum DrawingLowering {
         }
 
         func lowerText(_ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene) {
-            guard !content.string.isEmpty, content.fontSize > 0 else { return }
-            do {
-                let (face, substituted) = try fonts.face(named: content.fontFamily)
-                if substituted {
-                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".font",
-                                                          message: "no font is mapped for \"\(content.fontFamily)\"; drawn in \(face)"))
-                }
-                let line = TextLine.layout(content.string, primary: face, fallbacks: fonts.fallbackFaces)
-                scene.operations.append(TextPlacement.place(line, size: content.fontSize, in: graphic.transform.localRect,
-                                                            alignment: content.alignment, color: graphic.fill ?? .black,
-                                                            frameToCanvas: frameToCanvas))
-            } catch {
-                scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
-            }
+            guard !content.string.isEmpty, content.fontSize > 0,
+                  let line = TextPlacement.layout(content.string, fontName: content.fontFamily, fonts: fonts, file: file,
+                                                  keyPath: keyPath, fontKey: ".font", warnings: &scene.warnings) else { return }
+            scene.operations.append(TextPlacement.place(line, size: content.fontSize, in: graphic.transform.localRect,
+                                                        alignment: content.alignment, color: graphic.fill ?? .black,
+                                                        frameToCanvas: frameToCanvas))
         }
     }
 }

@@ -18,6 +18,24 @@ enum TextPlacement {
         return .text(SceneText(line: line, fontSize: size, color: color, transform: transform))
     }
 
+    /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
+    /// characters it lacks. Warns (at `keyPath` + `fontKey`) when the name is not mapped,
+    /// and returns nil (with a warning) when no font can be loaded at all.
+    static func layout(_ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
+                       warnings: inout [DocumentWarning]) -> TextLine? {
+        do {
+            let (face, substituted) = try fonts.face(named: fontName)
+            if substituted {
+                warnings.append(DocumentWarning(file: file, keyPath: keyPath + fontKey,
+                                                message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
+            }
+            return TextLine.layout(text, primary: face, fallbacks: fonts.fallbackFaces)
+        } catch {
+            warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
+            return nil
+        }
+    }
+
     /// The Cards app's text size: 200 units, shrunk (never grown, and not below 1 % of that)
     /// until the whole line fits the frame's width and height.
     static func cardFontSize(for line: TextLine, frame: Size) -> Double {

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the test suite under AddressSanitizer, and the concurrent parts (parallel export,
+# multi-threaded rendering, concurrent edits, the interactive session) under
+# ThreadSanitizer. Each sanitizer has its own build folder; the easel binary the CLI tests
+# start is instrumented too, and a sanitizer report in it fails the test (non-zero exit).
+#   Tests/Scripts/sanitizers.sh [address|thread|all]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+which=${1:-all}
+
+run() {
+  local sanitizer=$1 filter=${2:-}
+  local build=".build-$sanitizer"
+  echo "== building with --sanitize=$sanitizer"
+  swift build --build-tests --sanitize="$sanitizer" --build-path "$build" 2>&1 | grep -E "error|Build complete" | tail -2
+  echo "== testing with --sanitize=$sanitizer ${filter:+(filter: $filter)}"
+  local args=(--skip-build --sanitize="$sanitizer" --build-path "$build")
+  [ -n "$filter" ] && args+=(--filter "$filter")
+  # halt_on_error: the first report fails the run; the CLI tests see the child's exit code.
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    EASEL_BINARY="$PWD/$build/debug/easel" swift test "${args[@]}" 2>&1 | tee "$build/sanitizer.log" | grep -E "Test run|✘|SUMMARY: (Address|Thread)Sanitizer" | tail -20
+  if grep -q "SUMMARY: .*Sanitizer" "$build/sanitizer.log"; then
+    echo "== $sanitizer sanitizer reported problems; see $build/sanitizer.log" >&2
+    return 1
+  fi
+  grep -q "✔ Test run with" "$build/sanitizer.log"
+}
+
+case "$which" in
+  address) run address ;;
+  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
+  all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
+  *) echo "usage: $0 address|thread|all" >&2; exit 64 ;;
+esac
