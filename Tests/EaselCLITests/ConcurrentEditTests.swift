@@ -54,6 +54,14 @@ struct ConcurrentEditTests {
         #expect(try graphics(s) == 2, "the lock is free again")
     }
 
+    @Test func readingTakesNoLockAndWritesNothing() throws {
+        let s = CLIScratch()
+        try s.folder.write(DrawingEncoder.encode(Drawing()), to: "d.drawing")
+        try s.ok(["info", "d.drawing"])
+        try s.ok(["validate", "d.drawing"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path) == ["d.drawing"])
+    }
+
     @Test func aWriterOutsideEaselIsNoticedBeforeSaving() throws {
         // The library's compare-before-save guard, for writers that do not take the lock.
         let s = CLIScratch()

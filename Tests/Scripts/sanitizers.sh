@@ -18,7 +18,7 @@ run() {
   [ -n "$filter" ] && args+=(--filter "$filter")
   # halt_on_error: the first report fails the run; the CLI tests see the child's exit code.
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    EASEL_BINARY="$PWD/$build/debug/easel" swift test "${args[@]}" 2>&1 | tee "$build/sanitizer.log" | grep -E "Test run|✘|SUMMARY: (Address|Thread)Sanitizer" | tail -20
+    EASEL_SANITIZER="$sanitizer" EASEL_BINARY="$PWD/$build/debug/easel" swift test "${args[@]}" 2>&1 | tee "$build/sanitizer.log" | grep -E "Test run|✘|SUMMARY: (Address|Thread)Sanitizer" | tail -20
   if grep -q "SUMMARY: .*Sanitizer" "$build/sanitizer.log"; then
     echo "== $sanitizer sanitizer reported problems; see $build/sanitizer.log" >&2
     return 1

@@ -16,15 +16,24 @@ public struct DocumentEditor {
     private let registry: DocumentRegistry
     /// The document's bytes as last read or written, to notice other writers.
     private var baseBytes: [UInt8]
-    /// Held while the document is open, so no other easel edits it at the same time.
-    private let lock: DocumentLock
+    /// Held while the document is open for editing, so no other easel edits it at the same
+    /// time (nil when opened read-only).
+    private let lock: DocumentLock?
 
-    /// Opens an existing document, taking its lock (waiting up to `lockTimeout` seconds for
-    /// another easel to finish with it).
-    public init(opening url: URL, registry: DocumentRegistry = .standard, lockTimeout: Double = 5) throws {
-        lock = try DocumentLock(for: url, timeout: lockTimeout)
+    /// Opens an existing document. For editing (`locking`), takes its lock, waiting up to
+    /// `lockTimeout` seconds for another easel to finish with it; the lock file is created
+    /// only for a document that opens, so a failed command leaves the folder as it was.
+    public init(opening url: URL, registry: DocumentRegistry = .standard, locking: Bool = true, lockTimeout: Double = 5) throws {
         var warnings: [DocumentWarning] = []
-        let opened = try registry.open(url, warnings: &warnings)
+        var opened = try registry.open(url, warnings: &warnings)
+        if locking {
+            lock = try DocumentLock(for: url, timeout: lockTimeout)
+            // Read it again under the lock: another easel may have saved it meanwhile.
+            warnings = []
+            opened = try registry.open(url, warnings: &warnings)
+        } else {
+            lock = nil
+        }
         guard let document = EditableDocument(opened) else {
             throw EditError("\(url.path): easel cannot edit a \(type(of: opened)) document")
         }

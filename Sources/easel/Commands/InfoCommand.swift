@@ -17,7 +17,7 @@ struct InfoCommand: EaselCommand {
     var json = false
 
     func execute() throws {
-        let editor = try DocumentEditor.openExisting(path)
+        let editor = try DocumentEditor.openExisting(path, forEditing: false)
         print(Self.render(DocumentDescription(editor.document, at: editor.url, warnings: editor.openWarnings), json: json))
     }
 

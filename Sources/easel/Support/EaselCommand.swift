@@ -52,12 +52,12 @@ extension EditVerb {
 extension DocumentEditor {
     /// Opens `path` with the CLI's checks: a missing path or a folder that is not a
     /// document is reported plainly.
-    static func openExisting(_ path: String) throws -> DocumentEditor {
+    static func openExisting(_ path: String, forEditing: Bool = true) throws -> DocumentEditor {
         guard FileManager.default.fileExists(atPath: path) else {
             throw DocumentError(file: path, kind: .io("no such file"))
         }
         // How long to wait for another easel editing the same document (seconds).
         let timeout = ProcessInfo.processInfo.environment["EASEL_LOCK_TIMEOUT"].flatMap(Double.init) ?? 5
-        return try DocumentEditor(opening: URL(fileURLWithPath: path), lockTimeout: timeout)
+        return try DocumentEditor(opening: URL(fileURLWithPath: path), locking: forEditing, lockTimeout: timeout)
     }
 }
