@@ -68,8 +68,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         // libFuzzer targets (Tests/Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
-        .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselDocuments"]),
-        .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselRender"]),
+        .target(name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselRender"]),
+        .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselFuzzProperties"]),
+        .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselFuzzProperties"]),
         // Writes the hostile-input corpus: `swift run CorpusMaker Tests/Corpus/hostile`.
         .executableTarget(name: "CorpusMaker", dependencies: ["EaselRender"]),
         // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
@@ -86,7 +87,7 @@ let package = Package(
             "EaselSnapshotTesting", "EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
-        .testTarget(name: "EaselReliabilityTests", dependencies: ["EaselDocuments", "EaselRender", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(name: "EaselReliabilityTests", dependencies: ["EaselDocuments", "EaselRender", "EaselGeometry", "EaselFuzzProperties", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
     ]
 )

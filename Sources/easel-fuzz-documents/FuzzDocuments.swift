@@ -6,20 +6,11 @@
 // bound (the sanitizers and libFuzzer's limits watch that), and whatever decodes also
 // encodes and decodes back to an equal document.
 import Foundation
-import EaselDocuments
+import EaselFuzzProperties
 
 func fuzzDocuments(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var warnings: [DocumentWarning] = []
-    if let card = try? CardDecoder.decode(bytes, file: "fuzz.rwcard", warnings: &warnings) {
-        guard let encoded = try? CardEncoder.encode(card, file: "fuzz.rwcard") else { fatalError("a decoded card cannot be encoded") }
-        let again = try? CardDecoder.decode(encoded, file: "fuzz.rwcard", warnings: &warnings)
-        if again != card { fatalError("card round trip changed the card") }
-    }
-    if let drawing = try? DrawingDecoder.decode(bytes, file: "fuzz.drawing", warnings: &warnings) {
-        let again = try? DrawingDecoder.decode(DrawingEncoder.encode(drawing), file: "fuzz.drawing", warnings: &warnings)
-        if again != drawing { fatalError("drawing round trip changed the drawing") }
-    }
+    if let violation = FuzzProperties.documentRoundTrip(bytes) { fatalError(violation) }
     return 0
 }
 

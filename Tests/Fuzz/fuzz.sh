@@ -6,8 +6,9 @@
 # Builds the targets with -sanitize=fuzzer,address into .build-fuzz (the C libpng shim is
 # instrumented too), seeds a working corpus from Tests/Fuzz/seeds (committed) and runs each
 # target for SECONDS (default 60). Crashes are written to .build-fuzz/findings/<target>/;
-# turn each into a regression test (Tests/EaselReliabilityTests/FuzzFindingsTests.swift)
-# and keep its input in Tests/Fuzz/seeds. Prints executions and coverage at the end.
+# fix it, and commit its input to Tests/Fuzz/seeds/<target>/: FuzzSeedTests runs every seed
+# through the same properties in the ordinary suite, so it stays fixed. Prints executions
+# and coverage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}

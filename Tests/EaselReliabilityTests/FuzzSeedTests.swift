@@ -1,0 +1,23 @@
+import Testing
+import Foundation
+import EaselFuzzProperties
+import EaselTestSupport
+
+/// Every committed fuzz seed and finding (Tests/Fuzz/seeds) still satisfies the fuzz
+/// targets' properties: the regression tests for whatever the fuzzers find.
+@Suite("Fuzz seeds and findings")
+struct FuzzSeedTests {
+    static func inputs(_ target: String) -> [URL] {
+        let folder = ProcessRunner.packageRoot.appendingPathComponent("Tests/Fuzz/seeds/\(target)")
+        return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    @Test(arguments: inputs("documents")) func documentSeed(_ url: URL) throws {
+        #expect(FuzzProperties.documentRoundTrip(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
+    }
+
+    @Test(arguments: inputs("png")) func pngSeed(_ url: URL) throws {
+        #expect(FuzzProperties.pngRoundTrip(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
+    }
+}
