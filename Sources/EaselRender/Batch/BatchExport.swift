@@ -184,10 +184,10 @@ public final class BatchExporter: Sendable {
                     progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchReport {
         let start = Date()
         let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
-        let state = Mutex(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
+        let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
         if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
         let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
-        let next = Atomic<Int>(0)
+        let next = Locked(0)
         let workers = min(options.jobs, max(1, items.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -195,7 +195,7 @@ public final class BatchExporter: Sendable {
             let thread = Thread { [self] in
                 defer { group.leave() }
                 while !cancellation.isCancelled {
-                    let index = next.add(1, ordering: .relaxed).oldValue
+                    let index = next.withLock { value -> Int in defer { value += 1 }; return value }
                     guard index < items.count else { return }
                     let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
                     let (entry, record) = process(items[index], previous: manifestEntry)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import CEaselCairo
 import CEaselFreeType
 
@@ -80,7 +79,7 @@ public final class FontLibrary: Sendable {
         var faces: [FontMap.FontFile: Result<FontFace, FontError>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Deterministic font rendering: no hinting, unrounded metrics, grey antialiasing.
     static func makeFontOptions() -> OpaquePointer {
