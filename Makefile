@@ -31,6 +31,8 @@ test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	@# A few seconds of the benchmark, so it cannot rot (no timing is asserted anywhere).
 	.build/debug/easel-bench --smoke
+	@# In CI, also the fast sanitizer subset (AddressSanitizer, ThreadSanitizer).
+	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 bench: deps bench-deps

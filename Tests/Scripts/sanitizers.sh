@@ -3,7 +3,10 @@
 # multi-threaded rendering, concurrent edits, the interactive session) under
 # ThreadSanitizer. Each sanitizer has its own build folder; the easel binary the CLI tests
 # start is instrumented too, and a sanitizer report in it fails the test (non-zero exit).
-#   Tests/Scripts/sanitizers.sh [address|thread|all]
+#   Tests/Scripts/sanitizers.sh [address|thread|all|ci]
+# `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds and
+# the PNG shim under AddressSanitizer, parallel export and concurrent edits under
+# ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -30,5 +33,6 @@ case "$which" in
   address) run address ;;
   thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
   all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
-  *) echo "usage: $0 address|thread|all" >&2; exit 64 ;;
+  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|JSONParser|DecodingError" && run thread "BatchExportTests|OutputFormat|ConcurrentEdit" ;;
+  *) echo "usage: $0 address|thread|all|ci" >&2; exit 64 ;;
 esac
