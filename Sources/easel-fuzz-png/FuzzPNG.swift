@@ -1,34 +1,9 @@
-// libFuzzer target for PNG decoding through the libpng shim. Built by Tests/Fuzz/fuzz.sh
-// with -sanitize=fuzzer,address and -DFUZZING (the C shim instrumented too).
-//
-// Properties: decoding any bytes gives an image or a typed error, never a crash, and
-// refuses images over its pixel limit before allocating; a decoded image encodes and
-// decodes back to the same pixels.
-import Foundation
+// libFuzzer target for PNG decoding through the libpng shim: any bytes give an image or a
+// typed error, the pixel limit holds before allocating, and whatever decodes re-encodes to
+// the same pixels. Run with Tests/Fuzz/fuzz.sh png SECONDS.
 import EaselFuzzProperties
 
-func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let violation = FuzzProperties.pngRoundTrip(bytes) { fatalError(violation) }
-    return 0
-}
-
 @main
-struct FuzzPNGMain {
-    static func main() {
-        #if FUZZING
-        // libFuzzer without its own main (SwiftPM owns this executable's main).
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzPNG(data, size) })
-        #else
-        print("easel-fuzz-png is a libFuzzer target: run Tests/Fuzz/fuzz.sh png SECONDS")
-        #endif
-    }
+struct FuzzPNG {
+    static func main() { FuzzDriver.main(target: "png", property: FuzzProperties.pngRoundTrip) }
 }
-
-#if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-#endif

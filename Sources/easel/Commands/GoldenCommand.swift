@@ -119,6 +119,16 @@ struct GoldenDiff: ParsableCommand {
     }
 }
 
+/// The two folders verify, record and prune work on.
+struct GoldenFolders: ParsableArguments {
+    @Argument(help: "The documents folder.", completion: .directory)
+    var documents: String
+    @Argument(help: "The goldens folder.", completion: .directory)
+    var goldens: String
+
+    var layout: GoldenLayout { GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens)) }
+}
+
 /// Documents below a folder and the goldens they map to.
 struct GoldenLayout {
     let documents: URL
@@ -148,10 +158,7 @@ struct GoldenVerify: EaselCommand {
         """
     )
 
-    @Argument(help: "The documents folder.", completion: .directory)
-    var documents: String
-    @Argument(help: "The goldens folder.", completion: .directory)
-    var goldens: String
+    @OptionGroup var folders: GoldenFolders
     @OptionGroup var tolerance: ToleranceOptions
     @OptionGroup var render: RenderOptionGroup
     @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
@@ -167,7 +174,7 @@ struct GoldenVerify: EaselCommand {
     }
 
     func execute() throws {
-        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        let layout = folders.layout
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
         let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
         let verifier = GoldenVerifier(goldensFolder: layout.goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance.value)
@@ -203,16 +210,13 @@ struct GoldenRecord: EaselCommand {
         discussion: "Example: easel golden record Docs Goldens --preset thumbnail --only-missing"
     )
 
-    @Argument(help: "The documents folder.", completion: .directory)
-    var documents: String
-    @Argument(help: "The goldens folder.", completion: .directory)
-    var goldens: String
+    @OptionGroup var folders: GoldenFolders
     @OptionGroup var render: RenderOptionGroup
     @Flag(name: .customLong("only-missing"), help: "Write only goldens that do not exist yet.")
     var onlyMissing = false
 
     func execute() throws {
-        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        let layout = folders.layout
         var options = render.renderOptions(outputPath: nil)
         options.format = .png
         var failed = 0, written = 0
@@ -244,15 +248,12 @@ struct GoldenPrune: EaselCommand {
         discussion: "Example: easel golden prune Docs Goldens --check"
     )
 
-    @Argument(help: "The documents folder.", completion: .directory)
-    var documents: String
-    @Argument(help: "The goldens folder.", completion: .directory)
-    var goldens: String
+    @OptionGroup var folders: GoldenFolders
     @Flag(help: "List orphaned goldens without removing them; exit 1 if there are any.")
     var check = false
 
     func execute() throws {
-        let layout = GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens))
+        let layout = folders.layout
         let wanted = Set(try layout.pairs().map { $0.name + ".png" })
         let root = layout.goldens.standardizedFileURL
         var orphans: [String] = []
