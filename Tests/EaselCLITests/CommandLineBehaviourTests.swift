@@ -17,7 +17,7 @@ struct BadInputTests {
         var files: [String: [UInt8]] = [:]
         for name in try FileManager.default.subpathsOfDirectory(atPath: s.folder.path) {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: s.folder.file(name).path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: s.folder.file(name).path, isDirectory: &isFolder)
             if !isFolder.boolValue { files[name] = try s.bytes(name) }
         }
         return files

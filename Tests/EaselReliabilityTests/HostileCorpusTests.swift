@@ -59,7 +59,7 @@ struct ResourceLimitTests {
         let folder = TemporaryFolder()
         let url = folder.file("big.rwcard")
         // A sparse 17 MiB file: refused from its size, never read.
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(CardLimits.maxFileBytes + (1 << 20)))
         try handle.close()

@@ -31,6 +31,16 @@ extension Drawing: FileDocument {
         return json
     }
 
+    /// The file holding a document's JSON: a package folder's `drawing.json`, or the file
+    /// itself. What changes when the document is saved.
+    public static func documentFile(for url: URL) -> URL {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            return url.appendingPathComponent(packageDocumentName)
+        }
+        return url
+    }
+
     /// The folder a drawing's images are resolved in: the package itself, or the folder
     /// holding the drawing file.
     public static func imageFolder(for url: URL) -> URL {

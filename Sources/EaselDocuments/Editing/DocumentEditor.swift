@@ -105,10 +105,6 @@ public struct DocumentEditor {
 
     /// The bytes that identify the saved document: the file, or a package's JSON.
     static func documentBytes(at url: URL) throws -> [UInt8] {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            return try FileIO.readBytes(at: url.appendingPathComponent(Drawing.packageDocumentName).path, maxBytes: DrawingLimits.maxFileBytes)
-        }
-        return try FileIO.readBytes(at: url.path, maxBytes: DrawingLimits.maxFileBytes)
+        try FileIO.readBytes(at: Drawing.documentFile(for: url).path, maxBytes: DrawingLimits.maxFileBytes)
     }
 }

@@ -110,7 +110,7 @@ extension ExportManifest {
     public static func isUpToDate(_ entry: Entry, input: URL, optionsKey: String, outputFolder: URL) -> Bool {
         guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
               FileStamp.ofDocument(input) == entry.document else { return false }
-        let folder = input.hasDirectoryPath || isFolder(input) ? input : input.deletingLastPathComponent()
+        let folder = Drawing.imageFolder(for: input)
         for image in entry.images {
             let current: FileStamp?
             switch FolderFileResolver.resolve(image.name, inFolder: folder) {
@@ -120,10 +120,5 @@ extension ExportManifest {
             if current != image.stamp { return false }
         }
         return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent($0).path) }
-    }
-
-    static func isFolder(_ url: URL) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
     }
 }

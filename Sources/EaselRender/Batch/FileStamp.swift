@@ -19,11 +19,7 @@ public struct FileStamp: Codable, Hashable, Sendable {
 
     /// For a package folder, the stamp of its JSON (what changes when it is edited).
     public static func ofDocument(_ url: URL) -> FileStamp? {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            return of(url.appendingPathComponent(Drawing.packageDocumentName).path)
-        }
-        return of(url.path)
+        of(Drawing.documentFile(for: url).path)
     }
 }
 

@@ -7,10 +7,8 @@ import EaselDocuments
 public enum ReferencedFiles {
     public static func of(_ document: any FileDocument, at url: URL) -> [(name: String, path: String?)] {
         var names: [String] = []
-        let folder: URL
         if let card = document as? Card {
             names = card.imageElements.compactMap(\.imageFilename)
-            folder = url.deletingLastPathComponent()
         } else if let drawing = document as? Drawing {
             func collect(_ graphics: [Graphic]) {
                 for graphic in graphics {
@@ -22,10 +20,10 @@ public enum ReferencedFiles {
                 }
             }
             collect(drawing.graphics)
-            folder = Drawing.imageFolder(for: url)
         } else {
             return []
         }
+        let folder = Drawing.imageFolder(for: url) // a card's folder, or a drawing's package
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }.map { name in
             switch FolderFileResolver.resolve(name, inFolder: folder) {

@@ -88,18 +88,6 @@ public final class RasterImage {
         self.width = Int(cairo_image_surface_get_width(surface))
         self.height = Int(cairo_image_surface_get_height(surface))
     }
-
-    /// True when every pixel is opaque.
-    public var isOpaque: Bool {
-        withUnsafePixels { pixels in
-            for y in 0..<height {
-                for x in 0..<width where hasAlpha && pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) >> 24 != 0xFF {
-                    return false
-                }
-            }
-            return true
-        }
-    }
 }
 
 /// One pixel's four 8-bit channels.

@@ -24,7 +24,7 @@ public enum CardLowering {
             guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings) else { continue }
             let outcome: ImageLoader.Outcome
             if let name = element.imageFilename {
-                outcome = images.cardImage(named: name, inFolder: folder)
+                outcome = images.image(named: name, inFolder: folder)
             } else {
                 outcome = .failed("the element has no image")
             }

@@ -71,12 +71,7 @@ public enum DrawingLowering {
             var loadedImage: (raster: RasterImage, source: URL)?
             var clipRect = rect
             if case .image(let name) = graphic.kind {
-                let outcome: ImageLoader.Outcome
-                switch FolderFileResolver.resolve(name, inFolder: imageFolder) {
-                case .missing(let reason), .refused(let reason): outcome = .failed(reason)
-                case .file(let url): outcome = images.load(url)
-                }
-                switch outcome {
+                switch images.image(named: name, inFolder: imageFolder) {
                 case .loaded(let raster, let source):
                     loadedImage = (raster, source)
                     clipRect = ImagePlacement.fittedRect(for: raster, in: rect.size)

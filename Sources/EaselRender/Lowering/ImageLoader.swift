@@ -18,8 +18,8 @@ public final class ImageLoader {
         self.maxPixels = maxPixels
     }
 
-    /// The image for a card element's file name, resolved inside `folder` only.
-    public func cardImage(named name: String, inFolder folder: URL) -> Outcome {
+    /// The image a document names, resolved inside `folder` only (see `FolderFileResolver`).
+    public func image(named name: String, inFolder folder: URL) -> Outcome {
         switch FolderFileResolver.resolve(name, inFolder: folder) {
         case .missing(let reason), .refused(let reason): return .failed(reason)
         case .file(let url): return load(url)

@@ -134,9 +134,7 @@ struct ExportCommand: EaselCommand {
             if verbose { for warning in entry.warnings { Terminal.printError("easel: warning: \(warning)") } }
         }
         if let report {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try AtomicFile.write(Array(try encoder.encode(result)), to: URL(fileURLWithPath: report).path)
+            try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
         }
         Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun))
         if let signal = signals.caught {

@@ -105,13 +105,11 @@ struct GoldenDiff: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let summary = ComparisonSummary(golden: expected, verdict: result.passed ? "passed" : "failed", tolerance: tolerance.value,
                                             actualSize: [actualImage.width, actualImage.height],
                                             expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
                                             wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            print(try JSONOutput.string(summary))
         } else {
             print(line)
         }

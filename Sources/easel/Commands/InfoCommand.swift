@@ -23,9 +23,7 @@ struct InfoCommand: EaselCommand {
 
     static func render(_ description: DocumentDescription, json: Bool) -> String {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: (try? encoder.encode(description)) ?? Data(), as: UTF8.self)
+            return (try? JSONOutput.string(description)) ?? "{}"
         }
         var lines = ["\(description.path): \(description.type), \(formatNumber(description.canvas[0]))x\(formatNumber(description.canvas[1])), background \(description.background ?? "transparent"), \(description.elements.count) element\(description.elements.count == 1 ? "" : "s")"]
         for element in description.elements {

@@ -51,9 +51,7 @@ struct ValidateCommand: EaselCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try JSONOutput.string(results))
         } else {
             for result in results {
                 if result.errors.isEmpty && result.warnings.isEmpty { print("\(Terminal.styled("ok", .green)) \(result.path)") }

@@ -7,9 +7,7 @@ import EaselGolden
 enum GoldenReport {
     static func write(_ entries: [GoldenVerify.Entry], to folder: URL, tolerance: Tolerance) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(Array(try encoder.encode(entries)), to: folder.appendingPathComponent("report.json").path)
+        try AtomicFile.write(Array(try JSONOutput.data(entries)), to: folder.appendingPathComponent("report.json").path)
         try AtomicFile.write(Array(junit(entries).utf8), to: folder.appendingPathComponent("junit.xml").path)
         try AtomicFile.write(Array(html(entries, folder: folder, tolerance: tolerance).utf8), to: folder.appendingPathComponent("index.html").path)
     }

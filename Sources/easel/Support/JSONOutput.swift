@@ -1,0 +1,15 @@
+import Foundation
+
+/// How the command line writes JSON (`--json`, reports): pretty, keys sorted, slashes
+/// unescaped, so output is stable and readable.
+enum JSONOutput {
+    static func data<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    static func string<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try data(value), as: UTF8.self)
+    }
+}
