@@ -1,5 +1,21 @@
 // swift-tools-version: 6.1
 // Easel: a shape-drawing document editor for Linux that renders cards and drawings to images.
+//
+// The targets follow the house in the README's design notes: each room has one concern, and
+// a target imports only the rooms below it.
+//
+//   EaselSupport ─┬─ EaselGeometry
+//                 │        │
+//                 ├─ EaselDocuments          (file-document protocol, Card, Drawing, history)
+//                 └─ EaselCairo              (the only Swift target that imports the C modules)
+//                          │
+//                    EaselRender             (Scene, lowering, renderer, export)
+//                     │         │
+//              EaselEditing   EaselBatch     (editor and verbs; scanner, plan, manifest)
+//                     │         │
+//                     │     EaselGolden ── EaselGoldenTesting, EaselSnapshotTesting
+//                     └────┬────┘
+//                        easel              (arguments, terminal output, exit codes)
 import PackageDescription
 
 let package = Package(
@@ -8,7 +24,10 @@ let package = Package(
         .executable(name: "easel", targets: ["easel"]),
         .library(name: "EaselGeometry", targets: ["EaselGeometry"]),
         .library(name: "EaselDocuments", targets: ["EaselDocuments"]),
+        .library(name: "EaselCairo", targets: ["EaselCairo"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
+        .library(name: "EaselEditing", targets: ["EaselEditing"]),
+        .library(name: "EaselBatch", targets: ["EaselBatch"]),
         .library(name: "EaselGolden", targets: ["EaselGolden"]),
         .library(name: "EaselGoldenTesting", targets: ["EaselGoldenTesting"]),
         // A separate product: only its users build swift-snapshot-testing.
@@ -21,73 +40,95 @@ let package = Package(
     targets: [
         // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
         // because libpng reports errors with longjmp, which Swift code must never be crossed by.
-        .systemLibrary(
-            name: "CEaselCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"])]
-        ),
-        .systemLibrary(
-            name: "CEaselFreeType",
-            pkgConfig: "freetype2",
-            providers: [.apt(["libfreetype-dev"])]
-        ),
-        .target(
-            name: "CEaselPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
-        ),
+        .systemLibrary(name: "CEaselCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CEaselFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
-        // The Swift layers, bottom up: values, documents, rendering, the command line.
+        // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
+        // shared by the rooms above with `package` access. Its two public types are the error
+        // and warning every document API speaks.
+        .target(name: "EaselSupport"),
+        // Points, sizes, rects, affine transforms, paths, the clip-shape library, colours.
         .target(name: "EaselGeometry"),
-        .target(name: "EaselDocuments", dependencies: ["EaselGeometry"]),
-        .target(
-            name: "EaselRender",
-            dependencies: ["EaselDocuments", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]
-        ),
-        // Golden images: comparison, difference composites, record modes (no test framework)...
-        .target(name: "EaselGolden", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
-        // ...and one-line assertions for XCTest and Swift Testing.
-        .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselRender", "EaselDocuments"]),
+        // The file-document protocol, content types, the registry, located documents, Card,
+        // Drawing, colour names, undo history.
+        .target(name: "EaselDocuments", dependencies: ["EaselSupport", "EaselGeometry"]),
+        // One owning Swift type per C object: image and vector surfaces, contexts, font faces,
+        // the PNG codec. Every status checked, typed errors.
+        .target(name: "EaselCairo", dependencies: ["EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]),
+        // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
+        .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
+        // The document editor, the editing verbs, the element factory, image import.
+        .target(name: "EaselEditing", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
+        // Folder export: scanner, plan, shards, manifest and journal, the up-to-date rule, report.
+        .target(name: "EaselBatch", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
+        // Golden images: comparison, difference composites, record modes, folder suites and
+        // their reports (no test framework, so the easel binary can use it)...
+        .target(name: "EaselGolden", dependencies: ["EaselSupport", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
+        // ...one-line assertions for XCTest and Swift Testing...
+        .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments"]),
         // ...and strategies for swift-snapshot-testing's assertSnapshot on Linux.
         .target(name: "EaselSnapshotTesting", dependencies: [
-            "EaselGolden", "EaselRender", "EaselDocuments",
+            "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ]),
+        // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "easel",
             dependencies: [
-                "EaselRender", "EaselDocuments", "EaselGolden",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
+                "EaselGolden", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The benchmark (`make bench`) and its C baseline, which replays Easel's scenes with raw
-        // cairo and libpng calls.
-        .executableTarget(name: "easel-bench", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
+
+        // Tools: `swift run SampleMaker Assets/Samples`, `swift run CorpusMaker Tests/Corpus/hostile`,
+        // and the benchmark's C baseline, which replays Easel's scenes with raw cairo and libpng.
+        .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"], path: "Tools/SampleMaker"),
+        .executableTarget(name: "CorpusMaker", dependencies: ["EaselCairo"], path: "Tools/CorpusMaker"),
         .executableTarget(
             name: "easel-cairo-reference",
             dependencies: ["CEaselCairo", "CEaselFreeType"],
+            path: "Tools/easel-cairo-reference",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        // libFuzzer targets (Tests/Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
-        .target(name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselRender"]),
-        .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselFuzzProperties"]),
-        .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselFuzzProperties"]),
-        // Writes the hostile-input corpus: `swift run CorpusMaker Tests/Corpus/hostile`.
-        .executableTarget(name: "CorpusMaker", dependencies: ["EaselRender"]),
-        // Writes Assets/Samples: `swift run SampleMaker Assets/Samples`.
-        .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry"]),
+        // The benchmark (`make bench`).
+        .executableTarget(
+            name: "easel-bench",
+            dependencies: ["EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"],
+            path: "Benchmarks/easel-bench"
+        ),
+        // libFuzzer targets (Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
+        .target(name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselCairo"], path: "Fuzz/EaselFuzzProperties"),
+        .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-documents"),
+        .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-png"),
 
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner.
-        .target(name: "EaselTestSupport", dependencies: ["EaselRender"], path: "Tests/EaselTestSupport"),
+        .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
+        .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport"]),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
-        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselTestSupport"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["EaselRender", "EaselGoldenTesting", "EaselTestSupport", "CEaselCairo", "CEaselPNG"]),
-        .testTarget(name: "EaselGoldenTests", dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselRender", "EaselTestSupport"]),
+        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(name: "EaselCairoTests", dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: [
+            "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselGoldenTesting", "EaselTestSupport",
+        ]),
+        .testTarget(name: "EaselEditingTests", dependencies: [
+            "EaselEditing", "EaselRender", "EaselBatch", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
+        ]),
+        .testTarget(name: "EaselBatchTests", dependencies: [
+            "EaselBatch", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
+        ]),
+        .testTarget(name: "EaselGoldenTests", dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselTestSupport"]),
         .testTarget(name: "EaselSnapshotTestingTests", dependencies: [
-            "EaselSnapshotTesting", "EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry",
+            "EaselSnapshotTesting", "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
-        .testTarget(name: "EaselReliabilityTests", dependencies: ["EaselDocuments", "EaselRender", "EaselGeometry", "EaselFuzzProperties", "EaselTestSupport"]),
-        .testTarget(name: "EaselCLITests", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselGolden", "EaselGoldenTesting", "EaselTestSupport"]),
+        .testTarget(name: "EaselReliabilityTests", dependencies: [
+            "EaselDocuments", "EaselCairo", "EaselRender", "EaselGeometry", "EaselSupport", "EaselFuzzProperties", "EaselTestSupport",
+        ]),
+        .testTarget(name: "EaselCLITests", dependencies: [
+            "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselEditing", "EaselBatch", "EaselGolden", "EaselGoldenTesting",
+            "EaselTestSupport",
+        ]),
     ]
 )

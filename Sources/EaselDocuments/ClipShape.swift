@@ -1,3 +1,4 @@
+import EaselSupport
 import EaselGeometry
 
 /// A shape that clips an element. The Cards app stores a clip as an index into its shape

@@ -78,4 +78,6 @@ extension Color {
     }()
 }
 
+import EaselGeometry
+import EaselSupport
 import Foundation

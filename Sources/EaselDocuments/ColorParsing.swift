@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 extension Color {
     /// `#RRGGBB` or `#RRGGBBAA` (hex digits in either case; the `#` is optional).
     public init?(hex: String) {

@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 /// Undo and redo as a history of document values (mementos). Documents are values, so a
 /// memento is simply an earlier document; an edit records the value it replaced.
 ///

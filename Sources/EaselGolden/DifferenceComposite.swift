@@ -1,6 +1,7 @@
 import EaselGeometry
 import EaselDocuments
 import EaselRender
+import EaselCairo
 
 /// The picture of a failure: `expected | difference | actual` side by side, under labels.
 /// In the difference panel unchanged pixels are the expected image faded to a light grey;
@@ -29,7 +30,7 @@ public enum DifferenceComposite {
         for (i, (label, image)) in panels.enumerated() {
             let left = Double(gap + i * (width + gap))
             try drawChecker(in: Rect(x: left, y: top, width: Double(image.width), height: Double(image.height)), context: context)
-            try context.withSavedState { () throws(RenderError) in
+            try context.withSavedState { () throws(CairoError) in
                 try context.concatenate(.translation(x: left, y: top))
                 try context.drawImage(image, filter: .nearest)
             }
@@ -38,7 +39,7 @@ public enum DifferenceComposite {
                 var outline = Path()
                 outline.addRect(Rect(x: left + Double(cluster.x) - 1.5, y: top + Double(cluster.y) - 1.5,
                                      width: Double(cluster.width) + 3, height: Double(cluster.height) + 3))
-                try context.stroke(outline, style: StrokeStyle(Stroke(color: box, width: 1)))
+                try context.stroke(outline, color: box, width: 1)
             }
         }
         return composite
@@ -87,7 +88,7 @@ public enum DifferenceComposite {
     /// How much a pixel darkens white paper: more opaque or darker is more ink.
     static func ink(_ p: RGBA8) -> Int { 255 - luminance(p) }
 
-    static func drawChecker(in rect: Rect, context: CairoContext) throws(RenderError) {
+    static func drawChecker(in rect: Rect, context: CairoContext) throws(CairoError) {
         var light = Path()
         light.addRect(rect)
         try context.setSource(.white)
@@ -109,11 +110,12 @@ public enum DifferenceComposite {
         try context.fill(dark)
     }
 
-    static func drawLabel(_ text: String, x: Double, context: CairoContext) throws(RenderError) {
+    static func drawLabel(_ text: String, x: Double, context: CairoContext) throws(CairoError) {
         guard let face = try? FontLibrary.shared.face(for: FontMap.defaultSans) else { return }
         let line = TextLine.layout(text, primary: face, fallbacks: [])
         let size = 14.0
-        try context.drawText(SceneText(line: line, fontSize: size, color: Color(red: 0.2, green: 0.2, blue: 0.2),
-                                       transform: .translation(x: x, y: Double(labelHeight + gap) - 9)))
+        let runs = line.runs.map { (face: face, glyphs: $0.glyphs) } // one face: no fallbacks were asked for
+        try context.showGlyphs(runs, size: size, color: Color(red: 0.2, green: 0.2, blue: 0.2),
+                               transform: .translation(x: x, y: Double(labelHeight + gap) - 9))
     }
 }

@@ -1,6 +1,8 @@
+import EaselGeometry
 import Foundation
 import EaselDocuments
 import EaselRender
+import EaselCairo
 
 /// The result of checking one image against its golden.
 public struct GoldenOutcome: Sendable {

@@ -1,4 +1,6 @@
+import EaselGeometry
 import EaselRender
+import EaselCairo
 
 /// What differs between two images of the same size.
 public struct DifferenceStatistics: Hashable, Sendable, Codable {

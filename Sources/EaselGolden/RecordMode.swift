@@ -1,3 +1,4 @@
+import EaselGeometry
 import Foundation
 
 /// When goldens are written. Recording always fails the test that recorded, so that no

@@ -3,6 +3,7 @@ import Testing
 import XCTest
 import EaselDocuments
 import EaselRender
+import EaselCairo
 import EaselGolden
 
 /// One-line golden checks for XCTest and Swift Testing. The golden is
@@ -23,7 +24,7 @@ public func assertGolden(_ document: any FileDocument, at url: URL, named name: 
                          options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
                          record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     do {
-        let rendered = try DocumentRenderer.render(document, at: url, options: options)
+        let rendered = try DocumentRenderer.render(LocatedDocument(document, at: url), options: options)
         assertGolden(rendered.image, named: name, suite: suite, tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
     } catch {
         GoldenSession.report("\(url.path): cannot be rendered: \(error)", filePath: filePath, line: line, column: column)

@@ -1,49 +1,54 @@
-import CEaselCairo
+import EaselGeometry
+import EaselCairo
 
 /// Why rendering, encoding or writing an image failed.
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A cairo call left its object in an error state.
-    case cairo(operation: String, status: String)
+    /// A cairo surface or context failed, or an image was over the size limits.
+    case cairo(CairoError)
     /// The requested image is larger than the limit; nothing was allocated.
     case tooLarge(width: Int, height: Int, limit: String)
-    /// A size that cannot be drawn (zero, negative or not finite).
+    /// An output size that cannot be drawn (zero, negative, not finite, under one pixel).
     case invalidSize(String)
+    /// A scene whose groups do not balance (an end without a beginning, or a group left open).
+    case unbalancedGroups(file: String, problem: String)
+    /// The document's type is registered but cannot be rendered (it is not a `RenderableDocument`).
+    case unsupportedDocument(file: String, type: String)
+    /// A format asked of a path that cannot produce it (PNG bytes from a vector surface).
+    case wrongFormat(String)
     case png(PNGError)
+    /// A font the scene names could not be loaded.
+    case font(FontError)
     /// Writing the output failed.
     case io(path: String, message: String)
 
     public var description: String {
         switch self {
-        case .cairo(let operation, let status): return "cairo failed in \(operation): \(status)"
+        case .cairo(let error): return error.description
         case .tooLarge(let width, let height, let limit): return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
         case .invalidSize(let message): return message
+        case .unbalancedGroups(let file, let problem): return file.isEmpty ? problem : "\(file): \(problem)"
+        case .unsupportedDocument(let file, let type): return "\(file): Easel cannot render a \(type) document (its type is not a RenderableDocument)"
+        case .wrongFormat(let message): return message
         case .png(let error): return error.description
+        case .font(let error): return error.description
         case .io(let path, let message): return "\(path): \(message)"
         }
     }
 
-    static func cairo(_ status: cairo_status_t, in operation: String) -> RenderError {
-        .cairo(operation: operation, status: String(cString: cairo_status_to_string(status)))
-    }
-}
-
-/// Why a PNG could not be decoded or encoded.
-public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
-    case notPNG(String)
-    case truncated(String)
-    case corrupt(String)
-    case tooLarge(String)
-    case outOfMemory
-    case encodeFailed(String)
-
-    public var description: String {
-        switch self {
-        case .notPNG(let m): return "not a PNG image: \(m)"
-        case .truncated(let m): return "truncated PNG: \(m)"
-        case .corrupt(let m): return "corrupt PNG: \(m)"
-        case .tooLarge(let m): return "PNG too large: \(m)"
-        case .outOfMemory: return "out of memory while handling a PNG"
-        case .encodeFailed(let m): return "PNG encoding failed: \(m)"
+    /// Runs `body`, turning the errors of the cairo edge into render errors.
+    static func wrapping<T>(_ body: () throws -> T) throws(RenderError) -> T {
+        do {
+            return try body()
+        } catch let error as RenderError {
+            throw error
+        } catch let error as CairoError {
+            throw .cairo(error)
+        } catch let error as PNGError {
+            throw .png(error)
+        } catch let error as FontError {
+            throw .font(error)
+        } catch {
+            preconditionFailure("an error the cairo edge does not throw: \(error)")
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SnapshotTesting
 import EaselDocuments
 import EaselRender
+import EaselCairo
 import EaselGolden
 
 // swift-snapshot-testing strategies backed by Easel's comparator, for Linux, where
@@ -88,6 +89,6 @@ extension Snapshotting where Format == RasterImage {
     /// A document that cannot be rendered snapshots as a 1x1 image, so the test fails with
     /// a size mismatch rather than crashing.
     static func render(_ document: any FileDocument, at url: URL, options: RenderOptions) -> RasterImage {
-        (try? DocumentRenderer.render(document, at: url, options: options).image) ?? (try! RasterImage(width: 1, height: 1))
+        (try? DocumentRenderer.render(LocatedDocument(document, at: url), options: options).image) ?? (try! RasterImage(width: 1, height: 1))
     }
 }

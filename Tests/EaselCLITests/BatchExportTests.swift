@@ -1,8 +1,11 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselGeometry
 import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Batch export of a generated documents folder through the built binary.

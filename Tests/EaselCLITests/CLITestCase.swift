@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Runs `easel` in a scratch folder with its own settings folder, so tests never touch the

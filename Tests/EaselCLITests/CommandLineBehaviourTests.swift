@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselTestSupport
 
 /// Bad input for every command: a non-zero exit, one clear line naming the file and the

@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselTestSupport
 
 /// Two easel processes editing one document never corrupt it or lose an edit: the
@@ -67,7 +69,7 @@ struct ConcurrentEditTests {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         var editor = try DocumentEditor(opening: s.folder.file("d.drawing"))
-        try editor.perform { try $0.add(Graphic(kind: .ellipse, transform: GraphicTransform(center: .zero, size: Size(width: 1, height: 1)))) }
+        _ = try editor.add(ElementRequest(kind: "ellipse", documentName: "d.drawing"))
         try s.folder.write(String(decoding: DrawingEncoder.encode(Drawing(background: .black)), as: UTF8.self), to: "d.drawing")
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         var warnings: [DocumentWarning] = []

@@ -1,7 +1,10 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 

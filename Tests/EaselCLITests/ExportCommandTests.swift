@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Runs the built `easel` binary as a subprocess, as users and scripts do.

@@ -2,7 +2,10 @@ import Testing
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 import EaselGolden
 import EaselTestSupport
 

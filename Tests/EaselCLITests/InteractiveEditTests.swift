@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselTestSupport
 
 @Suite("easel edit")

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Memory is measured in a child process, where nothing else runs: the peak resident size

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import EaselRender
+import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 

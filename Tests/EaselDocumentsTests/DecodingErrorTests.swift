@@ -80,10 +80,10 @@ struct DecodingErrorTests {
 
     @Test func unsupportedExtensionsListTheSupportedOnes() {
         var warnings: [DocumentWarning] = []
-        #expect { try DocumentRegistry.standard.open(URL(fileURLWithPath: "/tmp/old.rwcard.bak"), warnings: &warnings) } throws: { error in
+        #expect { try DocumentRegistry.standard.open(URL(fileURLWithPath: "/tmp/old.rwcard.bak")) } throws: { error in
             (error as? DocumentError)?.description == "/tmp/old.rwcard.bak: the extension .bak is not a supported document type (supported: .rwcard, .drawing)"
         }
-        #expect { try DocumentRegistry.standard.open(URL(fileURLWithPath: "/tmp/IMAGE"), warnings: &warnings) } throws: { error in
+        #expect { try DocumentRegistry.standard.open(URL(fileURLWithPath: "/tmp/IMAGE")) } throws: { error in
             (error as? DocumentError)?.description == "/tmp/IMAGE: a file with no extension is not a supported document type (supported: .rwcard, .drawing)"
         }
     }

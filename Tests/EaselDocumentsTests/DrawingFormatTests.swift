@@ -130,13 +130,14 @@ struct DrawingFormatTests {
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try folder.write(DrawingEncoder.encode(drawing), to: "art.drawing/drawing.json")
         try folder.write("png bytes", to: "art.drawing/photo.png")
-        var warnings: [DocumentWarning] = []
-        var opened = try DocumentRegistry.standard.open(package, warnings: &warnings) as! Drawing
+        let located = try DocumentRegistry.standard.open(package)
+        var opened = located.document as! Drawing
         #expect(opened == drawing)
-        #expect(Drawing.imageFolder(for: package) == package)
+        #expect(located.resourceFolder == package, "a package's images resolve inside it")
+        #expect(located.contentFile == package.appendingPathComponent("drawing.json"))
         opened.background = .black
         try DocumentRegistry.standard.save(opened, to: package)
-        #expect(try DocumentRegistry.standard.open(package, warnings: &warnings) as? Drawing == opened)
+        #expect(try DocumentRegistry.standard.open(package).document as? Drawing == opened)
         #expect(try String(contentsOf: package.appendingPathComponent("photo.png"), encoding: .utf8) == "png bytes")
     }
 }

@@ -39,7 +39,7 @@ struct RegistryAndHistoryTests {
         let folder = TemporaryFolder()
         try registry.save(Note(text: "hello"), to: folder.file("a.note"))
         var warnings: [DocumentWarning] = []
-        #expect(try registry.open(folder.file("a.note"), warnings: &warnings) as? Note == Note(text: "hello"))
+        #expect(try registry.open(folder.file("a.note")).document as? Note == Note(text: "hello"))
     }
 
     @Test func undoRedoAndANewEditDropsTheRedoBranch() {

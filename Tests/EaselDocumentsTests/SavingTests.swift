@@ -38,8 +38,8 @@ struct SavingTests {
         try DocumentRegistry.standard.save(card, to: folder.file("c.rwcard"))
         try DocumentRegistry.standard.save(drawing, to: folder.file("d.drawing"))
         var warnings: [DocumentWarning] = []
-        #expect(try DocumentRegistry.standard.open(folder.file("c.rwcard"), warnings: &warnings) as? Card == card)
-        #expect(try DocumentRegistry.standard.open(folder.file("d.drawing"), warnings: &warnings) as? Drawing == drawing)
+        #expect(try DocumentRegistry.standard.open(folder.file("c.rwcard")).document as? Card == card)
+        #expect(try DocumentRegistry.standard.open(folder.file("d.drawing")).document as? Drawing == drawing)
         // A card cannot be saved as a drawing.
         #expect(throws: DocumentError.self) { try DocumentRegistry.standard.save(card, to: folder.file("c.drawing")) }
     }

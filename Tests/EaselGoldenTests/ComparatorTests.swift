@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 import EaselRender
+import EaselCairo
 @testable import EaselGolden
 import EaselTestSupport
 

@@ -3,14 +3,20 @@ import Foundation
 import EaselFuzzProperties
 import EaselTestSupport
 
-/// Every committed fuzz seed and finding (Tests/Fuzz/seeds) still satisfies the fuzz
+/// Every committed fuzz seed and finding (Fuzz/seeds) still satisfies the fuzz
 /// targets' properties: the regression tests for whatever the fuzzers find.
 @Suite("Fuzz seeds and findings")
 struct FuzzSeedTests {
     static func inputs(_ target: String) -> [URL] {
-        let folder = ProcessRunner.packageRoot.appendingPathComponent("Tests/Fuzz/seeds/\(target)")
+        let folder = ProcessRunner.packageRoot.appendingPathComponent("Fuzz/seeds/\(target)")
         return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// A moved or emptied seeds folder would make the tests below pass vacuously.
+    @Test func theSeedsAreThere() {
+        #expect(Self.inputs("documents").count >= 5)
+        #expect(Self.inputs("png").count >= 5)
     }
 
     @Test(arguments: inputs("documents")) func documentSeed(_ url: URL) throws {

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import EaselDocuments
 import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Every case of the committed hostile corpus (Tests/Corpus/hostile, written by
@@ -32,8 +33,9 @@ struct HostileCorpusTests {
         let url = Self.root.appendingPathComponent(expectation.name).appendingPathComponent(expectation.document)
         var warnings: [DocumentWarning] = []
         let outcome: Result<ExportedFile, Error> = Result {
-            let document = try DocumentRegistry.standard.open(url, warnings: &warnings)
-            return try DocumentRenderer.export(document, at: url, options: RenderOptions(size: .scale(0.1)))
+            let document = try DocumentRegistry.standard.open(url)
+            warnings = document.warnings
+            return try DocumentRenderer.export(document, options: RenderOptions(size: .scale(0.1)))
         }
         switch (expectation.outcome, outcome) {
         case ("error", .failure(let error)):
@@ -64,7 +66,7 @@ struct ResourceLimitTests {
         try handle.truncate(atOffset: UInt64(CardLimits.maxFileBytes + (1 << 20)))
         try handle.close()
         var warnings: [DocumentWarning] = []
-        #expect { try DocumentRegistry.standard.open(url, warnings: &warnings) } throws: { error in
+        #expect { try DocumentRegistry.standard.open(url) } throws: { error in
             "\(error)" == "\(url.path): the file is \(CardLimits.maxFileBytes + (1 << 20)) bytes, over the limit of \(CardLimits.maxFileBytes) bytes"
         }
     }
@@ -76,8 +78,8 @@ struct ResourceLimitTests {
     }
 
     @Test func outputAndImageLimits() throws {
-        #expect(throws: RenderError.self) { try RasterImage(width: RenderLimits.maxOutputSide + 1, height: 1) }
-        #expect(throws: RenderError.self) { try RasterImage(width: 10_001, height: 10_001) }
+        #expect(throws: CairoError.self) { try RasterImage(width: RenderLimits.maxOutputSide + 1, height: 1) }
+        #expect(throws: CairoError.self) { try RasterImage(width: 10_001, height: 10_001) }
         #expect(throws: RenderError.self) { try OutputSize.scale(100).pixelSize(for: Card.canvasSize) }
     }
 }

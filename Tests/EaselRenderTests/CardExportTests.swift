@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 @Suite("Card export")
@@ -14,8 +15,8 @@ struct CardExportTests {
     /// so every check sees exactly what a user's PNG file holds.
     func export(_ card: Card, in folder: TemporaryFolder, scale: Double = 1) throws -> (image: RasterImage, warnings: [DocumentWarning]) {
         let url = try Fixtures.write(card, in: folder)
-        let document = try DocumentRegistry.standard.open(url, warnings: &Array<DocumentWarning>.ignored)
-        let result = try DocumentRenderer.renderPNG(document, at: url, options: RenderOptions(size: .scale(scale)))
+        let document = try DocumentRegistry.standard.open(url)
+        let result = try DocumentRenderer.renderPNG(document, options: RenderOptions(size: .scale(scale)))
         return (try Fixtures.decodePNG(result.png), result.warnings)
     }
 
@@ -107,9 +108,9 @@ struct CardExportTests {
             ImageElement(transform: ElementTransform(size: Size(width: 700, height: 500), rotationDegrees: 17), imageFilename: "IMG", clip: .library(.heart)),
         ])
         let url = try Fixtures.write(card, in: folder)
-        let document = try DocumentRegistry.standard.open(url, warnings: &Array<DocumentWarning>.ignored)
-        let first = try DocumentRenderer.renderPNG(document, at: url).png
-        let second = try DocumentRenderer.renderPNG(document, at: url).png
+        let document = try DocumentRegistry.standard.open(url)
+        let first = try DocumentRenderer.renderPNG(document).png
+        let second = try DocumentRenderer.renderPNG(document).png
         #expect(first == second)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 
@@ -20,7 +21,7 @@ struct CardGoldenTests {
 
     func render(_ card: Card, scale: Double = 0.2) throws -> (RasterImage, [DocumentWarning]) {
         let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "card.rwcard")
-        let rendered = try DocumentRenderer.render(card, at: url, options: RenderOptions(size: .scale(scale)))
+        let rendered = try DocumentRenderer.render(LocatedDocument(card, at: url), options: RenderOptions(size: .scale(scale)))
         return (rendered.image, rendered.warnings)
     }
 

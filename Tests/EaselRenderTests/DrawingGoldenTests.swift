@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 
@@ -17,7 +18,7 @@ struct DrawingGoldenTests {
 
     func render(_ drawing: Drawing) throws -> RasterImage {
         let url = try folder.write(DrawingEncoder.encode(drawing), to: "d.drawing")
-        let rendered = try DocumentRenderer.render(drawing, at: url, options: RenderOptions(size: .scale(1)))
+        let rendered = try DocumentRenderer.render(LocatedDocument(drawing, at: url), options: RenderOptions(size: .scale(1)))
         #expect(rendered.warnings.isEmpty, "\(rendered.warnings)")
         return rendered.image
     }

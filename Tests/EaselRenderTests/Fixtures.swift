@@ -2,6 +2,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Builders for the documents and images the render tests use.

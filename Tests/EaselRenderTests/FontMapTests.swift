@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 @Suite("Font map")

@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 /// Layout rules checked on the scene, without rasterising.
@@ -24,7 +25,7 @@ struct LayoutTests {
     @Test func fallbackFontsCoverWhatThePrimaryLacks() throws {
         let primary = try FontLibrary.shared.face(named: "Gill Sans").face
         let line = TextLine.layout("Ab 日本 ★", primary: primary, fallbacks: FontLibrary.shared.fallbackFaces)
-        #expect(line.runs.map(\.face.file.fileName) == ["OpenSans-Regular.ttf", "wqy-microhei.ttc", "OpenSans-Regular.ttf", "DejaVuSans.ttf"])
+        #expect(line.runs.map(\.font.fileName) == ["OpenSans-Regular.ttf", "wqy-microhei.ttc", "OpenSans-Regular.ttf", "DejaVuSans.ttf"])
         #expect(line.runs.allSatisfy { $0.glyphs.allSatisfy { $0.index != 0 } }, "no missing-glyph boxes")
     }
 
@@ -36,7 +37,7 @@ struct LayoutTests {
                          imageFilename: "IMG", clip: .library(.diamond)),
         ], textElements: [TextElement(transform: ElementTransform(size: Size(width: 600, height: 100)), text: "Hello", textFont: "Gill Sans")])
         let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
-        let scene = try DocumentRenderer.scene(for: card, at: url)
+        let scene = try DocumentRenderer.scene(for: LocatedDocument(card, at: url))
         let lines = scene.description.split(separator: "\n").map(String.init)
         #expect(lines[0] == "scene 1300x2000")
         #expect(lines[1] == "fill #FFFFFF M 0 0 L 1300 0 L 1300 2000 L 0 2000 Z")

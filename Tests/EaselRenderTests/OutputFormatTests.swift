@@ -6,16 +6,17 @@ import FoundationXML
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 import EaselTestSupport
 
 @Suite("Output formats")
 struct OutputFormatTests {
     let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
 
-    func sampleCard() throws -> (any FileDocument, URL) {
+    func sampleCard() throws -> (LocatedDocument, URL) {
         let url = samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard")
         var warnings: [DocumentWarning] = []
-        return (try DocumentRegistry.standard.open(url, warnings: &warnings), url)
+        return (try DocumentRegistry.standard.open(url), url)
     }
 
     /// Collects element names while parsing XML.
@@ -30,11 +31,11 @@ struct OutputFormatTests {
 
     @Test func oneCardAsPNGSVGAndPDF() throws {
         let (card, url) = try sampleCard()
-        let png = try DocumentRenderer.export(card, at: url, options: RenderOptions(format: .png, size: .thumbnail))
+        let png = try DocumentRenderer.export(card, options: RenderOptions(format: .png, size: .thumbnail))
         let image = try PNGDecoder.decode(png.bytes)
         #expect(image.width == 260 && image.height == 400)
 
-        let svg = try DocumentRenderer.export(card, at: url, options: RenderOptions(format: .svg, size: .thumbnail))
+        let svg = try DocumentRenderer.export(card, options: RenderOptions(format: .svg, size: .thumbnail))
         let collector = ElementCollector()
         let parser = XMLParser(data: Data(svg.bytes))
         parser.delegate = collector
@@ -45,7 +46,7 @@ struct OutputFormatTests {
         #expect(collector.names.contains("image"), "images are embedded")
         #expect(collector.names.contains("clipPath"), "clip shapes are kept as clips")
 
-        let pdf = try DocumentRenderer.export(card, at: url, options: RenderOptions(format: .pdf, size: .share))
+        let pdf = try DocumentRenderer.export(card, options: RenderOptions(format: .pdf, size: .share))
         let text = String(decoding: pdf.bytes, as: UTF8.self)
         #expect(pdf.bytes.starts(with: Array("%PDF-".utf8)))
         #expect(text.hasSuffix("%%EOF\n"))
@@ -65,8 +66,8 @@ struct OutputFormatTests {
 
     @Test func anOutputOverTheLimitFailsBeforeAllocating() throws {
         let (card, url) = try sampleCard()
-        #expect { try DocumentRenderer.render(card, at: url, options: RenderOptions(size: .scale(20))) } throws: { error in
-            guard case RenderError.tooLarge(26000, 40000, _) = error else { return false }
+        #expect { try DocumentRenderer.render(card, options: RenderOptions(size: .scale(20))) } throws: { error in
+            guard case RenderError.cairo(.tooLarge(26000, 40000, _)) = error else { return false }
             return true
         }
         #expect(throws: RenderError.self) { try OutputSize.scale(.infinity).pixelSize(for: Card.canvasSize) }
@@ -79,8 +80,8 @@ struct OutputFormatTests {
             .map { samples.appendingPathComponent($0) }
         @Sendable func exportAll(_ url: URL) throws -> [UInt8] {
             var warnings: [DocumentWarning] = []
-            let document = try DocumentRegistry.standard.open(url, warnings: &warnings)
-            return try DocumentRenderer.export(document, at: url, options: RenderOptions(size: .scale(0.25))).bytes
+            let document = try DocumentRegistry.standard.open(url)
+            return try DocumentRenderer.export(document, options: RenderOptions(size: .scale(0.25))).bytes
         }
         let serial = try documents.map(exportAll)
         let results = ResultBox(count: documents.count * 4)

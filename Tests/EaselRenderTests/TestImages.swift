@@ -2,6 +2,7 @@ import Foundation
 import EaselGeometry
 import EaselDocuments
 @testable import EaselRender
+import EaselCairo
 
 /// Small images with an unmistakable orientation, drawn with Easel's own cairo wrapper.
 enum TestImages {

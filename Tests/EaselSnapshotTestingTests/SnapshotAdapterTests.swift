@@ -4,6 +4,7 @@ import SnapshotTesting
 import EaselGeometry
 import EaselDocuments
 import EaselRender
+import EaselCairo
 import EaselGolden
 import EaselSnapshotTesting
 
@@ -23,7 +24,7 @@ struct SnapshotAdapterTests {
         let strategy = Snapshotting<Drawing, RasterImage>.easelImage()
         var moved = Self.drawing
         moved.graphics[0].transform.center.x += 10
-        let render = { (drawing: Drawing) in try DocumentRenderer.render(drawing, at: URL(fileURLWithPath: "/tmp/x.drawing")).image }
+        let render = { (drawing: Drawing) in try DocumentRenderer.render(LocatedDocument(drawing, at: URL(fileURLWithPath: "/tmp/x.drawing"))).image }
         let (message, attachments) = try #require(strategy.diffing.diffV2(try render(Self.drawing), try render(moved)))
         #expect(message.contains("pixels differ") && message.contains("would pass with .fuzzy"))
         #expect(attachments.count == 3)

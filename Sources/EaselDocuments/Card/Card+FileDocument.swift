@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 extension Card: FileDocument {
@@ -10,5 +12,11 @@ extension Card: FileDocument {
 
     public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
         .regularFile(try CardEncoder.encode(self, file: configuration.fileURL.path))
+    }
+
+    /// The image files the card's image elements name, each once.
+    public var referencedFileNames: [String] {
+        var seen = Set<String>()
+        return imageElements.compactMap(\.imageFilename).filter { seen.insert($0).inserted }
     }
 }

@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 /// The documents folder of the Cards app: cards and their images side by side.

@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 /// What a card file may hold. Real cards are far inside these; the limits exist so that a
 /// hostile file cannot make Easel allocate or draw without bound. Documented in the README.
 public enum CardLimits {

@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 extension Drawing: FileDocument {
@@ -33,7 +35,7 @@ extension Drawing: FileDocument {
 
     /// The file holding a document's JSON: a package folder's `drawing.json`, or the file
     /// itself. What changes when the document is saved.
-    public static func documentFile(for url: URL) -> URL {
+    public static func contentFile(for url: URL) -> URL {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             return url.appendingPathComponent(packageDocumentName)
@@ -43,9 +45,26 @@ extension Drawing: FileDocument {
 
     /// The folder a drawing's images are resolved in: the package itself, or the folder
     /// holding the drawing file.
-    public static func imageFolder(for url: URL) -> URL {
+    public static func resourceFolder(for url: URL) -> URL {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue { return url }
         return url.deletingLastPathComponent()
+    }
+
+    /// The image files the drawing uses, groups included, each name once.
+    public var referencedFileNames: [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        func collect(_ graphics: [Graphic]) {
+            for graphic in graphics {
+                switch graphic.kind {
+                case .image(let file): if seen.insert(file).inserted { names.append(file) }
+                case .group(let children): collect(children)
+                default: break
+                }
+            }
+        }
+        collect(graphics)
+        return names
     }
 }

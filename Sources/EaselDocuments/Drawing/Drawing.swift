@@ -1,3 +1,4 @@
+import EaselSupport
 import EaselGeometry
 
 /// Easel's own document, in the spirit of Apple's "ShapeEdit": a canvas (size, optional

@@ -1,3 +1,4 @@
+import EaselSupport
 import EaselGeometry
 
 /// Reads drawing JSON (docs/drawing-format.md). Every number is checked to be finite and
@@ -129,7 +130,7 @@ public enum DrawingDecoder {
     }
 
     /// A colour: `[r, g, b]` or `[r, g, b, a]` in (extended) sRGB, or `"#RRGGBB"` / `"#RRGGBBAA"`.
-    public static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
+    package static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
         switch node.value {
         case .string(let text):
             guard let color = Color(hex: text) else {

@@ -1,3 +1,4 @@
+import EaselSupport
 import EaselGeometry
 
 /// Writes drawing JSON in the current format version (docs/drawing-format.md): colours as

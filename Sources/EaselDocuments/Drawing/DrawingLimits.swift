@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 /// What a drawing file may hold, so that no file can make Easel allocate or draw without
 /// bound. Documented in the README and docs/drawing-format.md.
 public enum DrawingLimits {

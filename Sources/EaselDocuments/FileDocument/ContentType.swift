@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 /// A document content type, in the spirit of Apple's `UTType` (which Linux lacks): an
 /// identifier, the file extension it is saved with, and the types it conforms to.
 public struct ContentType: Hashable, Sendable, CustomStringConvertible {

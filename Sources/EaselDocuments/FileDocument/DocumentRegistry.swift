@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 /// The document types Easel knows, like an app's declared document types: any supported
@@ -40,25 +42,52 @@ public struct DocumentRegistry: Sendable {
 
     public func isDocument(_ url: URL) -> Bool { entry(for: url) != nil }
 
-    /// Opens the document at `url` as whatever type its extension names.
-    public func open(_ url: URL, warnings: inout [DocumentWarning]) throws(DocumentError) -> any FileDocument {
+    /// Where the document at `url` keeps its content and resources, as its registered type
+    /// says, without reading it (the batch exporter's up-to-date check uses this); nil for a
+    /// file no registered type reads.
+    public func location(of url: URL) -> DocumentLocation? {
+        entry(for: url).map { DocumentLocation(type: $0.documentType, url: url) }
+    }
+
+    /// Opens the document at `url` as whatever type its extension names: the value, where
+    /// it lives, where its resources resolve from, and the warnings noticed on the way.
+    public func open(_ url: URL) throws(DocumentError) -> LocatedDocument {
         guard let entry = entry(for: url) else {
             throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
         let configuration = ReadConfiguration(contentType: entry.contentType,
                                               file: try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes),
                                               fileURL: url)
-        return try entry.documentType.init(configuration: configuration, warnings: &warnings)
+        var warnings: [DocumentWarning] = []
+        let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
+        return LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
+    }
+
+    /// Places a document made in memory at `url` (not yet saved), as the content type the
+    /// extension names; throws when the type cannot be written there.
+    public func locate(_ document: any FileDocument, at url: URL) throws(DocumentError) -> LocatedDocument {
+        LocatedDocument(document, at: url, contentType: try writableEntry(for: document, at: url).contentType)
+    }
+
+    /// Saves a located document to its URL atomically.
+    public func save(_ located: LocatedDocument) throws(DocumentError) {
+        try save(located.document, to: located.url)
     }
 
     /// Saves `document` to `url` atomically, as the content type its extension names.
     public func save(_ document: any FileDocument, to url: URL) throws(DocumentError) {
+        let entry = try writableEntry(for: document, at: url)
+        let existing = FileManager.default.fileExists(atPath: url.path) ? try? FileWrapper(contentsOf: url) : nil
+        let configuration = WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url)
+        try document.fileWrapper(configuration: configuration).write(to: url)
+    }
+
+    /// The entry `document` is saved as at `url`; throws when its type cannot write that extension.
+    private func writableEntry(for document: any FileDocument, at url: URL) throws(DocumentError) -> Entry {
         guard let entry = entry(for: url), type(of: document).writableContentTypes.contains(entry.contentType) else {
             throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension,
                                                                        supported: type(of: document).writableContentTypes.map(\.preferredFilenameExtension)))
         }
-        let existing = FileManager.default.fileExists(atPath: url.path) ? try? FileWrapper(contentsOf: url) : nil
-        let configuration = WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url)
-        try document.fileWrapper(configuration: configuration).write(to: url)
+        return entry
     }
 }

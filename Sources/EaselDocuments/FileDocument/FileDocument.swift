@@ -1,9 +1,18 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 /// Easel's document protocol, modelled on SwiftUI's `FileDocument`: a document type says
-/// which content types it reads and writes, is made from a read configuration, and makes a
-/// file wrapper for a write configuration. Card and Drawing conform; library users can
-/// conform their own types and register them with `DocumentRegistry`.
+/// which content types it reads and writes, is made from a read configuration, makes a
+/// file wrapper for a write configuration, and says where its resources live and which
+/// files it draws from. Card and Drawing conform; library users can conform their own
+/// types and register them with `DocumentRegistry`.
+///
+/// A type says everything else about itself by conforming to the protocols of the rooms
+/// above: `RenderableDocument` (EaselRender: how it lowers to a scene) and
+/// `EditableDocument` (EaselEditing: how its elements are edited). Every path that opens
+/// documents (export, batch, golden, edit) goes through the registry and those protocols,
+/// so a registered third type works everywhere Card and Drawing do.
 public protocol FileDocument: Sendable {
     static var readableContentTypes: [ContentType] { get }
     static var writableContentTypes: [ContentType] { get }
@@ -17,11 +26,26 @@ public protocol FileDocument: Sendable {
 
     /// The file contents for saving.
     func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper
+
+    /// The files this document draws from (its images), by the names the document gives
+    /// them; they are looked up in its resource folder. Each name once, in first-use order.
+    var referencedFileNames: [String] { get }
+
+    /// The folder the resources of the document at `url` resolve from: by default the
+    /// folder holding the file.
+    static func resourceFolder(for url: URL) -> URL
+
+    /// The file whose bytes are the document at `url` (what changes when it is saved): by
+    /// default the file itself.
+    static func contentFile(for url: URL) -> URL
 }
 
 extension FileDocument {
     public static var writableContentTypes: [ContentType] { readableContentTypes }
     public static var maxFileBytes: Int { 64 << 20 }
+    public var referencedFileNames: [String] { [] }
+    public static func resourceFolder(for url: URL) -> URL { url.deletingLastPathComponent() }
+    public static func contentFile(for url: URL) -> URL { url }
 
     public init(configuration: ReadConfiguration) throws(DocumentError) {
         var ignored: [DocumentWarning] = []

@@ -1,3 +1,5 @@
+import EaselGeometry
+import EaselSupport
 import Foundation
 
 /// A file's contents as a value, in the spirit of Foundation's `FileWrapper` (which Linux

@@ -1,17 +1,21 @@
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselSupport
+import EaselCairo
 
 /// The file formats Easel exports.
-public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum OutputFormat: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
     case png, svg, pdf
 
     public var fileExtension: String { rawValue }
     public var description: String { rawValue.uppercased() }
 }
 
-/// Options for rendering a document.
-public struct RenderOptions: Hashable, Sendable {
+/// Options for rendering a document: everything that decides the output's bytes. Codable,
+/// so the batch exporter's up-to-date key is derived from the whole value and a new option
+/// cannot be left out of it.
+public struct RenderOptions: Codable, Hashable, Sendable {
     public var format: OutputFormat
     public var size: OutputSize
     /// Replaces the document's background (cards and drawings alike) when set.
@@ -31,43 +35,47 @@ public struct RenderOptions: Hashable, Sendable {
 
 /// A rendered document: its pixels and what was noticed on the way.
 public struct RenderedImage {
+    /// The rendered pixels.
     public var image: RasterImage
+    /// What the lowering noticed but drew around (a missing image, an unmapped font).
     public var warnings: [DocumentWarning]
 }
 
 /// An exported file's bytes, with its pixel size and the warnings noticed.
 public struct ExportedFile {
+    /// The encoded file.
     public var bytes: [UInt8]
+    /// Its format.
     public var format: OutputFormat
+    /// Its size in pixels (SVG and PDF: in points at 1 point a pixel).
     public var width: Int
     public var height: Int
+    /// What the lowering noticed but drew around.
     public var warnings: [DocumentWarning]
 }
 
-/// The library's front door for rendering: document in, pixels or file bytes out.
-/// Each call owns its images, surfaces and contexts, so documents can be rendered on
-/// several threads at once; fonts are shared through `FontLibrary.shared`.
+/// The library's front door for rendering: a located document in, pixels or file bytes out.
+/// Any registered document type that conforms to `RenderableDocument` renders here. Each
+/// call owns its images, surfaces and contexts, so documents can be rendered on several
+/// threads at once; fonts are shared through `FontLibrary.shared`.
 public enum DocumentRenderer {
-    /// Lowers a document to a scene. `url` is where the document lives (its images are
-    /// resolved next to it).
-    public static func scene(for document: any FileDocument, at url: URL, background: Color? = nil,
+    /// Lowers a document to a scene, resolving its images in its resource folder.
+    /// `background`, when set, replaces the document's own.
+    public static func scene(for located: LocatedDocument, background: Color? = nil,
                              images: ImageLoader = ImageLoader()) throws(RenderError) -> Scene {
-        var scene: Scene
-        if var card = document as? Card {
-            if let background { card.backgroundColor = background }
-            scene = CardLowering.scene(for: card, folder: url.deletingLastPathComponent(), images: images, file: url.path)
-        } else if var drawing = document as? Drawing {
-            if let background { drawing.background = background }
-            scene = DrawingLowering.scene(for: drawing, imageFolder: Drawing.imageFolder(for: url), images: images, file: url.path)
-        } else {
-            throw .invalidSize("\(url.path): Easel cannot render a \(type(of: document)) document")
+        guard let renderable = located.document as? any RenderableDocument else {
+            throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
+        let context = LoweringContext(resourceFolder: located.resourceFolder, file: located.displayName, images: images,
+                                      background: background)
+        var scene = renderable.scene(in: context)
+        scene.file = located.displayName
         return scene
     }
 
     /// Renders to pixels.
-    public static func render(_ document: any FileDocument, at url: URL, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
-        let scene = try scene(for: document, at: url, background: options.background)
+    public static func render(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
+        let scene = try scene(for: located, background: options.background)
         let pixels = try options.size.pixelSize(for: scene.canvasSize)
         let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
                                                      imageFilter: options.imageFilter)
@@ -75,9 +83,16 @@ public enum DocumentRenderer {
     }
 
     /// Renders and encodes in `options.format`.
-    public static func export(_ document: any FileDocument, at url: URL, options: RenderOptions = RenderOptions()) throws(RenderError) -> ExportedFile {
-        let scene = try scene(for: document, at: url, background: options.background)
-        return try export(scene, options: options)
+    public static func export(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> ExportedFile {
+        try export(try scene(for: located, background: options.background), options: options)
+    }
+
+    /// Renders and encodes as PNG bytes, whatever `options.format` says.
+    public static func renderPNG(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> (png: [UInt8], warnings: [DocumentWarning]) {
+        var pngOptions = options
+        pngOptions.format = .png
+        let file = try export(located, options: pngOptions)
+        return (file.bytes, file.warnings)
     }
 
     /// Encodes a scene in `options.format`.
@@ -89,19 +104,14 @@ public enum DocumentRenderer {
             let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
                                                          imageFilter: options.imageFilter)
             do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
-        case .svg, .pdf:
-            bytes = try VectorExport.render(scene, format: options.format, width: pixels.width, height: pixels.height,
-                                            imageFilter: options.imageFilter)
+        case .svg:
+            bytes = try CairoSceneRenderer.vectorFile(scene, format: .svg, width: pixels.width, height: pixels.height,
+                                                      imageFilter: options.imageFilter)
+        case .pdf:
+            bytes = try CairoSceneRenderer.vectorFile(scene, format: .pdf, width: pixels.width, height: pixels.height,
+                                                      imageFilter: options.imageFilter)
         }
         return ExportedFile(bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)
-    }
-
-    /// Renders and encodes as PNG bytes.
-    public static func renderPNG(_ document: any FileDocument, at url: URL, options: RenderOptions = RenderOptions()) throws(RenderError) -> (png: [UInt8], warnings: [DocumentWarning]) {
-        var pngOptions = options
-        pngOptions.format = .png
-        let file = try export(document, at: url, options: pngOptions)
-        return (file.bytes, file.warnings)
     }
 }
 

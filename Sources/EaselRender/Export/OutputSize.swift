@@ -1,8 +1,9 @@
 import EaselGeometry
+import EaselCairo
 
 /// How big the output image is: a scale of the canvas, or an explicit pixel width and/or
 /// height (keeping the canvas's aspect ratio when only one is given).
-public enum OutputSize: Hashable, Sendable, CustomStringConvertible {
+public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
     case scale(Double)
     case width(Int)
     case height(Int)
@@ -35,7 +36,7 @@ public enum OutputSize: Hashable, Sendable, CustomStringConvertible {
         guard width >= 0.5, height >= 0.5 else {
             throw .invalidSize("the output would be \(formatNumber(width))x\(formatNumber(height)) pixels, less than one pixel")
         }
-        try RenderLimits.checkOutput(width: pixels.width, height: pixels.height)
+        do { try RenderLimits.checkOutput(width: pixels.width, height: pixels.height) } catch { throw .cairo(error) }
         return pixels
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselCairo
 
 /// Lays a card out as a scene, following ../shared/cards-format.md:
 /// - the background fills the whole 1300x2000 canvas (the canvas clips everything);
@@ -32,8 +33,8 @@ public enum CardLowering {
             case .failed(let reason):
                 scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".imageFilename", message: reason))
                 scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard, fonts: fonts)
-            case .loaded(let raster, let source):
-                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", raster: raster, source: source),
+            case .loaded(let pixels, let source):
+                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", pixels: pixels, source: source),
                                                                  frame: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip))
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselCairo
 
 /// Lays a drawing out as a scene (docs/drawing-format.md): the background, then every
 /// graphic in order; each graphic's frame is placed by its transform in its parent's space;
@@ -68,13 +69,13 @@ public enum DrawingLowering {
             let rect = graphic.transform.localRect
 
             // An image's content (and its clip) sits in the fitted rectangle; load it first.
-            var loadedImage: (raster: RasterImage, source: URL)?
+            var loadedImage: (pixels: PixelBuffer, source: URL)?
             var clipRect = rect
             if case .image(let name) = graphic.kind {
                 switch images.image(named: name, inFolder: imageFolder) {
-                case .loaded(let raster, let source):
-                    loadedImage = (raster, source)
-                    clipRect = ImagePlacement.fittedRect(for: raster, in: rect.size)
+                case .loaded(let pixels, let source):
+                    loadedImage = (pixels, source)
+                    clipRect = ImagePlacement.fittedRect(for: pixels, in: rect.size)
                 case .failed(let reason):
                     scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".file", message: reason))
                 }
@@ -92,7 +93,7 @@ public enum DrawingLowering {
                 lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath, into: &scene)
             case .image(let name):
                 if let loadedImage {
-                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, raster: loadedImage.raster, source: loadedImage.source), frame: rect.size,
+                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, pixels: loadedImage.pixels, source: loadedImage.source), frame: rect.size,
                                                                      frameToCanvas: frameToCanvas, clip: nil))
                 } else {
                     scene.operations += ErrorImage.operations(in: rect.size, frameToCanvas: frameToCanvas, fonts: fonts)

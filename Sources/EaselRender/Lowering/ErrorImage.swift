@@ -1,5 +1,6 @@
 import EaselGeometry
 import EaselDocuments
+import EaselCairo
 
 /// The picture drawn where an image cannot be: a red "x" above the words "No image", as
 /// the Cards app shows. Easel draws it as vector operations, so it is sharp at any size.

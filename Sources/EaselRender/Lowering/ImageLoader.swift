@@ -1,12 +1,16 @@
+import EaselGeometry
 import Foundation
 import EaselDocuments
+import EaselSupport
+import EaselCairo
 
 /// Loads the images one document uses, each file decoded once however often the document
-/// uses it. One loader belongs to one render.
+/// uses it, into Swift-owned pixels (no cairo object). One loader belongs to one render.
 public final class ImageLoader {
+    /// What became of one image.
     public enum Outcome {
         /// The decoded image and the file it came from.
-        case loaded(RasterImage, URL)
+        case loaded(PixelBuffer, URL)
         /// The reason, as a warning to show; the error image is drawn instead.
         case failed(String)
     }
@@ -32,7 +36,7 @@ public final class ImageLoader {
         let outcome: Outcome
         do {
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
-            outcome = .loaded(try PNGDecoder.decode(bytes, maxPixels: maxPixels), url)
+            outcome = .loaded(try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels), url)
         } catch let error as DocumentError {
             outcome = .failed(error.description)
         } catch let error as PNGError {

@@ -1,5 +1,6 @@
 import EaselGeometry
 import EaselDocuments
+import EaselCairo
 
 /// Places one laid-out line of text in a frame: horizontally by alignment, vertically
 /// centred (the line box, ascent + descent, centred on the frame's middle).

@@ -1,12 +1,16 @@
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselCairo
 
 /// A display list: what to draw, as primitive operations in canvas coordinates, in order.
 /// Cards and drawings are lowered to a scene; backends (cairo raster, SVG, PDF) only know
 /// scenes. All layout decisions are already made here, so a scene can be tested and
-/// printed (`description`) without rasterising.
-public struct Scene {
+/// printed (`description`) without rasterising. A scene holds values only — paths, colours,
+/// decoded pixels, glyph runs by font file — never a cairo surface or context.
+public struct Scene: Sendable {
+    /// The document the scene was lowered from, for messages ("" when made by hand).
+    public var file: String = ""
     /// The canvas in units; the output image maps it onto its pixels.
     public var canvasSize: Size
     public var operations: [SceneOperation]
@@ -20,7 +24,8 @@ public struct Scene {
     }
 }
 
-public enum SceneOperation {
+/// One drawing step of a scene.
+public enum SceneOperation: Sendable {
     /// Fills `path` (non-zero winding) with a colour.
     case fill(Path, Color)
     /// Strokes `path` (canvas coordinates; widths and dashes in canvas units).
@@ -54,15 +59,17 @@ public struct StrokeStyle: Hashable, Sendable {
 }
 
 /// A decoded image in a scene, with the name it was loaded by (for scene dumps).
-public struct SceneImage {
+public struct SceneImage: Sendable {
+    /// The name the document gives the image.
     public var name: String
-    public var raster: RasterImage
+    /// The decoded pixels (held by Swift, shared by every use of the same file in a render).
+    public var pixels: PixelBuffer
     /// The file the image was decoded from, when it came from one.
     public var source: URL?
 
-    public init(name: String, raster: RasterImage, source: URL? = nil) {
+    public init(name: String, pixels: PixelBuffer, source: URL? = nil) {
         self.name = name
-        self.raster = raster
+        self.pixels = pixels
         self.source = source
     }
 }
@@ -70,7 +77,7 @@ public struct SceneImage {
 /// A line of text placed on the canvas: `line` is laid out at size 1; `transform` maps the
 /// text's own space (baseline at y = 0, pen starting at x = 0, in units of the final size)
 /// to the canvas.
-public struct SceneText {
+public struct SceneText: Sendable {
     public var line: TextLine
     public var fontSize: Double
     public var color: Color
@@ -98,9 +105,9 @@ extension Scene: CustomStringConvertible {
                 let dash = style.dash.isEmpty ? "" : " dash \(style.dash.map(formatNumber).joined(separator: ","))"
                 lines.append(indent + "stroke \(style.color) width \(formatNumber(style.width))\(dash) cap \(style.cap) join \(style.join) \(path)")
             case .image(let image, let transform, let clip):
-                lines.append(indent + "image \(image.name) \(image.raster.width)x\(image.raster.height) \(transform)" + (clip.map { " clip \($0)" } ?? ""))
+                lines.append(indent + "image \(image.name) \(image.pixels.width)x\(image.pixels.height) \(transform)" + (clip.map { " clip \($0)" } ?? ""))
             case .text(let text):
-                let fonts = text.line.runs.map(\.face.description).joined(separator: "+")
+                let fonts = text.line.runs.map(\.font.description).joined(separator: "+")
                 lines.append(indent + "text \"\(text.line.text)\" \(fonts) size \(formatNumber(text.fontSize)) \(text.color) \(text.transform)")
             case .beginGroup(let opacity, let clip):
                 lines.append(indent + "group opacity \(formatNumber(opacity))" + (clip.map { " clip \($0)" } ?? ""))

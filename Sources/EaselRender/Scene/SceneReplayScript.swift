@@ -37,7 +37,7 @@ public enum SceneReplayScript {
             case .text(let text):
                 for run in text.line.runs {
                     let glyphs = run.glyphs.map { "\($0.index) \(n($0.x * text.fontSize))" }.joined(separator: " ")
-                    lines.append("text \(run.face.file.path) \(n(text.fontSize)) \(rgba(text.color)) \(matrix(text.transform)) \(run.glyphs.count) \(glyphs)")
+                    lines.append("text \(run.font.path) \(n(text.fontSize)) \(rgba(text.color)) \(matrix(text.transform)) \(run.glyphs.count) \(glyphs)")
                 }
             case .beginGroup(let opacity, let clip):
                 lines.append("group \(n(opacity)) \(clip.map(script) ?? "-")")

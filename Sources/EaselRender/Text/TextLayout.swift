@@ -1,9 +1,15 @@
-/// One line of text laid out in glyphs: runs of consecutive glyphs from one face (the
+import EaselGeometry
+import EaselCairo
+
+/// One line of text laid out in glyphs: runs of consecutive glyphs from one font file (the
 /// chosen font, or a fallback for characters it lacks), positioned at size 1 with the
-/// baseline at y = 0 and the line starting at x = 0.
+/// baseline at y = 0 and the line starting at x = 0. Fonts are named by file, so a laid-out
+/// line is a plain value; the renderer finds the loaded face again by its file.
 public struct TextLine: Sendable {
+    /// Consecutive glyphs drawn from one font file.
     public struct Run: Sendable {
-        public var face: FontFace
+        /// The font file (and face index) the glyphs come from.
+        public var font: FontMap.FontFile
         /// Glyph index and pen x position, at size 1.
         public var glyphs: [(index: UInt, x: Double)]
     }
@@ -38,10 +44,10 @@ public struct TextLine: Sendable {
                 ascent = max(ascent, face.ascent)
                 descent = max(descent, face.descent)
             }
-            if let last = runs.last, last.face === face {
+            if let last = runs.last, last.font == face.file {
                 runs[runs.count - 1].glyphs.append((glyph, pen))
             } else {
-                runs.append(Run(face: face, glyphs: [(glyph, pen)]))
+                runs.append(Run(font: face.file, glyphs: [(glyph, pen)]))
             }
             pen += face.advance(of: glyph)
         }

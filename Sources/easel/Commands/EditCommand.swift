@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Dispatch
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 
 struct EditCommand: EaselCommand {
     static let configuration = CommandConfiguration(
@@ -95,11 +98,10 @@ final class EditSession {
                 print("saved \(path)")
             case "info":
                 let json = arguments.contains("--json")
-                print(InfoCommand.render(DocumentDescription(editor.document, at: editor.url, warnings: editor.openWarnings), json: json))
+                print(InfoCommand.render(editor.description, json: json))
             case "export":
                 let command = try ExportCommand.parse([path] + arguments)
-                let file = try DocumentRenderer.export(editor.document.fileDocument, at: editor.url,
-                                                       options: command.render.renderOptions(outputPath: command.out))
+                let file = try DocumentRenderer.export(editor.located, options: command.render.renderOptions(outputPath: command.out))
                 try file.write(to: command.out)
                 print("wrote \(command.out) (\(file.width)x\(file.height))")
             default:

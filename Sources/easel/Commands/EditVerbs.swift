@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 struct SetCommand: EditVerb {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Dispatch
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 
 struct ExportCommand: EaselCommand {
     static let configuration = CommandConfiguration(
@@ -82,11 +85,10 @@ struct ExportCommand: EaselCommand {
     }
 
     private func exportOne(_ input: URL, to output: URL, options: RenderOptions) throws {
-        var warnings: [DocumentWarning] = []
-        let document = try DocumentRegistry.standard.open(input, warnings: &warnings)
-        let file = try DocumentRenderer.export(document, at: input, options: options)
+        let located = try DocumentRegistry.standard.open(input)
+        let file = try DocumentRenderer.export(located, options: options)
         try file.write(to: output.path)
-        for warning in warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
+        for warning in located.warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
         print("wrote \(output.path) (\(file.width)x\(file.height))")
     }
 
@@ -157,65 +159,5 @@ struct ExportCommand: EaselCommand {
         let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
         return "rendered \(t.rendered), skipped \(t.skipped), failed \(t.failed)" + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
             + " of \(t.documents) documents in \(time)\(rate)\(memory)"
-    }
-}
-
-/// Catches SIGINT and SIGTERM while a batch runs, so it can stop cleanly.
-final class SignalWatcher: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-    private let lock = NSLock()
-    private var signal: Int32?
-
-    init(onSignal: @escaping @Sendable () -> Void) {
-        for number in [SIGINT, SIGTERM] {
-            Foundation.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.lock.withLock { if self?.signal == nil { self?.signal = number } }
-                onSignal()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    var caught: Int32? { lock.withLock { signal } }
-
-    func stop() {
-        for source in sources { source.cancel() }
-        Foundation.signal(SIGINT, SIG_DFL)
-        Foundation.signal(SIGTERM, SIG_DFL)
-    }
-}
-
-/// One live progress line on stderr when it is a terminal (done/total, documents per
-/// second, ETA, failures); nothing otherwise, so logs never hold control codes.
-final class ProgressDisplay: @unchecked Sendable {
-    private let enabled: Bool
-    private let lock = NSLock()
-    private var lastDraw = Date.distantPast
-    private var drawn = false
-
-    init(enabled: Bool) {
-        self.enabled = enabled && isatty(STDERR_FILENO) != 0
-    }
-
-    func update(_ progress: BatchProgress) {
-        guard enabled else { return }
-        lock.withLock {
-            guard Date().timeIntervalSince(lastDraw) > 0.1 || progress.done == progress.total else { return }
-            lastDraw = Date()
-            let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
-            let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-            let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
-            let line = String(format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-            drawn = true
-        }
-    }
-
-    func finish() {
-        guard enabled else { return }
-        lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
     }
 }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 import EaselGolden
 
 struct GoldenCommand: ParsableCommand {
@@ -124,23 +127,14 @@ struct GoldenFolders: ParsableArguments {
     @Argument(help: "The goldens folder.", completion: .directory)
     var goldens: String
 
-    var layout: GoldenLayout { GoldenLayout(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens)) }
+    var suite: GoldenSuite { GoldenSuite(documents: URL(fileURLWithPath: documents), goldens: URL(fileURLWithPath: goldens)) }
 }
 
-/// Documents below a folder and the goldens they map to.
-struct GoldenLayout {
-    let documents: URL
-    let goldens: URL
-
-    /// (document, golden name without .png) pairs, in the batch-export layout.
-    func pairs() throws -> [(document: URL, name: String)] {
-        let exporter: BatchExporter
-        do {
-            exporter = try BatchExporter(inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]))
-        } catch {
-            throw ValidationError(error.message)
-        }
-        return exporter.plan().map { ($0.input, ($0.output as NSString).deletingPathExtension) }
+extension GoldenSuite {
+    /// Runs `body`, reporting a suite that cannot start (an output folder inside the input)
+    /// as a usage error.
+    func checked<T>(_ body: (GoldenSuite) throws(BatchError) -> T) throws -> T {
+        do { return try body(self) } catch { throw ValidationError(error.message) }
     }
 }
 
@@ -162,36 +156,12 @@ struct GoldenVerify: EaselCommand {
     @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
     var report: String?
 
-    struct Entry: Codable {
-        var document: String
-        var golden: String
-        var passed: Bool
-        var message: String?
-        var composite: String?
-        var statistics: DifferenceStatistics?
-    }
-
     func execute() throws {
-        let layout = folders.layout
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
         let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
-        let verifier = GoldenVerifier(goldensFolder: layout.goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance.value)
-        var options = render.renderOptions(outputPath: nil)
-        options.format = .png
-        var entries: [Entry] = []
-        for (document, name) in try layout.pairs() {
-            let golden = verifier.goldenURL(name).path
-            do {
-                var warnings: [DocumentWarning] = []
-                let opened = try DocumentRegistry.standard.open(document, warnings: &warnings)
-                let image = try DocumentRenderer.render(opened, at: document, options: options).image
-                let outcome = verifier.verify(image, named: name)
-                entries.append(Entry(document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
-                                     composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
-                                     statistics: outcome.comparison?.statistics))
-            } catch {
-                entries.append(Entry(document: document.path, golden: golden, passed: false, message: "\(error)"))
-            }
+        let options = render.renderOptions(outputPath: nil)
+        let entries = try folders.suite.checked { suite throws(BatchError) in
+            try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)
         }
         let failures = entries.filter { !$0.passed }
         for failure in failures { print("FAIL \(failure.document): \(failure.message ?? "")") }
@@ -214,26 +184,18 @@ struct GoldenRecord: EaselCommand {
     var onlyMissing = false
 
     func execute() throws {
-        let layout = folders.layout
-        var options = render.renderOptions(outputPath: nil)
-        options.format = .png
-        var failed = 0, written = 0
-        for (document, name) in try layout.pairs() {
-            let golden = layout.goldens.appendingPathComponent(name + ".png")
-            if onlyMissing && FileManager.default.fileExists(atPath: golden.path) { continue }
-            do {
-                var warnings: [DocumentWarning] = []
-                let opened = try DocumentRegistry.standard.open(document, warnings: &warnings)
-                let file = try DocumentRenderer.export(opened, at: document, options: options)
-                try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try file.write(to: golden.path)
-                print("recorded \(golden.path)")
-                written += 1
-            } catch {
-                Terminal.printError("easel: \(error)")
-                failed += 1
+        let options = render.renderOptions(outputPath: nil)
+        let outcomes = try folders.suite.checked { suite throws(BatchError) in
+            try suite.record(options: options, onlyMissing: onlyMissing) { outcome in
+                switch outcome {
+                case .recorded(let golden): print("recorded \(golden.path)")
+                case .failed(let message): Terminal.printError("easel: \(message)")
+                case .kept: break
+                }
             }
         }
+        let written = outcomes.filter { if case .recorded = $0 { return true } else { return false } }.count
+        let failed = outcomes.filter { if case .failed = $0 { return true } else { return false } }.count
         Terminal.printError("easel: recorded \(written) golden\(written == 1 ? "" : "s"); look at them before committing")
         if failed > 0 { throw ExitCode.documentFailure }
     }
@@ -251,17 +213,10 @@ struct GoldenPrune: EaselCommand {
     var check = false
 
     func execute() throws {
-        let layout = folders.layout
-        let wanted = Set(try layout.pairs().map { $0.name + ".png" })
-        let root = layout.goldens.standardizedFileURL
-        var orphans: [String] = []
-        if let enumerator = FileManager.default.enumerator(atPath: root.path) {
-            while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".png"), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
-                if !wanted.contains(relative) { orphans.append(relative) }
-            }
-        }
-        for orphan in orphans.sorted() {
+        let suite = folders.suite
+        let orphans = try suite.checked { suite throws(BatchError) in try suite.orphans() }
+        let root = suite.goldens.standardizedFileURL
+        for orphan in orphans {
             let path = root.appendingPathComponent(orphan).path
             if check {
                 print("orphan \(path)")

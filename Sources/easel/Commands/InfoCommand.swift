@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 struct InfoCommand: EaselCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +20,7 @@ struct InfoCommand: EaselCommand {
 
     func execute() throws {
         let editor = try DocumentEditor.openExisting(path, forEditing: false)
-        print(Self.render(DocumentDescription(editor.document, at: editor.url, warnings: editor.openWarnings), json: json))
+        print(Self.render(editor.description, json: json))
     }
 
     static func render(_ description: DocumentDescription, json: Bool) -> String {

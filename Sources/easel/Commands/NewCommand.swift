@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,7 +38,7 @@ struct NewCommand: ParsableCommand {
 
         func execute() throws {
             let drawing = Drawing(canvasSize: size.size, background: background.lowercased() == "none" ? nil : Color(parsing: background))
-            _ = try DocumentEditor.create(.drawing(drawing), at: URL(fileURLWithPath: path))
+            _ = try DocumentEditor.create(drawing, at: URL(fileURLWithPath: path))
             print("created drawing \(path) (\(size.size))")
         }
     }
@@ -70,7 +72,7 @@ struct NewCommand: ParsableCommand {
                 url = URL(fileURLWithPath: path)
                 if let id = UUID(uuidString: url.deletingPathExtension().lastPathComponent) { card.id = id }
             }
-            _ = try DocumentEditor.create(.card(card), at: url)
+            _ = try DocumentEditor.create(card, at: url)
             print("created card \(url.path)")
         }
     }

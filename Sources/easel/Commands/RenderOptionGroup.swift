@@ -1,6 +1,10 @@
 import ArgumentParser
+import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 
 /// The rendering options shared by every command that exports.
 struct RenderOptionGroup: ParsableArguments {

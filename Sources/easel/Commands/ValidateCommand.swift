@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 import EaselRender
+import EaselCairo
 
 struct ValidateCommand: EaselCommand {
     static let configuration = CommandConfiguration(
@@ -70,11 +73,10 @@ struct ValidateCommand: EaselCommand {
 
     private func check(_ url: URL) -> Result {
         do {
-            var warnings: [DocumentWarning] = []
-            let document = try DocumentRegistry.standard.open(url, warnings: &warnings)
+            let located = try DocumentRegistry.standard.open(url)
             // Lowering loads every image and font the document uses, without rasterising.
-            let scene = try DocumentRenderer.scene(for: document, at: url)
-            let all = (warnings + scene.warnings).map(\.description)
+            let scene = try DocumentRenderer.scene(for: located)
+            let all = (located.warnings + scene.warnings).map(\.description)
             return Result(path: url.path, valid: true, errors: [], warnings: all)
         } catch {
             return Result(path: url.path, valid: false, errors: ["\(error)"], warnings: [])

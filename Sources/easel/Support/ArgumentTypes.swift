@@ -1,6 +1,8 @@
 import ArgumentParser
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 /// `X,Y` (also `X Y`), for positions and displacements.
 struct PointArgument: ExpressibleByArgument {

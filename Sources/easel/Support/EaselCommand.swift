@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 /// A command that reports failures as one line on stderr (`easel: FILE: problem`) and
 /// exits 1; usage errors stay ArgumentParser's (exit 64).
@@ -41,6 +43,8 @@ extension EditVerb {
         let message: String
         do {
             message = try apply(to: &editor)
+        } catch let error as EditError where error.isInvalidRequest {
+            throw ValidationError(error.message)
         } catch let error as EditError {
             throw EditError("\(path): \(error.message)")
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EaselGeometry
 import EaselDocuments
+import EaselEditing
+import EaselBatch
 
 /// The element properties `add` and `set` take.
 struct ElementOptions: ParsableArguments {

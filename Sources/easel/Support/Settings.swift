@@ -1,5 +1,6 @@
 import Foundation
 import EaselRender
+import EaselCairo
 
 /// User defaults for the command line, stored as a property list at
 /// `$XDG_CONFIG_HOME/easel/settings.plist` (`~/.config/easel/settings.plist` by default).
@@ -84,3 +85,5 @@ struct Settings {
 }
 
 import EaselDocuments
+import EaselEditing
+import EaselBatch

@@ -1,0 +1,60 @@
+import Foundation
+import EaselRender
+
+/// Options of a batch export.
+public struct BatchExportOptions: Sendable {
+    public var render: RenderOptions
+    /// Worker threads, each rendering one document at a time with its own surfaces.
+    public var jobs: Int
+    /// Render everything, up to date or not.
+    public var force: Bool
+    /// Also write a 260x400-style thumbnail (`NAME.thumbnail.png`) next to each output.
+    public var thumbnails: Bool
+    /// Decide what would be done, and do nothing.
+    public var dryRun: Bool
+    /// Stop starting documents after the first failure.
+    public var failFast: Bool
+    public var shard: Shard?
+    /// Paths left out of the scan (with everything below them).
+    public var excluded: [URL]
+
+    public init(render: RenderOptions = RenderOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                force: Bool = false, thumbnails: Bool = false, dryRun: Bool = false, failFast: Bool = false,
+                shard: Shard? = nil, excluded: [URL] = []) {
+        self.render = render
+        self.jobs = max(1, jobs)
+        self.force = force
+        self.thumbnails = thumbnails
+        self.dryRun = dryRun
+        self.failFast = failFast
+        self.shard = shard
+        self.excluded = excluded
+    }
+
+    /// Everything about the options that changes output bytes: derived from the whole
+    /// `RenderOptions` value, so a new render option is part of it without anyone
+    /// remembering to add it.
+    public var outputSettings: OutputSettings { OutputSettings(render: render, thumbnails: thumbnails) }
+}
+
+/// The options that decide a batch's output bytes, as one value. Its JSON (sorted keys) is
+/// the up-to-date key recorded in the manifest.
+public struct OutputSettings: Codable, Hashable, Sendable {
+    /// How each document is rendered.
+    public var render: RenderOptions
+    /// Whether a thumbnail is written next to each output.
+    public var thumbnails: Bool
+
+    public init(render: RenderOptions, thumbnails: Bool) {
+        self.render = render
+        self.thumbnails = thumbnails
+    }
+
+    /// The key recorded in the manifest: the settings as JSON with sorted keys.
+    public var key: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding plain values cannot fail; an empty key would only force a re-render.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+}

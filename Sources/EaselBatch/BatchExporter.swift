@@ -1,0 +1,189 @@
+import Foundation
+import EaselGeometry
+import EaselDocuments
+import EaselSupport
+import EaselRender
+
+/// Exports every document below some folders into an output folder, mirroring their
+/// layout, in parallel, skipping what is up to date, writing every file atomically, and
+/// never writing outside the output folder.
+public final class BatchExporter: Sendable {
+    public let inputs: [URL]
+    public let outputFolder: URL
+    public let options: BatchExportOptions
+    private let registry: DocumentRegistry
+    /// The manifest's key for these options (see `OutputSettings`).
+    private let optionsKey: String
+
+    public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard) throws(BatchError) {
+        self.inputs = inputs.map { $0.standardizedFileURL }
+        self.outputFolder = outputFolder.standardizedFileURL
+        self.options = options
+        self.registry = registry
+        self.optionsKey = options.outputSettings.key
+        let out = Self.realPath(self.outputFolder)
+        for input in self.inputs {
+            let root = Self.realPath(input)
+            if out == root || out.hasPrefix(root + "/") {
+                let excluded = options.excluded.map { Self.realPath($0.standardizedFileURL) }
+                guard excluded.contains(where: { out == $0 || out.hasPrefix($0 + "/") }) else {
+                    throw BatchError(message: "the output folder \(outputFolder.path) is inside the input folder \(input.path); choose another output folder, or leave it out of the scan with --exclude \(outputFolder.path)")
+                }
+            }
+        }
+    }
+
+    /// The path with symbolic links resolved as far as it exists.
+    static func realPath(_ url: URL) -> String {
+        var existing = url
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        let resolved = existing.resolvingSymlinksInPath().path
+        return ([resolved == "/" ? "" : resolved] + rest).joined(separator: "/")
+    }
+
+    /// The documents to export (this shard's), with their outputs.
+    public func plan() -> [BatchItem] {
+        BatchPlanner.items(inputs: inputs, outputFolder: outputFolder, options: options, registry: registry)
+    }
+
+    public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
+
+    /// Runs the batch. `progress` is called (from worker threads) after each document.
+    public func run(_ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
+                    progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchReport {
+        let start = Date()
+        let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
+        let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
+        if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
+        let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
+        let next = Locked(0)
+        let workers = min(options.jobs, max(1, items.count))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                while !cancellation.isCancelled {
+                    let index = next.withLock { value -> Int in defer { value += 1 }; return value }
+                    guard index < items.count else { return }
+                    let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
+                    let (entry, record) = process(items[index], previous: manifestEntry)
+                    if let record { journal?.append(key: items[index].key, entry: record) }
+                    let snapshot: BatchProgress = state.withLock { state in
+                        state.entries[index] = entry
+                        if let record { state.manifest.entries[items[index].key] = record }
+                        state.count(entry.status)
+                        return BatchProgress(total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                                             failed: state.failed, elapsed: Date().timeIntervalSince(start))
+                    }
+                    if entry.status == .failed && options.failFast { cancellation.cancel() }
+                    progress(snapshot)
+                }
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        group.wait()
+
+        let final = state.withLock { $0 }
+        if !options.dryRun {
+            try? final.manifest.save(to: manifestURL) // also folds in and removes the journal
+        }
+        let entries = final.entries.compactMap { $0 }
+        let seconds = Date().timeIntervalSince(start)
+        let totals = BatchReport.Totals(
+            documents: items.count, rendered: final.rendered, skipped: final.skipped, failed: final.failed, planned: final.planned,
+            notStarted: items.count - entries.count, seconds: seconds,
+            documentsPerSecond: seconds > 0 ? Double(final.rendered) / seconds : 0, peakMemoryBytes: ProcessMemory.peakResidentBytes)
+        return BatchReport(outputFolder: outputFolder.path, interrupted: cancellation.isCancelled && entries.count < items.count,
+                           entries: entries, totals: totals)
+    }
+
+    private struct RunState {
+        var manifest: ExportManifest
+        var entries: [BatchEntry?]
+        var done = 0, rendered = 0, skipped = 0, failed = 0, planned = 0
+
+        mutating func count(_ status: BatchStatus) {
+            done += 1
+            switch status {
+            case .rendered: rendered += 1
+            case .skipped: skipped += 1
+            case .failed: failed += 1
+            case .planned: planned += 1
+            }
+        }
+    }
+
+    /// Renders (or skips) one document; returns its report entry and its new manifest record.
+    private func process(_ item: BatchItem, previous: ExportManifest.Entry?) -> (BatchEntry, ExportManifest.Entry?) {
+        let started = Date()
+        func entry(_ status: BatchStatus, warnings: [String] = [], error: String? = nil) -> BatchEntry {
+            BatchEntry(input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
+                       warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
+        }
+        guard let location = registry.location(of: item.input) else {
+            return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
+        }
+        if !options.force, let previous,
+           ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder) {
+            return (entry(.skipped), nil)
+        }
+        if options.dryRun { return (entry(.planned), nil) }
+        do {
+            // Stamp first: a change during rendering then shows as a change next time.
+            guard let documentStamp = FileStamp.of(location.contentFile.path) else {
+                throw DocumentError(file: item.input.path, kind: .io("the document disappeared"))
+            }
+            let located = try registry.open(item.input)
+            let images = located.referencedFiles.map {
+                ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
+            }
+            let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+            var outputs = [item.output]
+            let file = try DocumentRenderer.export(scene, options: options.render)
+            try writeOutput(file.bytes, to: item.output)
+            if options.thumbnails {
+                let thumbnail = (item.output as NSString).deletingPathExtension + ".thumbnail.png"
+                var thumbnailOptions = options.render
+                thumbnailOptions.format = .png
+                thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
+                try writeOutput(try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail)
+                outputs.append(thumbnail)
+            }
+            let record = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: optionsKey,
+                                              document: documentStamp, images: images, outputs: outputs)
+            return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
+        } catch {
+            return (entry(.failed, error: "\(error)"), nil)
+        }
+    }
+
+    /// The app's thumbnail: 260x400 for a card; a drawing fits in the same box.
+    static func thumbnailSize(for canvas: Size) -> OutputSize {
+        .scale(min(260 / canvas.width, 400 / canvas.height))
+    }
+
+    /// Writes `bytes` at `relative` below the output folder, atomically, creating folders as
+    /// needed, and refusing any path that would lead outside the output folder (through
+    /// `..` or a symbolic link planted inside it).
+    private func writeOutput(_ bytes: [UInt8], to relative: String) throws {
+        let target = outputFolder.appendingPathComponent(relative).standardizedFileURL
+        let root = outputFolder.path
+        guard target.path.hasPrefix(root + "/") else {
+            throw BatchError(message: "\(target.path): outside the output folder \(root); not written")
+        }
+        let folder = target.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let realRoot = Self.realPath(outputFolder)
+        let realFolder = Self.realPath(folder)
+        guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
+            throw BatchError(message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
+        }
+        try AtomicFile.write(bytes, to: target.path)
+    }
+}

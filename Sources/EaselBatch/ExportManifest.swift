@@ -1,0 +1,128 @@
+import EaselGeometry
+import Foundation
+import EaselDocuments
+
+/// What a batch export made, and from what, kept in the output folder so that the next run
+/// renders only what changed. A document is up to date when its file, every image it
+/// uses, the render options and Easel's renderer version are as recorded, and its outputs
+/// still exist. Checking this costs a few `stat` calls per document, no reading.
+public struct ExportManifest: Codable, Sendable {
+    /// Bumped whenever a rendering change alters output pixels, so old outputs are redone.
+    public static let rendererVersion = "easel-renderer-1"
+    public static let currentVersion = 1
+
+    public struct ImageStamp: Codable, Hashable, Sendable {
+        public var name: String
+        /// nil: missing or refused when the output was made.
+        public var stamp: FileStamp?
+    }
+
+    public struct Entry: Codable, Hashable, Sendable {
+        public var rendererVersion: String
+        public var optionsKey: String
+        public var document: FileStamp
+        public var images: [ImageStamp]
+        /// Output files, relative to the output folder.
+        public var outputs: [String]
+    }
+
+    public var version = ExportManifest.currentVersion
+    public var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// The manifest's file name: one per shard, so shards sharing a folder never write the
+    /// same file.
+    public static func fileName(shard: Shard?) -> String {
+        shard.map { ".easel-manifest-\($0.index)-of-\($0.count).json" } ?? ".easel-manifest.json"
+    }
+
+    /// The journal beside a manifest: one JSON line per document finished since the
+    /// manifest was last written, so that a run killed at any moment loses at most the
+    /// documents in flight.
+    public static func journalURL(for manifest: URL) -> URL { manifest.appendingPathExtension("journal") }
+
+    /// Loads the manifest and replays its journal over it (a torn last line, from a run
+    /// killed mid-write, is ignored).
+    public static func loadWithJournal(from url: URL) -> (manifest: ExportManifest, problem: String?) {
+        var (manifest, problem) = load(from: url)
+        if let journal = try? Data(contentsOf: journalURL(for: url)) {
+            let decoder = JSONDecoder()
+            for line in journal.split(separator: UInt8(ascii: "\n")) {
+                guard let record = try? decoder.decode(JournalRecord.self, from: Data(line)) else { continue }
+                manifest.entries[record.key] = record.entry
+            }
+        }
+        return (manifest, problem)
+    }
+
+    public struct JournalRecord: Codable, Sendable {
+        public var key: String
+        public var entry: Entry
+    }
+
+    /// Loads the manifest, or an empty one (with the reason) when it is missing or unreadable.
+    public static func load(from url: URL) -> (manifest: ExportManifest, problem: String?) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return (ExportManifest(), nil) }
+        do {
+            let data = try Data(contentsOf: url)
+            let manifest = try JSONDecoder().decode(ExportManifest.self, from: data)
+            guard manifest.version == currentVersion else {
+                return (ExportManifest(), "the manifest \(url.path) is of another version; everything is rendered again")
+            }
+            return (manifest, nil)
+        } catch {
+            return (ExportManifest(), "the manifest \(url.path) is unreadable (\(error)); everything is rendered again")
+        }
+    }
+
+    /// Writes the manifest atomically and removes the journal it now contains.
+    public func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(Array(try encoder.encode(self)), to: url.path)
+        try? FileManager.default.removeItem(at: Self.journalURL(for: url))
+    }
+}
+
+/// Appends journal records with one `write` each (O_APPEND), so records never interleave
+/// and a kill leaves at most one torn line at the end.
+final class ManifestJournal: @unchecked Sendable {
+    private let fd: Int32
+    private let encoder = JSONEncoder()
+    private let lock = NSLock()
+
+    init?(manifest: URL) {
+        fd = open(ExportManifest.journalURL(for: manifest).path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if fd < 0 { return nil }
+    }
+
+    deinit { close(fd) }
+
+    func append(key: String, entry: ExportManifest.Entry) {
+        guard var line = try? encoder.encode(ExportManifest.JournalRecord(key: key, entry: entry)) else { return }
+        line.append(UInt8(ascii: "\n"))
+        lock.withLock { _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+    }
+}
+
+extension ExportManifest {
+    /// The up-to-date rule: true when `entry` still describes the document at `location`
+    /// rendered with `optionsKey` into `outputFolder` — its content file, every image it
+    /// used (resolved in its resource folder), the options and the renderer version are as
+    /// recorded, and its outputs exist. A few `stat` calls, no reading.
+    public static func isUpToDate(_ entry: Entry, location: DocumentLocation, optionsKey: String, outputFolder: URL) -> Bool {
+        guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
+              FileStamp.of(location.contentFile.path) == entry.document else { return false }
+        let folder = location.resourceFolder
+        for image in entry.images {
+            let current: FileStamp?
+            switch FolderFileResolver.resolve(image.name, inFolder: folder) {
+            case .file(let url): current = FileStamp.of(url.path)
+            case .missing, .refused: current = nil
+            }
+            if current != image.stamp { return false }
+        }
+        return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent($0).path) }
+    }
+}

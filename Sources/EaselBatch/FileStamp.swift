@@ -1,0 +1,21 @@
+import EaselGeometry
+import Foundation
+
+/// What identifies a file's version cheaply: size, modification time (nanoseconds) and
+/// inode. Any write, `touch`, or replacement by rename changes it.
+public struct FileStamp: Codable, Hashable, Sendable {
+    public var size: Int64
+    public var modified: Int64
+    public var inode: UInt64
+
+    /// The stamp of the file at `path` (following a final symbolic link), or nil when it
+    /// does not exist.
+    public static func of(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(size: Int64(status.st_size),
+                         modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+                         inode: UInt64(status.st_ino))
+    }
+}
+

@@ -1,0 +1,36 @@
+import Foundation
+
+/// One live progress line on stderr when it is a terminal (done/total, documents per
+/// second, ETA, failures); nothing otherwise, so logs never hold control codes.
+public final class ProgressDisplay: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    /// A display that draws only when `enabled` and stderr is a terminal.
+    public init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0
+    }
+
+    /// Redraws the line (at most ten times a second, and at the end).
+    public func update(_ progress: BatchProgress) {
+        guard enabled else { return }
+        lock.withLock {
+            guard Date().timeIntervalSince(lastDraw) > 0.1 || progress.done == progress.total else { return }
+            lastDraw = Date()
+            let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
+            let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+            let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+            let line = String(format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            drawn = true
+        }
+    }
+
+    /// Clears the line.
+    public func finish() {
+        guard enabled else { return }
+        lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+    }
+}

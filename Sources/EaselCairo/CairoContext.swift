@@ -1,0 +1,211 @@
+import CEaselCairo
+import EaselGeometry
+
+/// A cairo drawing context that owns its `cairo_t` (destroyed in `deinit`) and checks
+/// cairo's status after every call, throwing a typed error instead of drawing on silently
+/// in an error state. One context belongs to one render on one thread.
+public final class CairoContext {
+    let cr: OpaquePointer
+    /// Keeps the target alive as long as the context.
+    private let target: AnyObject?
+
+    public convenience init(image: RasterImage) throws(CairoError) {
+        try self.init(surface: image.surface, owner: image)
+    }
+
+    init(surface: OpaquePointer, owner: AnyObject?) throws(CairoError) {
+        let cr = cairo_create(surface)!
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(cr)
+            throw CairoError.status(status, in: "cairo_create")
+        }
+        self.cr = cr
+        self.target = owner
+        // Fixed, deterministic rendering settings.
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GRAY)
+    }
+
+    deinit { cairo_destroy(cr) }
+
+    /// Throws when the context is in an error state; called after every operation.
+    func check(_ operation: @autoclosure () -> String) throws(CairoError) {
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoError.status(status, in: operation()) }
+    }
+
+    // MARK: State
+
+    public func save() throws(CairoError) { cairo_save(cr); try check("cairo_save") }
+    public func restore() throws(CairoError) { cairo_restore(cr); try check("cairo_restore") }
+
+    /// Runs `body` between save and restore.
+    public func withSavedState<R>(_ body: () throws(CairoError) -> R) throws(CairoError) -> R {
+        try save()
+        do {
+            let result = try body()
+            try restore()
+            return result
+        } catch {
+            cairo_restore(cr)
+            throw error
+        }
+    }
+
+    /// Multiplies the current transformation matrix by `transform` (applied first).
+    public func concatenate(_ transform: Transform2D) throws(CairoError) {
+        var matrix = cairo_matrix_t(xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d,
+                                    x0: transform.tx, y0: transform.ty)
+        cairo_transform(cr, &matrix)
+        try check("cairo_transform \(transform)")
+    }
+
+    public func setSource(_ color: Color) throws(CairoError) {
+        let c = color.clamped
+        cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+        try check("cairo_set_source_rgba")
+    }
+
+    // MARK: Paths
+
+    /// Replaces the current path with `path`.
+    public func setPath(_ path: Path) throws(CairoError) {
+        cairo_new_path(cr)
+        var current = Point.zero
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                cairo_move_to(cr, p.x, p.y)
+                current = p
+            case .line(let p):
+                cairo_line_to(cr, p.x, p.y)
+                current = p
+            case .quadCurve(let p, let c):
+                let (c1, c2) = Path.cubicControls(start: current, control: c, end: p)
+                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                current = p
+            case .curve(let p, let c1, let c2):
+                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                current = p
+            case .closeSubpath:
+                cairo_close_path(cr)
+                var x = 0.0, y = 0.0
+                cairo_get_current_point(cr, &x, &y)
+                current = Point(x: x, y: y)
+            }
+        }
+        try check("building a path of \(path.elements.count) elements")
+    }
+
+    public func fill(_ path: Path, evenOdd: Bool = false) throws(CairoError) {
+        try setPath(path)
+        cairo_set_fill_rule(cr, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+        cairo_fill(cr)
+        try check("cairo_fill")
+    }
+
+    /// Intersects the clip with `path`.
+    public func clip(_ path: Path) throws(CairoError) {
+        try setPath(path)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_clip(cr)
+        try check("cairo_clip")
+    }
+
+    public func paint() throws(CairoError) {
+        cairo_paint(cr)
+        try check("cairo_paint")
+    }
+
+    /// How the ends of an open stroke are drawn.
+    public enum LineCap: Sendable { case butt, round, square }
+    /// How the corners of a stroke are drawn.
+    public enum LineJoin: Sendable { case miter, round, bevel }
+
+    /// Strokes `path` in `color`, `width` units wide, with `dash` lengths (none: solid). A
+    /// zero width draws nothing.
+    public func stroke(_ path: Path, color: Color, width: Double, dash: [Double] = [], cap: LineCap = .butt,
+                       join: LineJoin = .miter) throws(CairoError) {
+        guard width > 0 else { return }
+        try setPath(path)
+        try setSource(color)
+        cairo_set_line_width(cr, width)
+        cairo_set_line_cap(cr, cap == .round ? CAIRO_LINE_CAP_ROUND : (cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
+        cairo_set_line_join(cr, join == .round ? CAIRO_LINE_JOIN_ROUND : (join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER))
+        cairo_set_dash(cr, dash, Int32(dash.count), 0)
+        cairo_stroke(cr)
+        cairo_set_dash(cr, nil, 0, 0)
+        try check("cairo_stroke")
+    }
+
+    /// Starts drawing into an offscreen layer (see `popGroupAndPaint`).
+    public func pushGroup() throws(CairoError) {
+        cairo_push_group(cr)
+        try check("cairo_push_group")
+    }
+
+    /// Composites the layer started by `pushGroup` at `opacity`.
+    public func popGroupAndPaint(opacity: Double) throws(CairoError) {
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, min(1, max(0, opacity)))
+        try check("compositing a group at opacity \(opacity)")
+    }
+
+    /// Draws glyphs on one baseline: each run's glyphs in its face at `size`, with pen
+    /// positions given at size 1; `transform` maps the text's own space (baseline at y = 0)
+    /// onto the current user space.
+    public func showGlyphs(_ runs: [(face: FontFace, glyphs: [(index: UInt, x: Double)])], size: Double, color: Color,
+                           transform: Transform2D) throws(CairoError) {
+        guard size > 0, !runs.isEmpty else { return }
+        try withSavedState { () throws(CairoError) in
+            try concatenate(transform)
+            try setSource(color)
+            let options = FontLibrary.makeFontOptions()
+            defer { cairo_font_options_destroy(options) }
+            cairo_set_font_options(cr, options)
+            cairo_set_font_size(cr, size)
+            for run in runs {
+                cairo_set_font_face(cr, run.face.face)
+                let glyphs = run.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x * size, y: 0) }
+                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+                try check("drawing \(glyphs.count) glyphs of \(run.face)")
+            }
+        }
+    }
+
+    // MARK: Images
+
+    /// Fills `image`'s own rectangle (0, 0, width, height) in the current user space with
+    /// the image, sampled with `filter`. The pattern is padded at its edges so that edge
+    /// pixels are not blended with transparency; the rectangle's antialiased outline alone
+    /// decides the image's edge.
+    public func drawImage(_ image: RasterImage, filter: ImageFilter) throws(CairoError) {
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        let pattern = cairo_get_source(cr)
+        cairo_pattern_set_filter(pattern, filter.cairoFilter)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+        cairo_fill(cr)
+        try check("drawing a \(image.width)x\(image.height) image")
+    }
+}
+
+/// How images are resampled when scaled.
+public enum ImageFilter: String, Codable, Sendable, CaseIterable {
+    /// cairo's GOOD filter: bilinear when enlarging, box-filtered when shrinking (no aliasing
+    /// when a large photo is drawn small). Easel's default.
+    case good
+    /// cairo's BEST filter: a higher-order kernel; slower.
+    case best
+    /// Nearest neighbour: pixel art stays sharp.
+    case nearest
+
+    var cairoFilter: cairo_filter_t {
+        switch self {
+        case .good: return CAIRO_FILTER_GOOD
+        case .best: return CAIRO_FILTER_BEST
+        case .nearest: return CAIRO_FILTER_NEAREST
+        }
+    }
+}

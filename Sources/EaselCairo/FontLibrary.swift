@@ -1,0 +1,153 @@
+import Foundation
+import EaselSupport
+import CEaselCairo
+import CEaselFreeType
+
+/// A loaded font: a cairo font face made from a FreeType face, plus a measuring scaled font
+/// at 1 unit per em. Faces are shared by every render in the process; after loading, all
+/// use goes through cairo, which locks the FreeType face itself, so sharing is safe.
+public final class FontFace: @unchecked Sendable, CustomStringConvertible {
+    public let file: FontMap.FontFile
+    let face: OpaquePointer          // cairo_font_face_t, kept for the life of the process
+    let measuring: OpaquePointer     // cairo_scaled_font_t at size 1, unhinted
+    /// Ascent and descent (both positive) at size 1, from the font's own metrics.
+    public let ascent: Double
+    public let descent: Double
+
+    init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer) {
+        self.file = file
+        self.face = face
+        self.measuring = measuring
+        var extents = cairo_font_extents_t()
+        cairo_scaled_font_extents(measuring, &extents)
+        ascent = extents.ascent
+        descent = extents.descent
+    }
+
+    deinit {
+        cairo_scaled_font_destroy(measuring)
+        cairo_font_face_destroy(face)
+    }
+
+    /// The glyph for a Unicode scalar, or nil when the font has none.
+    public func glyph(for scalar: Unicode.Scalar) -> UInt {
+        var utf8 = Array(String(Character(scalar)).utf8)
+        utf8.append(0)
+        var glyphs: UnsafeMutablePointer<cairo_glyph_t>? = nil
+        var count: Int32 = 0
+        let status = utf8.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
+                cairo_scaled_font_text_to_glyphs(measuring, 0, 0, text, Int32(buffer.count - 1), &glyphs, &count, nil, nil, nil)
+            }
+        }
+        defer { cairo_glyph_free(glyphs) }
+        guard status == CAIRO_STATUS_SUCCESS, count >= 1, let glyphs else { return 0 }
+        return glyphs[0].index
+    }
+
+    /// The horizontal advance of `glyph` at size 1 (unhinted, so it scales linearly).
+    public func advance(of glyph: UInt) -> Double {
+        var g = cairo_glyph_t(index: glyph, x: 0, y: 0)
+        var extents = cairo_text_extents_t()
+        cairo_scaled_font_glyph_extents(measuring, &g, 1, &extents)
+        return extents.x_advance
+    }
+
+    public var description: String { file.description }
+}
+
+/// Why a font could not be used.
+public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
+    case missingFile(String)
+    case unreadable(String, code: Int32)
+    case cairo(String)
+
+    public var description: String {
+        switch self {
+        case .missingFile(let path): return "the font file \(path) is not installed (run `make deps`)"
+        case .unreadable(let path, let code): return "FreeType cannot read the font file \(path) (error \(code))"
+        case .cairo(let message): return "cairo cannot use a font: \(message)"
+        }
+    }
+}
+
+/// The process's fonts: each file is loaded once, on first use, under a lock.
+public final class FontLibrary: Sendable {
+    public static let shared = FontLibrary()
+
+    private struct State {
+        var library: FT_Library?
+        var faces: [FontMap.FontFile: Result<FontFace, FontError>] = [:]
+    }
+
+    private let state = Locked(State())
+
+    /// Deterministic font rendering: no hinting, unrounded metrics, grey antialiasing.
+    static func makeFontOptions() -> OpaquePointer {
+        let options = cairo_font_options_create()!
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        return options
+    }
+
+    /// The face for `file`, loading it on first use.
+    public func face(for file: FontMap.FontFile) throws(FontError) -> FontFace {
+        let result: Result<FontFace, FontError> = state.withLock { state in
+            if let cached = state.faces[file] { return cached }
+            let loaded = Self.load(file, state: &state)
+            state.faces[file] = loaded
+            return loaded
+        }
+        return try result.get()
+    }
+
+    /// The face for a font name through `FontMap`, falling back to the default sans when the
+    /// mapped file is missing. `substituted` is true when the name was unknown or its file
+    /// was missing.
+    public func face(named name: String) throws(FontError) -> (face: FontFace, substituted: Bool) {
+        let (file, known) = FontMap.file(for: name)
+        if let face = try? face(for: file) { return (face, !known) }
+        return (try face(for: FontMap.defaultSans), true)
+    }
+
+    /// The fallback faces that are installed, in order.
+    public var fallbackFaces: [FontFace] {
+        FontMap.fallbacks.compactMap { try? face(for: $0) }
+    }
+
+    private static func load(_ file: FontMap.FontFile, state: inout State) -> Result<FontFace, FontError> {
+        guard FileManager.default.fileExists(atPath: file.path) else { return .failure(.missingFile(file.path)) }
+        if state.library == nil {
+            var library: FT_Library?
+            guard FT_Init_FreeType(&library) == 0 else { return .failure(.unreadable(file.path, code: -1)) }
+            state.library = library
+        }
+        var ftFace: FT_Face?
+        let error = FT_New_Face(state.library, file.path, file.faceIndex, &ftFace)
+        guard error == 0, let ftFace else { return .failure(.unreadable(file.path, code: error)) }
+        let face = cairo_ft_font_face_create_for_ft_face(ftFace, 0)!
+        // cairo uses the FreeType face until its own face is destroyed: tie their lives.
+        let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+        let status = cairo_font_face_set_user_data(face, key, UnsafeMutableRawPointer(ftFace)) { pointer in
+            FT_Done_Face(pointer?.assumingMemoryBound(to: FT_FaceRec_.self))
+        }
+        guard status == CAIRO_STATUS_SUCCESS, cairo_font_face_status(face) == CAIRO_STATUS_SUCCESS else {
+            cairo_font_face_destroy(face)
+            FT_Done_Face(ftFace)
+            return .failure(.cairo("cannot create a font face for \(file.path)"))
+        }
+        var identity = cairo_matrix_t()
+        cairo_matrix_init_identity(&identity)
+        let options = makeFontOptions()
+        defer { cairo_font_options_destroy(options) }
+        let measuring = cairo_scaled_font_create(face, &identity, &identity, options)!
+        guard cairo_scaled_font_status(measuring) == CAIRO_STATUS_SUCCESS else {
+            cairo_scaled_font_destroy(measuring)
+            cairo_font_face_destroy(face)
+            return .failure(.cairo("cannot scale the font \(file.path)"))
+        }
+        return .success(FontFace(file: file, face: face, measuring: measuring))
+    }
+}

@@ -1,0 +1,70 @@
+import CEaselPNG
+import CEaselCairo
+
+/// Decodes PNG data of any colour type and bit depth (palette, grey, grey+alpha, RGB,
+/// RGBA, 16-bit, interlaced) into a premultiplied ARGB32 `RasterImage`, through the libpng
+/// shim. The header's size is checked against `maxPixels` before any pixel memory exists.
+public enum PNGDecoder {
+    public struct Header: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var bitDepth: Int
+        public var colorType: Int
+        public var interlaced: Bool
+    }
+
+    /// Decodes into a cairo image of its own (for comparing, compositing and re-encoding).
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws(PNGError) -> RasterImage {
+        let pixels = try decodePixels(bytes, maxPixels: maxPixels)
+        do {
+            return try RasterImage(copying: pixels)
+        } catch {
+            throw .outOfMemory
+        }
+    }
+
+    /// Decodes into Swift-owned memory, with no cairo object (what a scene holds).
+    public static func decodePixels(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws(PNGError) -> PixelBuffer {
+        let result: Result<PixelBuffer, PNGError> = bytes.withUnsafeBufferPointer { buffer in
+            guard let reader = easel_png_reader_create(buffer.baseAddress, buffer.count) else { return .failure(.outOfMemory) }
+            defer { easel_png_reader_destroy(reader) }
+            var header = easel_png_header()
+            var status = easel_png_reader_read_header(reader, UInt64(max(0, maxPixels)), &header)
+            guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
+            let width = Int(header.width), height = Int(header.height)
+            guard width > 0, height > 0, width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide else {
+                return .failure(.tooLarge("the image is \(width)x\(height) pixels; the longest side allowed is \(RenderLimits.maxOutputSide)"))
+            }
+            let pixels = PixelBuffer(width: width, height: height)
+            status = easel_png_reader_read_argb32(reader, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride)
+            guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
+            return .success(pixels)
+        }
+        return try result.get()
+    }
+
+    /// Reads only the header: the image's size and format, without decoding pixels.
+    public static func header(of bytes: [UInt8]) throws(PNGError) -> Header {
+        let result: Result<Header, PNGError> = bytes.withUnsafeBufferPointer { buffer in
+            guard let reader = easel_png_reader_create(buffer.baseAddress, buffer.count) else { return .failure(.outOfMemory) }
+            defer { easel_png_reader_destroy(reader) }
+            var header = easel_png_header()
+            let status = easel_png_reader_read_header(reader, UInt64.max, &header)
+            guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
+            return .success(Header(width: Int(header.width), height: Int(header.height), bitDepth: Int(header.bit_depth),
+                                   colorType: Int(header.color_type), interlaced: header.interlaced != 0))
+        }
+        return try result.get()
+    }
+
+    private static func error(_ status: easel_png_status, _ reader: OpaquePointer) -> PNGError {
+        let message = String(cString: easel_png_reader_message(reader))
+        switch status {
+        case EASEL_PNG_NOT_PNG: return .notPNG(message)
+        case EASEL_PNG_TRUNCATED: return .truncated(message)
+        case EASEL_PNG_TOO_LARGE: return .tooLarge(message)
+        case EASEL_PNG_OUT_OF_MEMORY: return .outOfMemory
+        default: return .corrupt(message.isEmpty ? "libpng status \(status.rawValue)" : message)
+        }
+    }
+}

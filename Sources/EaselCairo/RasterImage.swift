@@ -1,0 +1,159 @@
+import CEaselCairo
+
+/// A bitmap in cairo's ARGB32 format (premultiplied alpha, native-endian 32-bit pixels),
+/// owning its cairo image surface: `deinit` destroys it. Rendering draws into one; PNG
+/// decoding fills one; the golden comparator reads them.
+///
+/// Not thread-safe: each render owns its own images.
+public final class RasterImage {
+    let surface: OpaquePointer
+
+    public let width: Int
+    public let height: Int
+    public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+    /// False for RGB24 surfaces, whose top byte is padding.
+    var hasAlpha: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }
+    /// True for RGB24 surfaces (cairo's reader makes them for opaque PNGs): the top byte of
+    /// each pixel is padding and must be read as opaque.
+    public var isOpaqueFormat: Bool { !hasAlpha }
+
+    /// A transparent image. Throws instead of allocating when the size is over the limits.
+    public init(width: Int, height: Int) throws(CairoError) {
+        try RenderLimits.checkOutput(width: width, height: height)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw CairoError.status(status, in: "cairo_image_surface_create(\(width)x\(height))")
+        }
+        self.surface = surface
+        self.width = width
+        self.height = height
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// Read access to the pixel rows, after pending drawing is flushed.
+    public func withUnsafePixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// Write access to the pixel rows; cairo is told afterwards that they changed.
+    public func withUnsafeMutablePixels<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        defer { cairo_surface_mark_dirty(surface) }
+        return try body(UnsafeMutableRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// The pixel at (x, y) as premultiplied components.
+    public func premultipliedPixel(x: Int, y: Int) -> RGBA8 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+        return withUnsafePixels { pixels in
+            let value = pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+            // RGB24 surfaces (cairo's reader makes them for opaque PNGs) leave the top byte undefined.
+            return RGBA8(argb32: hasAlpha ? value : value | 0xFF00_0000)
+        }
+    }
+
+    /// The pixel at (x, y) with straight (un-premultiplied) colour, as a PNG stores it.
+    public func pixel(x: Int, y: Int) -> RGBA8 {
+        premultipliedPixel(x: x, y: y).unpremultiplied
+    }
+
+    /// Writes the image as PNG through cairo's own writer (used to cross-check the shim).
+    public func writePNGWithCairo(to path: String) throws(CairoError) {
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw .io(path: path, message: "cairo could not write the PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+
+    /// Reads a PNG through cairo's own reader (used to cross-check the shim).
+    public static func readPNGWithCairo(at path: String) throws(CairoError) -> RasterImage {
+        let surface = cairo_image_surface_create_from_png(path)!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw CairoError.status(status, in: "cairo_image_surface_create_from_png(\(path))")
+        }
+        return RasterImage(adopting: surface)
+    }
+
+    /// A new image holding a copy of `pixels`.
+    public convenience init(copying pixels: PixelBuffer) throws(CairoError) {
+        try self.init(width: pixels.width, height: pixels.height)
+        withUnsafeMutablePixels { destination in
+            pixels.withUnsafeBytes { source in
+                for row in 0..<height {
+                    let target = destination.baseAddress! + row * stride
+                    target.copyMemory(from: source.baseAddress! + row * pixels.stride, byteCount: width * 4)
+                }
+            }
+        }
+    }
+
+    /// An image drawing from `pixels` without copying them: the cairo surface points at the
+    /// buffer's memory and keeps the buffer alive for as long as cairo holds the surface
+    /// (a PDF or SVG surface may hold it until it is finished).
+    public convenience init(sharing pixels: PixelBuffer) throws(CairoError) {
+        let surface = cairo_image_surface_create_for_data(pixels.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw CairoError.status(status, in: "cairo_image_surface_create_for_data(\(pixels.width)x\(pixels.height))")
+        }
+        let retained = Unmanaged.passRetained(pixels).toOpaque()
+        let attached = cairo_surface_set_user_data(surface, &RasterImage.pixelBufferKey, retained) { buffer in
+            Unmanaged<PixelBuffer>.fromOpaque(buffer!).release()
+        }
+        guard attached == CAIRO_STATUS_SUCCESS else {
+            Unmanaged<PixelBuffer>.fromOpaque(retained).release()
+            cairo_surface_destroy(surface)
+            throw CairoError.status(attached, in: "cairo_surface_set_user_data")
+        }
+        self.init(adopting: surface)
+    }
+
+    /// The key under which a shared surface holds its `PixelBuffer`.
+    nonisolated(unsafe) private static var pixelBufferKey = cairo_user_data_key_t()
+
+    /// Takes ownership of an ARGB32 or RGB24 image surface (they share the pixel layout).
+    init(adopting surface: OpaquePointer) {
+        self.surface = surface
+        self.width = Int(cairo_image_surface_get_width(surface))
+        self.height = Int(cairo_image_surface_get_height(surface))
+    }
+}
+
+/// One pixel's four 8-bit channels.
+public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        (self.r, self.g, self.b, self.a) = (r, g, b, a)
+    }
+
+    init(argb32 value: UInt32) {
+        self.init(r: UInt8(truncatingIfNeeded: value >> 16), g: UInt8(truncatingIfNeeded: value >> 8),
+                  b: UInt8(truncatingIfNeeded: value), a: UInt8(truncatingIfNeeded: value >> 24))
+    }
+
+    /// Straight colour from premultiplied, rounding as cairo and the PNG shim do.
+    public var unpremultiplied: RGBA8 {
+        guard a != 0 else { return RGBA8(r: 0, g: 0, b: 0, a: 0) }
+        guard a != 255 else { return self }
+        func u(_ c: UInt8) -> UInt8 { UInt8(min(255, (UInt32(c) * 255 + UInt32(a) / 2) / UInt32(a))) }
+        return RGBA8(r: u(r), g: u(g), b: u(b), a: a)
+    }
+
+    /// The largest difference between any two corresponding channels.
+    public func maxChannelDifference(to other: RGBA8) -> Int {
+        max(abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)), abs(Int(a) - Int(other.a)))
+    }
+
+    public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
+}

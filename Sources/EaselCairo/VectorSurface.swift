@@ -1,0 +1,61 @@
+import CEaselCairo
+
+/// A cairo SVG or PDF surface streamed into memory, owning its `cairo_surface_t`
+/// (destroyed in `deinit`). Draw through `context()`, then `finish()` for the file's bytes.
+public final class VectorSurface {
+    /// The vector formats cairo writes.
+    public enum Format: Sendable, CustomStringConvertible {
+        case svg, pdf
+        public var description: String { self == .svg ? "SVG" : "PDF" }
+    }
+
+    /// Collects what cairo writes.
+    private final class ByteSink {
+        var bytes: [UInt8] = []
+    }
+
+    private static let writeToSink: cairo_write_func_t = { closure, data, length in
+        let sink = Unmanaged<ByteSink>.fromOpaque(closure!).takeUnretainedValue()
+        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+        return CAIRO_STATUS_SUCCESS
+    }
+
+    public let format: Format
+    let surface: OpaquePointer
+    private let sink = ByteSink()
+
+    /// A one-page document of `width` x `height` points (SVG: pixels).
+    public init(format: Format, width: Int, height: Int) throws(CairoError) {
+        self.format = format
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        switch format {
+        case .svg:
+            surface = cairo_svg_surface_create_for_stream(Self.writeToSink, closure, Double(width), Double(height))!
+            cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1)
+            cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+        case .pdf:
+            surface = cairo_pdf_surface_create_for_stream(Self.writeToSink, closure, Double(width), Double(height))!
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
+        }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw CairoError.status(status, in: "creating the \(format) surface")
+        }
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// A new drawing context on the surface (it keeps the surface alive).
+    public func context() throws(CairoError) -> CairoContext {
+        try CairoContext(surface: surface, owner: self)
+    }
+
+    /// Finishes the document and returns its bytes. Draw nothing after this.
+    public func finish() throws(CairoError) -> [UInt8] {
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoError.status(status, in: "finishing the \(format) file") }
+        return sink.bytes
+    }
+}

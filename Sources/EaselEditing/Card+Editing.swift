@@ -1,0 +1,126 @@
+import EaselDocuments
+import EaselGeometry
+import EaselSupport
+import Foundation
+
+extension Card: EditableDocument {
+    public static var kindName: String { "card" }
+    public var canvas: Size { Card.canvasSize }
+    public var background: Color? { backgroundColor }
+    public var elementCount: Int { imageElements.count + textElements.count }
+
+    public func historyBytes(file: String) throws(DocumentError) -> [UInt8] {
+        try CardEncoder.encode(self, file: file)
+    }
+
+    public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Card {
+        var warnings: [DocumentWarning] = []
+        return try CardDecoder.decode(bytes, file: file, warnings: &warnings)
+    }
+
+    /// A card element's position in its own list.
+    private enum Slot { case image(Int), text(Int) }
+
+    private func slot(_ index: Int) throws(EditError) -> Slot {
+        guard index >= 0, index < elementCount else { throw .indexOutOfRange(index, count: elementCount, kind: "card") }
+        return index < imageElements.count ? .image(index) : .text(index - imageElements.count)
+    }
+
+    /// Adds an image (after the other images, so below every text, as the app draws them)
+    /// or a text (on top).
+    public mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement {
+        switch try ElementFactory.cardElement(for: request, cardFolder: resourceFolder) {
+        case .image(let element): return AddedElement(index: try add(element), kind: request.kind)
+        case .text(let element): return AddedElement(index: try add(element), kind: request.kind)
+        }
+    }
+
+    /// Adds an image element after the card's other images. Returns its index in drawing order.
+    @discardableResult
+    public mutating func add(_ element: ImageElement) throws(EditError) -> Int {
+        guard imageElements.count < CardLimits.maxElements else { throw EditError("the card already has \(CardLimits.maxElements) images") }
+        imageElements.append(element)
+        return imageElements.count - 1
+    }
+
+    /// Adds a text element on top. Returns its index in drawing order.
+    @discardableResult
+    public mutating func add(_ element: TextElement) throws(EditError) -> Int {
+        guard textElements.count < CardLimits.maxElements else { throw EditError("the card already has \(CardLimits.maxElements) texts") }
+        textElements.append(element)
+        return elementCount - 1
+    }
+
+    public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
+        try changes.validate()
+        let slot = try slot(index)
+        if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.removeStroke || changes.opacity != nil {
+            throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
+        }
+        switch slot {
+        case .image(let i):
+            var element = imageElements[i]
+            element.transform = Self.transform(element.transform, changes)
+            if let clip = changes.clip { element.clip = clip }
+            if changes.fill != nil || changes.text != nil || changes.font != nil {
+                throw EditError("element \(index) is an image: --fill, --text and --font apply to texts")
+            }
+            imageElements[i] = element
+        case .text(let i):
+            var element = textElements[i]
+            element.transform = Self.transform(element.transform, changes)
+            if let fill = changes.fill {
+                guard let fill else { throw EditError("a card text needs a colour") }
+                element.textColor = fill
+            }
+            if let text = changes.text { element.text = text }
+            if let font = changes.font { element.textFont = font }
+            if changes.clip != nil { throw EditError("element \(index) is a text: only images have clip shapes on a card") }
+            textElements[i] = element
+        }
+    }
+
+    private static func transform(_ transform: ElementTransform, _ changes: ElementChanges) -> ElementTransform {
+        var result = transform
+        if let center = changes.center {
+            result.offset = Point(x: center.x - Card.canvasSize.width / 2, y: center.y - Card.canvasSize.height / 2)
+        }
+        if let size = changes.size { result.size = size }
+        if let rotation = changes.rotationDegrees { result.rotationDegrees = rotation }
+        return result
+    }
+
+    public func center(of index: Int) throws(EditError) -> Point {
+        switch try slot(index) {
+        case .image(let i): return imageElements[i].transform.center
+        case .text(let i): return textElements[i].transform.center
+        }
+    }
+
+    public mutating func remove(_ index: Int) throws(EditError) {
+        switch try slot(index) {
+        case .image(let i): imageElements.remove(at: i)
+        case .text(let i): textElements.remove(at: i)
+        }
+    }
+
+    /// Moves an element among its own kind: the app always draws images below texts.
+    @discardableResult
+    public mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int {
+        switch try slot(index) {
+        case .image(let i): return direction.move(&imageElements, from: i)
+        case .text(let i): return imageElements.count + direction.move(&textElements, from: i)
+        }
+    }
+
+    public mutating func setBackground(_ color: Color?) throws(EditError) {
+        guard let color else { throw EditError("a card always has a background colour") }
+        backgroundColor = color
+    }
+
+    public func elementDescriptions(resourceFolder: URL) -> [ElementDescription] {
+        elementsInDrawingOrder.enumerated().map { index, element in
+            ElementDescription(cardElement: element, index: index, folder: resourceFolder)
+        }
+    }
+}

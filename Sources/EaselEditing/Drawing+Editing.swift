@@ -1,0 +1,68 @@
+import EaselDocuments
+import EaselGeometry
+import EaselSupport
+import Foundation
+
+extension Drawing: EditableDocument {
+    public static var kindName: String { "drawing" }
+    public var canvas: Size { canvasSize }
+    public var elementCount: Int { graphics.count }
+
+    public func historyBytes(file: String) throws(DocumentError) -> [UInt8] {
+        DrawingEncoder.encode(self)
+    }
+
+    public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Drawing {
+        var warnings: [DocumentWarning] = []
+        return try DrawingDecoder.decode(bytes, file: file, warnings: &warnings)
+    }
+
+    private func checkIndex(_ index: Int) throws(EditError) {
+        guard index >= 0, index < graphics.count else { throw .indexOutOfRange(index, count: graphics.count, kind: "drawing") }
+    }
+
+    /// Adds the graphic `request` describes on top (see `ElementFactory.graphic`).
+    public mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement {
+        let graphic = try ElementFactory.graphic(for: request, canvas: canvasSize, imageFolder: resourceFolder)
+        return AddedElement(index: try add(graphic), kind: graphic.kind.name)
+    }
+
+    /// Adds a graphic on top. Returns its index.
+    @discardableResult
+    public mutating func add(_ graphic: Graphic) throws(EditError) -> Int {
+        guard graphics.count < DrawingLimits.maxGraphics else { throw EditError("the drawing already has \(DrawingLimits.maxGraphics) graphics") }
+        graphics.append(graphic)
+        return graphics.count - 1
+    }
+
+    public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
+        try changes.validate()
+        try checkIndex(index)
+        graphics[index] = try graphics[index].applying(changes)
+    }
+
+    public func center(of index: Int) throws(EditError) -> Point {
+        try checkIndex(index)
+        return graphics[index].transform.center
+    }
+
+    public mutating func remove(_ index: Int) throws(EditError) {
+        try checkIndex(index)
+        graphics.remove(at: index)
+    }
+
+    @discardableResult
+    public mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int {
+        try checkIndex(index)
+        return direction.move(&graphics, from: index)
+    }
+
+    /// Sets the background; nil makes the canvas transparent.
+    public mutating func setBackground(_ color: Color?) throws(EditError) {
+        background = color
+    }
+
+    public func elementDescriptions(resourceFolder: URL) -> [ElementDescription] {
+        graphics.enumerated().map { index, graphic in ElementDescription(graphic: graphic, index: index, folder: resourceFolder) }
+    }
+}

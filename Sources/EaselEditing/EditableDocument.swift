@@ -1,0 +1,103 @@
+import EaselDocuments
+import EaselGeometry
+import EaselSupport
+import Foundation
+
+/// A document type that can be edited element by element. Elements are addressed by their
+/// index in drawing order (for a card: its images, then its texts; for a drawing: its
+/// top-level graphics). Card and Drawing conform (`Card+Editing.swift`,
+/// `Drawing+Editing.swift`); a library user's own type conforms the same way and is then
+/// edited, undone and redone by `DocumentEditor` and the `easel` verbs like them.
+public protocol EditableDocument: FileDocument, Hashable {
+    /// What the kind is called in messages and `info` ("card", "drawing").
+    static var kindName: String { get }
+    /// The canvas in units.
+    var canvas: Size { get }
+    /// The background colour; nil for a transparent canvas.
+    var background: Color? { get }
+    /// How many elements can be addressed by index.
+    var elementCount: Int { get }
+
+    /// The bytes one undo step keeps of this version (the document as saved).
+    func historyBytes(file: String) throws(DocumentError) -> [UInt8]
+    /// The version `historyBytes` kept.
+    static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Self
+
+    /// Adds the element `request` describes; images it names are brought into
+    /// `resourceFolder`. Returns where it went and what kind it is.
+    mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement
+    /// Applies `changes` to the element at `index`.
+    mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError)
+    /// The centre of the element at `index`, in canvas coordinates.
+    func center(of index: Int) throws(EditError) -> Point
+    /// Removes the element at `index`.
+    mutating func remove(_ index: Int) throws(EditError)
+    /// Moves the element at `index` in the drawing order; returns its new index.
+    mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int
+    /// Sets the background; nil makes the canvas transparent where the kind allows it.
+    mutating func setBackground(_ color: Color?) throws(EditError)
+    /// Every element as `info` shows it; images are looked up in `resourceFolder`.
+    func elementDescriptions(resourceFolder: URL) -> [ElementDescription]
+}
+
+/// Where an added element went.
+public struct AddedElement: Hashable, Sendable {
+    /// Its index in drawing order.
+    public var index: Int
+    /// What kind of element it became ("rectangle", "image", "text"...).
+    public var kind: String
+
+    public init(index: Int, kind: String) {
+        self.index = index
+        self.kind = kind
+    }
+}
+
+extension EditableDocument {
+    /// Moves the element at `index` by `delta`.
+    public mutating func move(_ index: Int, by delta: Point) throws(EditError) {
+        var changes = ElementChanges()
+        changes.center = try center(of: index) + delta
+        try apply(changes, at: index)
+    }
+
+    /// Whether `other` is the same kind of document with the same content.
+    public func isEqual(to other: any EditableDocument) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
+    }
+
+    /// The kind's name, from a value.
+    public var kindName: String { Self.kindName }
+
+    /// The version `historyBytes` kept, as a document of the same type as `self`.
+    func restored(from bytes: [UInt8], file: String) throws(DocumentError) -> any EditableDocument {
+        try Self.fromHistoryBytes(bytes, file: file)
+    }
+}
+
+/// Where `order` moves an element.
+public enum OrderDirection: String, Sendable, CaseIterable {
+    /// Drawn last (on top).
+    case front
+    /// Drawn first (at the bottom).
+    case back
+    /// One step towards the front.
+    case forward
+    /// One step towards the back.
+    case backward
+
+    /// Moves `list[index]` in this direction; returns its new index.
+    func move<T>(_ list: inout [T], from index: Int) -> Int {
+        let target: Int
+        switch self {
+        case .front: target = list.count - 1
+        case .back: target = 0
+        case .forward: target = min(list.count - 1, index + 1)
+        case .backward: target = max(0, index - 1)
+        }
+        let item = list.remove(at: index)
+        list.insert(item, at: target)
+        return target
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import EaselGeometry
+import EaselDocuments
+import EaselSupport
+import EaselCairo
+import EaselRender
+
+/// Brings a PNG into a document's folder, as the Cards app does when a photo is added.
+public enum ImageImport {
+    /// The app keeps photos whose sides are not both over this; larger ones are shrunk so
+    /// that the longer side is this long.
+    public static let cardImageMaxSide = 1000
+
+    /// Reads and checks the PNG at `source` (it must decode), shrinks it as the app does
+    /// when both sides exceed 1000 pixels, and stores it in the card's folder under a new
+    /// upper-case UUID with no extension. Returns that name.
+    public static func intoCardFolder(_ source: URL, folder: URL) throws -> String {
+        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
+        let image: RasterImage
+        do { image = try PNGDecoder.decode(bytes) } catch { throw DocumentError(file: source.path, kind: .invalidValue("\(error)")) }
+        guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
+            return try CardFolder.addImage(png: bytes, to: folder)
+        }
+        let scale = Double(cardImageMaxSide) / Double(max(image.width, image.height))
+        let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
+        let shrunk = try RasterImage(width: width, height: height)
+        let context = try CairoContext(image: shrunk)
+        try context.concatenate(.scale(x: Double(width) / Double(image.width), y: Double(height) / Double(image.height)))
+        try context.drawImage(image, filter: .good)
+        let png: [UInt8]
+        do { png = try PNGEncoder.encode(shrunk) } catch { throw RenderError.png(error) }
+        return try CardFolder.addImage(png: png, to: folder)
+    }
+
+    /// Puts the PNG at `source` beside a drawing (or in its package) so that it resolves:
+    /// a file already there is used as it is; another is copied in, under its own name or,
+    /// when that is taken by a different file, a numbered one. Returns the name to use.
+    public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
+        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
+        do { _ = try PNGDecoder.header(of: bytes) } catch { throw DocumentError(file: source.path, kind: .invalidValue("\(error)")) }
+        let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()
+        if resolvedSource.deletingLastPathComponent().path == folder.standardizedFileURL.resolvingSymlinksInPath().path {
+            return source.lastPathComponent
+        }
+        let base = source.deletingPathExtension().lastPathComponent
+        let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension
+        var name = source.lastPathComponent
+        var counter = 2
+        while let existing = try? FileIO.readBytes(at: folder.appendingPathComponent(name).path, maxBytes: RenderLimits.maxImageFileBytes) {
+            if existing == bytes { return name }
+            name = "\(base)-\(counter).\(ext)"
+            counter += 1
+        }
+        try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path)
+        return name
+    }
+}

@@ -1,0 +1,111 @@
+import EaselBatch
+import EaselCairo
+import EaselDocuments
+import EaselRender
+import Foundation
+
+/// A folder of documents and the folder of their goldens, in the layout
+/// `easel export DOCS --out GOLDENS` writes (`DOCS/A/x.rwcard` has the golden
+/// `GOLDENS/A/x.png`): verify every document against its golden, record goldens, and find
+/// goldens whose document is gone. What `easel golden verify|record|prune` runs.
+public struct GoldenSuite {
+    /// The documents folder.
+    public var documents: URL
+    /// The goldens folder.
+    public var goldens: URL
+    /// The document types the suite opens.
+    public var registry: DocumentRegistry
+
+    public init(documents: URL, goldens: URL, registry: DocumentRegistry = .standard) {
+        self.documents = documents
+        self.goldens = goldens
+        self.registry = registry
+    }
+
+    /// One document's verdict.
+    public struct Entry: Codable, Sendable {
+        public var document: String
+        public var golden: String
+        public var passed: Bool
+        public var message: String?
+        /// The failure's composite (expected | difference | actual), when one was written.
+        public var composite: String?
+        public var statistics: DifferenceStatistics?
+    }
+
+    /// What happened to one document when recording.
+    public enum RecordOutcome: Sendable {
+        /// The golden was written here.
+        case recorded(URL)
+        /// It was left alone (`onlyMissing` and it exists).
+        case kept(URL)
+        /// The document could not be rendered or its golden written.
+        case failed(String)
+    }
+
+    /// (document, golden name without `.png`) pairs, in the batch-export layout.
+    public func pairs() throws(BatchError) -> [(document: URL, name: String)] {
+        let exporter = try BatchExporter(inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
+                                         registry: registry)
+        return exporter.plan().map { ($0.input, ($0.output as NSString).deletingPathExtension) }
+    }
+
+    /// Renders every document with `options` (as PNG pixels) and compares it with its
+    /// golden; failures leave their artifacts (composite, statistics) in `artifacts`.
+    public func verify(options: RenderOptions, tolerance: Tolerance, artifacts: URL) throws(BatchError) -> [Entry] {
+        let verifier = GoldenVerifier(goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
+        var options = options
+        options.format = .png
+        return try pairs().map { document, name in
+            let golden = verifier.goldenURL(name).path
+            do {
+                let image = try DocumentRenderer.render(try registry.open(document), options: options).image
+                let outcome = verifier.verify(image, named: name)
+                return Entry(document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
+                             composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
+                             statistics: outcome.comparison?.statistics)
+            } catch {
+                return Entry(document: document.path, golden: golden, passed: false, message: "\(error)")
+            }
+        }
+    }
+
+    /// Renders every document with `options` (as PNG) and writes its golden, or only the
+    /// missing ones. `each` hears of every document as it is done.
+    public func record(options: RenderOptions, onlyMissing: Bool = false,
+                       each: (RecordOutcome) -> Void = { _ in }) throws(BatchError) -> [RecordOutcome] {
+        var options = options
+        options.format = .png
+        return try pairs().map { document, name in
+            let golden = goldens.appendingPathComponent(name + ".png")
+            let outcome: RecordOutcome
+            if onlyMissing && FileManager.default.fileExists(atPath: golden.path) {
+                outcome = .kept(golden)
+            } else {
+                do {
+                    let file = try DocumentRenderer.export(try registry.open(document), options: options)
+                    try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try file.write(to: golden.path)
+                    outcome = .recorded(golden)
+                } catch {
+                    outcome = .failed("\(error)")
+                }
+            }
+            each(outcome)
+            return outcome
+        }
+    }
+
+    /// The goldens (relative paths ending in `.png`, sorted) that no document maps to.
+    public func orphans() throws(BatchError) -> [String] {
+        let wanted = Set(try pairs().map { $0.name + ".png" })
+        var orphans: [String] = []
+        if let enumerator = FileManager.default.enumerator(atPath: goldens.standardizedFileURL.path) {
+            while let relative = enumerator.nextObject() as? String {
+                guard relative.hasSuffix(".png"), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
+                if !wanted.contains(relative) { orphans.append(relative) }
+            }
+        }
+        return orphans.sorted()
+    }
+}

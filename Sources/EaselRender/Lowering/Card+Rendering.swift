@@ -1,0 +1,12 @@
+import EaselGeometry
+import EaselDocuments
+
+extension Card: RenderableDocument {
+    /// Lowers the card as the Cards app draws it (see `CardLowering`).
+    public func scene(in context: LoweringContext) -> Scene {
+        var card = self
+        if let background = context.background { card.backgroundColor = background }
+        return CardLowering.scene(for: card, folder: context.resourceFolder, images: context.images, fonts: context.fonts,
+                                  file: context.file)
+    }
+}

@@ -1,0 +1,38 @@
+import EaselCairo
+import EaselDocuments
+import EaselGeometry
+import Foundation
+
+/// A document type that can be drawn: it lowers itself to a `Scene`. Card and Drawing
+/// conform (in `Card+Rendering.swift` and `Drawing+Rendering.swift`); a library user's own
+/// document type conforms the same way and, once registered with `DocumentRegistry`, is
+/// rendered, exported and batch-exported like them.
+public protocol RenderableDocument: FileDocument {
+    /// The document as a scene. Problems that can be drawn around (a missing image, an
+    /// unmapped font) become the scene's warnings, named with `context.file`.
+    func scene(in context: LoweringContext) -> Scene
+}
+
+/// What a document needs to lower itself: where its resources are, the image and font
+/// loaders of this render, and the background to draw instead of its own, if any.
+public struct LoweringContext {
+    /// The folder the document's images resolve from (see `LocatedDocument.resourceFolder`).
+    public var resourceFolder: URL
+    /// The document's name in warnings.
+    public var file: String
+    /// Decodes each image file once for this render.
+    public var images: ImageLoader
+    /// The process's fonts.
+    public var fonts: FontLibrary
+    /// Replaces the document's background when set (export's `--background`).
+    public var background: Color?
+
+    public init(resourceFolder: URL, file: String, images: ImageLoader = ImageLoader(), fonts: FontLibrary = .shared,
+                background: Color? = nil) {
+        self.resourceFolder = resourceFolder
+        self.file = file
+        self.images = images
+        self.fonts = fonts
+        self.background = background
+    }
+}

@@ -1,0 +1,121 @@
+import EaselCairo
+import EaselDocuments
+import EaselGeometry
+
+/// Draws a scene with cairo, onto any surface (raster, SVG, PDF). It knows nothing of cards
+/// or drawings: this is the one place where scene values become EaselCairo calls.
+public enum CairoSceneRenderer {
+    /// Draws `scene` into `context`, whose user space is already set up so that the
+    /// scene's canvas units map onto the output.
+    public static func draw(_ scene: Scene, in context: CairoContext, imageFilter: ImageFilter = .good,
+                            fonts: FontLibrary = .shared) throws(RenderError) {
+        try draw(scene, in: context, images: try RenderError.wrapping { try cairoImages(for: scene) }, imageFilter: imageFilter, fonts: fonts)
+    }
+
+    /// One cairo image per decoded buffer, however often the scene draws it (a PDF or SVG
+    /// then embeds each image once), made in the order the scene first uses them and before
+    /// the output surface, so that cairo numbers them as it always has (SVG ids included).
+    static func cairoImages(for scene: Scene) throws -> [ObjectIdentifier: RasterImage] {
+        var images: [ObjectIdentifier: RasterImage] = [:]
+        for case .image(let image, _, _) in scene.operations where images[ObjectIdentifier(image.pixels)] == nil {
+            images[ObjectIdentifier(image.pixels)] = try RasterImage(sharing: image.pixels)
+        }
+        return images
+    }
+
+    static func draw(_ scene: Scene, in context: CairoContext, images: [ObjectIdentifier: RasterImage], imageFilter: ImageFilter,
+                     fonts: FontLibrary) throws(RenderError) {
+        var images = images
+        var openGroups: [Double] = []
+        try RenderError.wrapping {
+            for operation in scene.operations {
+                switch operation {
+                case .fill(let path, let color):
+                    try context.setSource(color)
+                    try context.fill(path)
+                case .stroke(let path, let style):
+                    try context.stroke(path, color: style.color, width: style.width, dash: style.dash,
+                                       cap: lineCap(style.cap), join: lineJoin(style.join))
+                case .image(let image, let transform, let clip):
+                    let key = ObjectIdentifier(image.pixels)
+                    let raster = try images[key] ?? RasterImage(sharing: image.pixels)
+                    images[key] = raster
+                    try context.withSavedState { () throws(CairoError) in
+                        if let clip { try context.clip(clip) }
+                        try context.concatenate(transform)
+                        try context.drawImage(raster, filter: imageFilter)
+                    }
+                case .text(let text):
+                    try drawText(text, in: context, fonts: fonts)
+                case .beginGroup(let opacity, let clip):
+                    try context.save()
+                    if let clip { try context.clip(clip) }
+                    if opacity < 1 { try context.pushGroup() }
+                    openGroups.append(opacity)
+                case .endGroup:
+                    guard let opacity = openGroups.popLast() else {
+                        throw RenderError.unbalancedGroups(file: scene.file, problem: "a scene ends a group it never began")
+                    }
+                    if opacity < 1 { try context.popGroupAndPaint(opacity: opacity) }
+                    try context.restore()
+                }
+            }
+        }
+        guard openGroups.isEmpty else {
+            throw .unbalancedGroups(file: scene.file, problem: "a scene leaves \(openGroups.count) group(s) open")
+        }
+    }
+
+    /// Rasterises `scene` into a new image of `pixelWidth` x `pixelHeight`, stretching the
+    /// canvas onto it (the caller keeps the aspect ratio when it wants to).
+    public static func rasterize(_ scene: Scene, pixelWidth: Int, pixelHeight: Int,
+                                 imageFilter: ImageFilter = .good) throws(RenderError) -> RasterImage {
+        try RenderError.wrapping {
+            let images = try cairoImages(for: scene)
+            let image = try RasterImage(width: pixelWidth, height: pixelHeight)
+            try fitCanvas(of: scene, into: CairoContext(image: image), images: images, width: pixelWidth, height: pixelHeight,
+                          imageFilter: imageFilter)
+            return image
+        }
+    }
+
+    /// Draws `scene` as a one-page SVG or PDF of `width` x `height` and returns its bytes.
+    public static func vectorFile(_ scene: Scene, format: VectorSurface.Format, width: Int, height: Int,
+                                  imageFilter: ImageFilter = .good) throws(RenderError) -> [UInt8] {
+        try RenderError.wrapping {
+            let images = try cairoImages(for: scene)
+            let surface = try VectorSurface(format: format, width: width, height: height)
+            try fitCanvas(of: scene, into: surface.context(), images: images, width: width, height: height, imageFilter: imageFilter)
+            return try surface.finish()
+        }
+    }
+
+    /// Maps the scene's canvas onto `width` x `height` and draws it.
+    private static func fitCanvas(of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
+                                  width: Int, height: Int, imageFilter: ImageFilter) throws {
+        try context.concatenate(.scale(x: Double(width) / scene.canvasSize.width, y: Double(height) / scene.canvasSize.height))
+        try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared)
+    }
+
+    private static func drawText(_ text: SceneText, in context: CairoContext, fonts: FontLibrary) throws {
+        guard text.fontSize > 0, !text.line.runs.isEmpty else { return }
+        let runs = try text.line.runs.map { run in (face: try fonts.face(for: run.font), glyphs: run.glyphs) }
+        try context.showGlyphs(runs, size: text.fontSize, color: text.color, transform: text.transform)
+    }
+
+    private static func lineCap(_ cap: Stroke.Cap) -> CairoContext.LineCap {
+        switch cap {
+        case .butt: return .butt
+        case .round: return .round
+        case .square: return .square
+        }
+    }
+
+    private static func lineJoin(_ join: Stroke.Join) -> CairoContext.LineJoin {
+        switch join {
+        case .miter: return .miter
+        case .round: return .round
+        case .bevel: return .bevel
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Atomic replacement of a file: the bytes go to a temporary file in the same folder,
+/// which is flushed to disk and then renamed over the target. Readers see the old file or
+/// the new one, never a mix; a failure at any step leaves the original byte-for-byte intact
+/// and removes the temporary file.
+package enum AtomicFile {
+    /// The steps of a save, named so that tests can make one of them fail.
+    package enum Step: Sendable { case create, write, flush, rename }
+
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(DocumentError) {
+        try write(bytes, to: path, permissions: permissions, failingAt: nil)
+    }
+
+    /// `failingAt` simulates an I/O error at that step (tests only), exercising the same
+    /// clean-up as a real failure.
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step?) throws(DocumentError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/.\(url.lastPathComponent).easel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // A replaced file keeps its permissions.
+        var existing = stat()
+        let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions
+        let fd = injected == .create ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if injected == .create { errno = EIO }
+        guard fd >= 0 else {
+            throw DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot create a temporary file in \(folder)")))
+        }
+        var failure: DocumentError?
+        var written = 0
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                // A simulated full disk takes half the bytes, then fails.
+                let simulatedFull = injected == .write && written > 0
+                let chunk = injected == .write ? max(1, (buffer.count - written) / 2) : buffer.count - written
+                let count = simulatedFull ? -1 : Foundation.write(fd, buffer.baseAddress! + written, chunk)
+                if simulatedFull { errno = ENOSPC }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot write")))
+                    return
+                }
+                written += count
+            }
+        }
+        if failure == nil, injected == .flush || fsync(fd) != 0 {
+            if injected == .flush { errno = EIO }
+            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot flush to disk")))
+        }
+        if close(fd) != 0, failure == nil {
+            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot close")))
+        }
+        if failure == nil, injected == .rename || rename(temporary, path) != 0 {
+            if injected == .rename { errno = EXDEV }
+            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot replace the file")))
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        // Make the rename itself durable.
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+}

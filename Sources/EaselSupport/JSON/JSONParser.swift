@@ -1,0 +1,269 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes, written for untrusted input: it checks
+/// every byte, refuses duplicate keys, and stops at the limits in `JSONLimits` instead of
+/// recursing or allocating without bound. Errors carry the line and column.
+package struct JSONParser {
+    package struct SyntaxError: Error, Equatable, Sendable {
+        package var line: Int
+        package var column: Int
+        package var message: String
+        /// The key path of the container being read when the error happened (may be empty).
+        package var keyPath: String
+    }
+
+    private let bytes: [UInt8]
+    private let limits: JSONLimits
+    private var index = 0
+    private var depth = 0
+    private var path = KeyPath()
+
+    package static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        // A UTF-8 byte order mark is tolerated, as Foundation's reader tolerates it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        parser.skipWhitespace()
+        if parser.index >= bytes.count { throw parser.error("the file is empty (no JSON value)") }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < bytes.count { throw parser.error("unexpected data after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8], limits: JSONLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("the data ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
+        }
+    }
+
+    private mutating func enterContainer() throws(SyntaxError) {
+        depth += 1
+        if depth > limits.maxDepth { throw error("nesting deeper than the limit of \(limits.maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(SyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        var seen = Set<String>()
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key in the object") }
+            let key = try parseString()
+            if !seen.insert(key).inserted {
+                throw error("the key \"\(key)\" appears twice in the same object", at: path.appending(key: key))
+            }
+            if members.count >= limits.maxContainerCount {
+                throw error("an object with more than \(limits.maxContainerCount) members")
+            }
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            path.push(.key(key))
+            let value = try parseValue()
+            path.pop()
+            members.append((key, value))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            default: throw error("expected ',' or '}' in the object")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(SyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(items)
+        }
+        while true {
+            if items.count >= limits.maxContainerCount {
+                throw error("an array with more than \(limits.maxContainerCount) items")
+            }
+            skipWhitespace()
+            path.push(.index(items.count))
+            let value = try parseValue()
+            path.pop()
+            items.append(value)
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(items)
+            default: throw error("expected ',' or ']' in the array")
+            }
+        }
+    }
+
+    // MARK: Scalars
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count,
+              bytes[index..<index + expected.count].elementsEqual(expected) else {
+            throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
+        }
+        index += expected.count
+    }
+
+    private mutating func parseNumber() throws(SyntaxError) -> Double {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw error("a '-' not followed by a digit") }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if let next = peek(), isDigit(next) { throw error("a number with a leading zero") }
+        } else {
+            while let d = peek(), isDigit(d) { index += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let d = peek(), isDigit(d) else { throw error("a '.' not followed by a digit") }
+            while let d = peek(), isDigit(d) { index += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            index += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
+            guard let d = peek(), isDigit(d) else { throw error("an exponent with no digits") }
+            while let d = peek(), isDigit(d) { index += 1 }
+        }
+        if index - start > 400 { throw error("a number literal longer than 400 characters") }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // Overflow (1e999) yields an infinity here; the document decoders refuse non-finite values.
+        guard let value = Double(text) else { throw error("the number \(text) cannot be read") }
+        return value
+    }
+
+    private mutating func parseString() throws(SyntaxError) -> String {
+        index += 1 // the opening quote
+        var utf8: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw error("a string that is never closed") }
+            let byte = bytes[index]
+            if utf8.count > limits.maxStringBytes {
+                throw error("a string longer than \(limits.maxStringBytes) bytes")
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let string = String(validating: utf8, as: UTF8.self) else {
+                    throw error("a string that is not valid UTF-8")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                index += 1
+                try parseEscape(into: &utf8)
+            case 0..<0x20:
+                throw error("a control character (\(describeByte(byte))) inside a string; it must be escaped")
+            default:
+                utf8.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(SyntaxError) {
+        guard let escape = peek() else { throw error("a string that ends inside an escape") }
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): utf8.append(0x22)
+        case UInt8(ascii: "\\"): utf8.append(0x5C)
+        case UInt8(ascii: "/"): utf8.append(0x2F)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("an unpaired UTF-16 surrogate escape in a string")
+                }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("an unpaired UTF-16 surrogate escape in a string") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("an unpaired UTF-16 surrogate escape in a string")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("an invalid \\u escape") }
+            utf8.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            throw error("an unknown escape '\\\(describeByte(escape))' in a string")
+        }
+    }
+
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("a \\u escape with fewer than 4 hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("a \\u escape with a non-hex digit")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private func describeByte(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    private func error(_ message: String, at keyPath: KeyPath? = nil) -> SyntaxError {
+        var line = 1, column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return SyntaxError(line: line, column: column, message: message, keyPath: (keyPath ?? path).description)
+    }
+}

@@ -1,9 +1,0 @@
-// libFuzzer target for PNG decoding through the libpng shim: any bytes give an image or a
-// typed error, the pixel limit holds before allocating, and whatever decodes re-encodes to
-// the same pixels. Run with Tests/Fuzz/fuzz.sh png SECONDS.
-import EaselFuzzProperties
-
-@main
-struct FuzzPNG {
-    static func main() { FuzzDriver.main(target: "png", property: FuzzProperties.pngRoundTrip) }
-}
