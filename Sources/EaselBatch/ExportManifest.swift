@@ -15,6 +15,11 @@ public struct ExportManifest: Codable, Sendable {
         public var name: String
         /// nil: missing or refused when the output was made.
         public var stamp: FileStamp?
+
+        public init(name: String, stamp: FileStamp?) {
+            self.name = name
+            self.stamp = stamp
+        }
     }
 
     public struct Entry: Codable, Hashable, Sendable {
@@ -24,6 +29,14 @@ public struct ExportManifest: Codable, Sendable {
         public var images: [ImageStamp]
         /// Output files, relative to the output folder.
         public var outputs: [String]
+
+        public init(rendererVersion: String, optionsKey: String, document: FileStamp, images: [ImageStamp], outputs: [String]) {
+            self.rendererVersion = rendererVersion
+            self.optionsKey = optionsKey
+            self.document = document
+            self.images = images
+            self.outputs = outputs
+        }
     }
 
     public var version = ExportManifest.currentVersion
@@ -59,6 +72,11 @@ public struct ExportManifest: Codable, Sendable {
     public struct JournalRecord: Codable, Sendable {
         public var key: String
         public var entry: Entry
+
+        public init(key: String, entry: Entry) {
+            self.key = key
+            self.entry = entry
+        }
     }
 
     /// Loads the manifest, or an empty one (with the reason) when it is missing or unreadable.

@@ -8,6 +8,12 @@ public struct FileStamp: Codable, Hashable, Sendable {
     public var modified: Int64
     public var inode: UInt64
 
+    public init(size: Int64, modified: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
     /// The stamp of the file at `path` (following a final symbolic link), or nil when it
     /// does not exist.
     public static func of(_ path: String) -> FileStamp? {

@@ -50,6 +50,16 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     /// A group's number of children.
     public var children: Int?
 
+    /// An element described by its frame only (for document types other than cards and
+    /// drawings; set the other properties as they apply).
+    public init(index: Int, kind: String, center: Point, size: Size, rotation: Double = 0) {
+        self.index = index
+        self.kind = kind
+        self.center = [center.x, center.y]
+        self.size = [size.width, size.height]
+        self.rotation = rotation
+    }
+
     /// Describes a card's element at `index`; its image is looked up in `folder`.
     public init(cardElement: CardElement, index: Int, folder: URL) {
         let transform = cardElement.transform

@@ -88,7 +88,7 @@ public enum OrderDirection: String, Sendable, CaseIterable {
     case backward
 
     /// Moves `list[index]` in this direction; returns its new index.
-    func move<T>(_ list: inout [T], from index: Int) -> Int {
+    public func move<T>(_ list: inout [T], from index: Int) -> Int {
         let target: Int
         switch self {
         case .front: target = list.count - 1

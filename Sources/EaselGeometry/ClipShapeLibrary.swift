@@ -23,6 +23,7 @@ public enum LibraryShape: Int, CaseIterable, Sendable, Hashable, CustomStringCon
         }
     }
 
+    /// The shape's `name`, for messages and the command line.
     public var description: String { name }
 
     /// The shape named `name` (case-insensitive; `rounded-rectangle` and `rounded_rectangle`

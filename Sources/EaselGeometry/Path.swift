@@ -7,6 +7,7 @@ import Foundation
 /// Invariant: every point is finite. The appending methods check it (a non-finite point
 /// is a programming error); untrusted input goes through `init(validating:)`, which throws.
 public struct Path: Hashable, Sendable {
+    /// One drawing command of a path; every point is absolute, in the path's coordinate space.
     public enum Element: Hashable, Sendable {
         case move(to: Point)
         case line(to: Point)
@@ -36,8 +37,10 @@ public struct Path: Hashable, Sendable {
         }
     }
 
+    /// The path's commands in drawing order; change them only through the appending methods.
     public private(set) var elements: [Element] = []
 
+    /// An empty path, with no elements.
     public init() {}
 
     /// A path from untrusted elements: throws when any point is not finite.
@@ -50,6 +53,7 @@ public struct Path: Hashable, Sendable {
         self.elements = elements
     }
 
+    /// True when the path has no elements at all (and so draws and clips nothing).
     public var isEmpty: Bool { elements.isEmpty }
 
     /// The point where the next element starts, if any.
@@ -68,16 +72,23 @@ public struct Path: Hashable, Sendable {
 
     // MARK: Building
 
+    /// Starts a new subpath at `point` without drawing anything.
     public mutating func move(to point: Point) { append(.move(to: point)) }
+    /// A straight line from the current point to `point`.
     public mutating func addLine(to point: Point) { append(.line(to: point)) }
+    /// A quadratic Bézier curve from the current point to `point`, pulled towards `control`.
     public mutating func addQuadCurve(to point: Point, control: Point) {
         append(.quadCurve(to: point, control: control))
     }
+    /// A cubic Bézier curve from the current point to `point` with two control points.
     public mutating func addCurve(to point: Point, control1: Point, control2: Point) {
         append(.curve(to: point, control1: control1, control2: control2))
     }
+    /// Closes the current subpath with a straight line back to its starting point.
     public mutating func closeSubpath() { append(.closeSubpath) }
 
+    /// Appends `element` as is; traps if any of its points is not finite (use
+    /// `init(validating:)` for untrusted input).
     public mutating func append(_ element: Element) {
         precondition(element.points.allSatisfy(\.isFinite), "Path points must be finite: \(element)")
         elements.append(element)
@@ -91,6 +102,7 @@ public struct Path: Hashable, Sendable {
         closeSubpath()
     }
 
+    /// A closed subpath around `rect`, clockwise on screen from its top-left corner.
     public mutating func addRect(_ rect: Rect) {
         addPolygon([
             Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),

@@ -6,18 +6,24 @@ import Foundation
 /// In Easel's y-down spaces a positive rotation turns clockwise on screen, which is what the
 /// Cards app and Easel documents mean by a positive angle.
 public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
+    /// The matrix entries: `a`, `b`, `c`, `d` scale, rotate and shear; `tx`, `ty` translate.
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
+    /// The transform with these matrix entries (see the type's documentation for the formula).
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
+    /// The transform that leaves every point where it is.
     public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A transform that moves every point by `x` to the right and `y` down.
     public static func translation(x: Double, y: Double) -> Transform2D {
         Transform2D(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
+    /// A transform that scales about the origin by `x` horizontally and `y` vertically
+    /// (negative factors mirror).
     public static func scale(x: Double, y: Double) -> Transform2D {
         Transform2D(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
     }
@@ -65,10 +71,12 @@ public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
         Transform2D.scale(x: x, y: y).concatenating(self)
     }
 
+    /// Where the transform moves `point`.
     public func apply(to point: Point) -> Point {
         Point(x: a * point.x + c * point.y + tx, y: b * point.x + d * point.y + ty)
     }
 
+    /// How the transform scales areas: 0 collapses the plane, a negative value mirrors it.
     public var determinant: Double { a * d - b * c }
 
     /// The inverse, or nil when the transform collapses the plane (determinant zero).
@@ -80,9 +88,12 @@ public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
+    /// True when the transform moves no point (all entries exactly those of `identity`).
     public var isIdentity: Bool { self == .identity }
+    /// True when no entry is NaN or infinite.
     public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
+    /// `[a b c d tx ty]` with at most four decimals, as in scene dumps.
     public var description: String {
         "[" + [a, b, c, d, tx, ty].map(formatNumber).joined(separator: " ") + "]"
     }

@@ -2,6 +2,7 @@
 /// failures also name the JSON key path (`imageElements[2].transform.size`), what was
 /// expected there and what was found.
 public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong, with the details that go into the message.
     public enum Kind: Equatable, Sendable {
         /// The bytes are not JSON (or break a parser limit); line and column are 1-based.
         case syntax(line: Int, column: Int, message: String)
@@ -22,14 +23,17 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
     public var file: String
     /// Where in the JSON document; empty when the error is about the whole file.
     public var keyPath: String
+    /// What is wrong: bad JSON, a missing or mistyped key, a bad value, a failed read or write.
     public var kind: Kind
 
+    /// Creates an error about `file`; leave `keyPath` empty when the whole file is at fault.
     public init(file: String, keyPath: String = "", kind: Kind) {
         self.file = file
         self.keyPath = keyPath
         self.kind = kind
     }
 
+    /// A one-line message for the user that starts with the file (and key path, if any).
     public var description: String {
         let location = keyPath.isEmpty ? file : "\(file): \(keyPath)"
         switch kind {

@@ -68,6 +68,11 @@ public struct ReferencedFile: Hashable, Sendable {
     /// Where it is (or would be) read from; nil when the name is refused.
     public var path: String?
 
+    public init(name: String, path: String?) {
+        self.name = name
+        self.path = path
+    }
+
     init(name: String, resolution: FolderFileResolver.Resolution, folder: URL) {
         self.name = name
         switch resolution {
