@@ -10,8 +10,8 @@
 SHELL := /bin/bash
 
 # The C libraries Easel links (cairo, FreeType, libpng), pkg-config to find them, and the
-# font files the renderer loads by path (see Sources/EaselRender/Text/FontMap.swift).
-APT_PACKAGES := pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
+# font files the renderer loads by path (see Sources/EaselCairo/FontMap.swift).
+APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
 	fonts-dejavu-core fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
 	fonts-open-sans fonts-wqy-microhei fonts-symbola
 
@@ -21,19 +21,34 @@ BENCH_PACKAGES := librsvg2-bin
 DEMO_OUT ?= out/samples
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: demo test bench deps bench-deps build release clean
+# What the formatter and the doc-coverage check look at.
+SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
+
+.PHONY: demo test lint format doc-coverage bench deps bench-deps build release clean
 
 demo: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
 
-test: deps
+test: deps lint
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	@# A few seconds of the benchmark, so it cannot rot (no timing is asserted anywhere).
 	.build/debug/easel-bench --smoke
 	@# In CI, also the fast sanitizer subset (AddressSanitizer, ThreadSanitizer).
 	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+# Fails on code the formatter would change (`make format` fixes it; the rules are in
+# .swift-format) and on public API whose doc comments fall under 80 %.
+lint:
+	swift format lint --strict --recursive --parallel $(SWIFT_TREES)
+	python3 Tools/doc-coverage.py --min 80 Sources
+
+format:
+	swift format format --in-place --recursive --parallel $(SWIFT_TREES)
+
+doc-coverage:
+	python3 Tools/doc-coverage.py --list Sources
 
 bench: deps bench-deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)

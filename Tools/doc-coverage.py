@@ -18,14 +18,13 @@ import os
 import re
 import sys
 
-ATTRIBUTE = re.compile(r"@\w+(?:\([^)]*\))?\s*")
+ATTRIBUTE = re.compile(r"@\w+(?:\((?:[^()]|\([^()]*\))*\))?\s*")  # one level of nested ()
 MODIFIERS = (r"(?:(?:private|fileprivate|internal|package|public)\(set\)|static|class|final|"
              r"override|mutating|nonmutating|convenience|required|lazy|dynamic|nonisolated|"
              r"indirect|weak|unowned)")
 DECLARATION = re.compile(r"(?:public|open)\s+(?:" + MODIFIERS + r"\s+)*"
                          r"(?:func|init|var|let|struct|enum|class|actor|protocol|typealias|"
-                         r"subscript|associatedtype)\b|(?:public|open)\s+(?:" + MODIFIERS +
-                         r"\s+)*init[?!(<]")
+                         r"subscript|associatedtype)\b")
 
 
 def strip_attributes(text):
@@ -98,16 +97,13 @@ def main():
             parser.error(f"not a folder: {root}")
         for folder, subfolders, files in os.walk(root):
             subfolders.sort()
-            for name in sorted(files):
-                if not name.endswith(".swift"):
-                    continue
+            for name in sorted(n for n in files if n.endswith(".swift")):
                 path = os.path.join(folder, name)
                 entry = counts.setdefault(module_of(path, root), [0, 0])
                 for number, text, documented in scan_file(path):
+                    entry[0] += documented
                     entry[1] += 1
-                    if documented:
-                        entry[0] += 1
-                    else:
+                    if not documented:
                         undocumented.append(f"{path}:{number}: {text}")
 
     for module, (documented, total) in sorted(counts.items()):
@@ -117,9 +113,8 @@ def main():
     total = sum(entry[1] for entry in counts.values())
     overall = percent(documented, total)
     print(f"doc coverage: {documented} of {total} public declarations documented ({overall:.1f}%)")
-    if args.list:
-        for item in undocumented:
-            print(item)
+    if args.list and undocumented:
+        print("\n".join(undocumented))
     return 1 if overall < args.min else 0
 
 

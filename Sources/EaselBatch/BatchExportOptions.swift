@@ -3,6 +3,7 @@ import EaselRender
 
 /// Options of a batch export.
 public struct BatchExportOptions: Sendable {
+    /// How each document is rendered: format, size, background, image filter, PNG settings.
     public var render: RenderOptions
     /// Worker threads, each rendering one document at a time with its own surfaces.
     public var jobs: Int
@@ -14,10 +15,12 @@ public struct BatchExportOptions: Sendable {
     public var dryRun: Bool
     /// Stop starting documents after the first failure.
     public var failFast: Bool
+    /// Export only this shard's documents (for splitting a batch across machines); nil for all.
     public var shard: Shard?
     /// Paths left out of the scan (with everything below them).
     public var excluded: [URL]
 
+    /// Options; by default one job per processor, everything else off. `jobs` below 1 means 1.
     public init(render: RenderOptions = RenderOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 force: Bool = false, thumbnails: Bool = false, dryRun: Bool = false, failFast: Bool = false,
                 shard: Shard? = nil, excluded: [URL] = []) {
@@ -45,6 +48,7 @@ public struct OutputSettings: Codable, Hashable, Sendable {
     /// Whether a thumbnail is written next to each output.
     public var thumbnails: Bool
 
+    /// The settings for rendering with `render`, with or without thumbnails.
     public init(render: RenderOptions, thumbnails: Bool) {
         self.render = render
         self.thumbnails = thumbnails

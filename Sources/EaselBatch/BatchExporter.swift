@@ -8,13 +8,18 @@ import EaselRender
 /// layout, in parallel, skipping what is up to date, writing every file atomically, and
 /// never writing outside the output folder.
 public final class BatchExporter: Sendable {
+    /// The files and folders scanned for documents (standardised).
     public let inputs: [URL]
+    /// Where outputs are written, mirroring the inputs' layout (standardised).
     public let outputFolder: URL
+    /// The options the batch runs with.
     public let options: BatchExportOptions
     private let registry: DocumentRegistry
     /// The manifest's key for these options (see `OutputSettings`).
     private let optionsKey: String
 
+    /// An exporter for the documents `registry` reads; throws when the output folder lies
+    /// inside an input folder and is not excluded from the scan.
     public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard) throws(BatchError) {
         self.inputs = inputs.map { $0.standardizedFileURL }
         self.outputFolder = outputFolder.standardizedFileURL
@@ -50,6 +55,7 @@ public final class BatchExporter: Sendable {
         BatchPlanner.items(inputs: inputs, outputFolder: outputFolder, options: options, registry: registry)
     }
 
+    /// The manifest file in the output folder that records what was made (one per shard).
     public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
 
     /// Runs the batch. `progress` is called (from worker threads) after each document.

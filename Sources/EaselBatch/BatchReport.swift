@@ -2,6 +2,7 @@ import Foundation
 
 /// One document of a batch: where it is, its key in the manifest and report, where it goes.
 public struct BatchItem: Hashable, Sendable {
+    /// The document file (or package folder).
     public var input: URL
     /// The document's path relative to the output folder's mirror (also its manifest key).
     public var key: String
@@ -9,6 +10,7 @@ public struct BatchItem: Hashable, Sendable {
     public var output: String
 }
 
+/// What became of one document: rendered, skipped as up to date, failed, or (dry run) planned.
 public enum BatchStatus: String, Codable, Sendable {
     case rendered, skipped, failed
     /// Dry run: would be rendered.
@@ -17,46 +19,74 @@ public enum BatchStatus: String, Codable, Sendable {
 
 /// One line of the report.
 public struct BatchEntry: Codable, Sendable {
+    /// The document's path.
     public var input: String
+    /// The main output file's path (written or not, depending on `status`).
     public var output: String
+    /// What became of the document.
     public var status: BatchStatus
+    /// Problems drawn around while rendering (a missing image, an unmapped font).
     public var warnings: [String]
+    /// Why the document failed; nil unless `status` is `failed`.
     public var error: String?
+    /// Wall-clock time spent on the document, in milliseconds.
     public var milliseconds: Double
 }
 
 /// The report of a run (`--report FILE.json`); its schema is documented in the README.
 public struct BatchReport: Codable, Sendable {
+    /// Counts and timing for the whole run.
     public struct Totals: Codable, Sendable {
+        /// The documents the run set out to handle.
         public var documents: Int
+        /// The documents rendered and written.
         public var rendered: Int
+        /// The documents skipped because their outputs were up to date.
         public var skipped: Int
+        /// The documents that could not be rendered or written.
         public var failed: Int
+        /// In a dry run, the documents that would be rendered.
         public var planned: Int
+        /// The documents never started because the run was interrupted or stopped at a failure.
         public var notStarted: Int
+        /// Wall-clock duration of the run, in seconds.
         public var seconds: Double
+        /// Rendered documents per second of the run; 0 when no time passed.
         public var documentsPerSecond: Double
+        /// The process's peak resident memory in bytes; nil where /proc is not available.
         public var peakMemoryBytes: Int?
     }
 
+    /// The output folder's path.
     public var outputFolder: String
+    /// True when the run was cancelled before every document was started.
     public var interrupted: Bool
+    /// One entry per document started, in plan order.
     public var entries: [BatchEntry]
+    /// Counts and timing for the whole run.
     public var totals: Totals
 }
 
 /// Live counts for a progress display.
 public struct BatchProgress: Sendable {
+    /// The documents in the plan.
     public var total: Int
+    /// The documents finished so far, whatever their outcome.
     public var done: Int
+    /// The documents rendered so far.
     public var rendered: Int
+    /// The documents skipped as up to date so far.
     public var skipped: Int
+    /// The documents that failed so far.
     public var failed: Int
+    /// Seconds since the run started.
     public var elapsed: Double
 }
 
 /// Why a batch cannot start.
 public struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong and what to do instead.
     public var message: String
+    /// The message, as shown to the user.
     public var description: String { message }
 }

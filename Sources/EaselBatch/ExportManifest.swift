@@ -9,27 +9,37 @@ import EaselDocuments
 public struct ExportManifest: Codable, Sendable {
     /// Bumped whenever a rendering change alters output pixels, so old outputs are redone.
     public static let rendererVersion = "easel-renderer-1"
+    /// The manifest format version this Easel reads and writes; another version is ignored.
     public static let currentVersion = 1
 
+    /// An image a document used, and the version of its file when the output was made.
     public struct ImageStamp: Codable, Hashable, Sendable {
+        /// The image's name as the document gives it.
         public var name: String
         /// nil: missing or refused when the output was made.
         public var stamp: FileStamp?
 
+        /// A record for the image `name`; pass nil when it was missing or refused.
         public init(name: String, stamp: FileStamp?) {
             self.name = name
             self.stamp = stamp
         }
     }
 
+    /// What one document's outputs were made from.
     public struct Entry: Codable, Hashable, Sendable {
+        /// The `rendererVersion` that made the outputs.
         public var rendererVersion: String
+        /// The output settings' key (see `OutputSettings.key`) the outputs were made with.
         public var optionsKey: String
+        /// The version of the document's content file, stamped before rendering.
         public var document: FileStamp
+        /// Every image the document used, with its version then.
         public var images: [ImageStamp]
         /// Output files, relative to the output folder.
         public var outputs: [String]
 
+        /// A record of outputs made from these inputs.
         public init(rendererVersion: String, optionsKey: String, document: FileStamp, images: [ImageStamp], outputs: [String]) {
             self.rendererVersion = rendererVersion
             self.optionsKey = optionsKey
@@ -39,9 +49,12 @@ public struct ExportManifest: Codable, Sendable {
         }
     }
 
+    /// The format version the manifest was written in.
     public var version = ExportManifest.currentVersion
+    /// What each document's outputs were made from, by the document's key (its relative path).
     public var entries: [String: Entry] = [:]
 
+    /// An empty manifest, with which every document counts as out of date.
     public init() {}
 
     /// The manifest's file name: one per shard, so shards sharing a folder never write the
@@ -69,10 +82,14 @@ public struct ExportManifest: Codable, Sendable {
         return (manifest, problem)
     }
 
+    /// One line of the journal: a document finished since the manifest was last written.
     public struct JournalRecord: Codable, Sendable {
+        /// The document's key in `entries`.
         public var key: String
+        /// What its outputs were made from.
         public var entry: Entry
 
+        /// A journal line recording `entry` for the document `key`.
         public init(key: String, entry: Entry) {
             self.key = key
             self.entry = entry

@@ -4,10 +4,14 @@ import Foundation
 /// What identifies a file's version cheaply: size, modification time (nanoseconds) and
 /// inode. Any write, `touch`, or replacement by rename changes it.
 public struct FileStamp: Codable, Hashable, Sendable {
+    /// The file's size in bytes.
     public var size: Int64
+    /// The modification time, in nanoseconds since 1970.
     public var modified: Int64
+    /// The file's inode number, which changes when the file is replaced by a rename.
     public var inode: UInt64
 
+    /// A stamp from known values (`of(_:)` reads them from a file).
     public init(size: Int64, modified: Int64, inode: UInt64) {
         self.size = size
         self.modified = modified

@@ -4,8 +4,10 @@
 public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// 1...count.
     public let index: Int
+    /// How many shards the documents are split into (at least 1).
     public let count: Int
 
+    /// Shard `index` of `count`; nil unless 1 ≤ index ≤ count.
     public init?(index: Int, count: Int) {
         guard count >= 1, (1...count).contains(index) else { return nil }
         self.index = index
@@ -19,6 +21,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         self.init(index: k, count: n)
     }
 
+    /// True when the document at `relativePath` (its manifest key) belongs to this shard.
     public func contains(_ relativePath: String) -> Bool {
         Int(Self.fnv1a(relativePath) % UInt64(count)) == index - 1
     }
@@ -32,5 +35,6 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         return hash
     }
 
+    /// `K/N`, as the command line takes it.
     public var description: String { "\(index)/\(count)" }
 }

@@ -9,6 +9,7 @@ public final class CairoContext {
     /// Keeps the target alive as long as the context.
     private let target: AnyObject?
 
+    /// A context that draws into `image` (and keeps it alive); throws when cairo cannot make one.
     public convenience init(image: RasterImage) throws(CairoError) {
         try self.init(surface: image.surface, owner: image)
     }
@@ -36,7 +37,9 @@ public final class CairoContext {
 
     // MARK: State
 
+    /// Pushes the transform, clip and source onto cairo's state stack (`cairo_save`).
     public func save() throws(CairoError) { cairo_save(cr); try check("cairo_save") }
+    /// Returns to the state of the matching `save()`; throws when there is none to restore.
     public func restore() throws(CairoError) { cairo_restore(cr); try check("cairo_restore") }
 
     /// Runs `body` between save and restore.
@@ -60,6 +63,7 @@ public final class CairoContext {
         try check("cairo_transform \(transform)")
     }
 
+    /// Makes `color`, clamped to 0...1, the paint for later fills and paints.
     public func setSource(_ color: Color) throws(CairoError) {
         let c = color.clamped
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
@@ -97,6 +101,7 @@ public final class CairoContext {
         try check("building a path of \(path.elements.count) elements")
     }
 
+    /// Fills `path` with the current source; the nonzero winding rule unless `evenOdd`.
     public func fill(_ path: Path, evenOdd: Bool = false) throws(CairoError) {
         try setPath(path)
         cairo_set_fill_rule(cr, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
@@ -112,6 +117,7 @@ public final class CairoContext {
         try check("cairo_clip")
     }
 
+    /// Paints the current source over the whole clip region.
     public func paint() throws(CairoError) {
         cairo_paint(cr)
         try check("cairo_paint")

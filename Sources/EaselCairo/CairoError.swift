@@ -13,6 +13,7 @@ public enum CairoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Writing or reading a file through cairo failed.
     case io(path: String, message: String)
 
+    /// A one-line message for the user, with the sizes or file involved.
     public var description: String {
         switch self {
         case .failed(let operation, let status): return "cairo failed in \(operation): \(status)"
@@ -37,6 +38,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfMemory
     case encodeFailed(String)
 
+    /// A one-line message for the user, with libpng's own explanation where there is one.
     public var description: String {
         switch self {
         case .notPNG(let m): return "not a PNG image: \(m)"

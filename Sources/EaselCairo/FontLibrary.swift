@@ -7,11 +7,13 @@ import CEaselFreeType
 /// at 1 unit per em. Faces are shared by every render in the process; after loading, all
 /// use goes through cairo, which locks the FreeType face itself, so sharing is safe.
 public final class FontFace: @unchecked Sendable, CustomStringConvertible {
+    /// The font file (and face index) the face was loaded from.
     public let file: FontMap.FontFile
     let face: OpaquePointer          // cairo_font_face_t, kept for the life of the process
     let measuring: OpaquePointer     // cairo_scaled_font_t at size 1, unhinted
     /// Ascent and descent (both positive) at size 1, from the font's own metrics.
     public let ascent: Double
+    /// How far the font reaches below the baseline at size 1, as a positive number.
     public let descent: Double
 
     init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer) {
@@ -53,6 +55,7 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
         return extents.x_advance
     }
 
+    /// The font file's name, with `#index` for a face other than the first in a collection.
     public var description: String { file.description }
 }
 
@@ -62,6 +65,7 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(String, code: Int32)
     case cairo(String)
 
+    /// A one-line message for the user naming the font file and what went wrong.
     public var description: String {
         switch self {
         case .missingFile(let path): return "the font file \(path) is not installed (run `make deps`)"
@@ -73,6 +77,7 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The process's fonts: each file is loaded once, on first use, under a lock.
 public final class FontLibrary: Sendable {
+    /// The process-wide library every render uses, so that each font file is loaded once.
     public static let shared = FontLibrary()
 
     private struct State {

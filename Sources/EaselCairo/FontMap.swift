@@ -5,15 +5,20 @@
 public enum FontMap {
     /// A font file (and face index, for collections).
     public struct FontFile: Hashable, Sendable, CustomStringConvertible {
+        /// The absolute path of the font file.
         public var path: String
+        /// Which face of a collection (`.ttc`) to use; 0 for the first or only one.
         public var faceIndex: Int
 
+        /// The font at absolute `path`; `faceIndex` picks a face of a collection (0: the first).
         public init(_ path: String, faceIndex: Int = 0) {
             self.path = path
             self.faceIndex = faceIndex
         }
 
+        /// The last component of `path`, for messages.
         public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+        /// The file name, followed by `#index` for a face other than the first.
         public var description: String { faceIndex == 0 ? fileName : "\(fileName)#\(faceIndex)" }
     }
 

@@ -5,11 +5,17 @@ import CEaselCairo
 /// RGBA, 16-bit, interlaced) into a premultiplied ARGB32 `RasterImage`, through the libpng
 /// shim. The header's size is checked against `maxPixels` before any pixel memory exists.
 public enum PNGDecoder {
+    /// What a PNG's header says about the image, read without decoding any pixels.
     public struct Header: Equatable, Sendable {
+        /// The image's width in pixels.
         public var width: Int
+        /// The image's height in pixels.
         public var height: Int
+        /// Bits per channel (or per palette index): 1, 2, 4, 8 or 16.
         public var bitDepth: Int
+        /// The PNG colour type code: 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
         public var colorType: Int
+        /// True for an Adam7-interlaced image.
         public var interlaced: Bool
     }
 

@@ -4,6 +4,7 @@ import CEaselPNG
 /// performance section: zlib level 1 with the UP filter encodes a card several times
 /// faster than libpng's defaults, for files slightly larger.
 public struct PNGEncodingOptions: Codable, Hashable, Sendable {
+    /// Which channels the PNG file stores.
     public enum ColorMode: String, Codable, Sendable, CaseIterable {
         /// RGB when every pixel is opaque (a card always is), RGBA otherwise.
         case auto
@@ -12,13 +13,22 @@ public struct PNGEncodingOptions: Codable, Hashable, Sendable {
         case rgb
     }
 
+    /// The PNG row filters libpng may choose from; more choices can compress better but
+    /// encode more slowly.
     public struct Filters: OptionSet, Codable, Hashable, Sendable {
+        /// The shim's filter bit mask.
         public let rawValue: Int32
+        /// A filter set from the shim's bit mask.
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Rows stored as they are.
         public static let none = Filters(rawValue: Int32(EASEL_PNG_FILTER_NONE))
+        /// Each byte stored as the difference from the pixel to its left.
         public static let sub = Filters(rawValue: Int32(EASEL_PNG_FILTER_SUB))
+        /// Each byte stored as the difference from the pixel above; Easel's default.
         public static let up = Filters(rawValue: Int32(EASEL_PNG_FILTER_UP))
+        /// Each byte stored as the difference from the average of the pixels left and above.
         public static let average = Filters(rawValue: Int32(EASEL_PNG_FILTER_AVG))
+        /// Each byte predicted from the pixels left, above and above-left (Paeth's predictor).
         public static let paeth = Filters(rawValue: Int32(EASEL_PNG_FILTER_PAETH))
         /// libpng's adaptive choice among all five, row by row.
         public static let all: Filters = [.none, .sub, .up, .average, .paeth]
@@ -26,15 +36,19 @@ public struct PNGEncodingOptions: Codable, Hashable, Sendable {
 
     /// zlib level, 0 (store) to 9 (smallest).
     public var compressionLevel: Int
+    /// The row filters libpng may use; must not be empty.
     public var filters: Filters
+    /// Which channels are stored.
     public var colorMode: ColorMode
 
+    /// Options; by default Easel's fast choice (level 1, the UP filter, alpha only when needed).
     public init(compressionLevel: Int = 1, filters: Filters = .up, colorMode: ColorMode = .auto) {
         self.compressionLevel = compressionLevel
         self.filters = filters
         self.colorMode = colorMode
     }
 
+    /// Easel's fast defaults: zlib level 1, the UP filter, alpha only when needed.
     public static let `default` = PNGEncodingOptions()
     /// libpng's own defaults (level 6, adaptive filters), as cairo_surface_write_to_png uses.
     public static let libpngDefaults = PNGEncodingOptions(compressionLevel: 6, filters: .all, colorMode: .rgba)
@@ -43,6 +57,8 @@ public struct PNGEncodingOptions: Codable, Hashable, Sendable {
 /// Encodes a `RasterImage` as PNG (8 bits per channel, straight alpha) through the shim,
 /// reading cairo's pixel memory directly.
 public enum PNGEncoder {
+    /// The PNG file bytes for `image`; throws `encodeFailed` for a level outside 0...9 or an
+    /// empty filter set, `outOfMemory` when libpng runs out.
     public static func encode(_ image: RasterImage, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
         guard (0...9).contains(options.compressionLevel) else {
             throw .encodeFailed("the compression level must be 0 to 9, not \(options.compressionLevel)")

@@ -3,7 +3,9 @@
 /// drawn by several renders at once. A scene holds images as pixel buffers; the renderer
 /// wraps one in a `RasterImage` (sharing, not copying, its memory) only when it draws.
 public final class PixelBuffer: @unchecked Sendable {
+    /// The image's width in pixels.
     public let width: Int
+    /// The image's height in pixels.
     public let height: Int
     /// Bytes from one row to the next (`width * 4`, which is what cairo wants for ARGB32).
     public let stride: Int

@@ -8,8 +8,11 @@ import CEaselCairo
 public final class RasterImage {
     let surface: OpaquePointer
 
+    /// The image's width in pixels.
     public let width: Int
+    /// The image's height in pixels.
     public let height: Int
+    /// Bytes from one row of pixels to the next (at least `width * 4`; cairo may pad rows).
     public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
     /// False for RGB24 surfaces, whose top byte is padding.
     var hasAlpha: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }
@@ -131,8 +134,10 @@ public final class RasterImage {
 
 /// One pixel's four 8-bit channels.
 public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
+    /// The channels, 0 to 255 each: premultiplied or straight, as the method returning it says.
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
 
+    /// A pixel with these channel values (0 to 255).
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         (self.r, self.g, self.b, self.a) = (r, g, b, a)
     }
@@ -155,5 +160,6 @@ public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
         max(abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)), abs(Int(a) - Int(other.a)))
     }
 
+    /// `rgba(r, g, b, a)` with channels 0 to 255, for messages.
     public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
 }

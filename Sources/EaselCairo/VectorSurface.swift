@@ -6,6 +6,7 @@ public final class VectorSurface {
     /// The vector formats cairo writes.
     public enum Format: Sendable, CustomStringConvertible {
         case svg, pdf
+        /// "SVG" or "PDF", for messages.
         public var description: String { self == .svg ? "SVG" : "PDF" }
     }
 
@@ -20,6 +21,7 @@ public final class VectorSurface {
         return CAIRO_STATUS_SUCCESS
     }
 
+    /// Whether the surface writes SVG or PDF.
     public let format: Format
     let surface: OpaquePointer
     private let sink = ByteSink()

@@ -27,6 +27,7 @@ public enum ClipShape: Hashable, Sendable, CustomStringConvertible {
         LibraryShape.matching(path(in: LibraryShape.matchingRect))?.rawValue
     }
 
+    /// The library shape's name, or "custom" for an outline of its own.
     public var description: String {
         switch self {
         case .library(let shape): return shape.name

@@ -6,10 +6,14 @@ import EaselSupport
 /// Bounded: at most `maxDepth` undo steps are kept (the oldest are dropped). A new edit
 /// after an undo drops the redo branch, as every editor does.
 public struct History<Document: Hashable & Sendable>: Hashable, Sendable {
+    /// The earlier versions that `undo` steps back through, oldest first.
     public private(set) var undoStack: [Document] = []
+    /// The versions that `redo` steps forward through, the next one last; emptied by a new edit.
     public private(set) var redoStack: [Document] = []
+    /// The most undo steps kept (at least 1); older ones are dropped.
     public let maxDepth: Int
 
+    /// An empty history keeping up to `maxDepth` undo steps; `maxDepth` must be positive.
     public init(maxDepth: Int = 100) {
         precondition(maxDepth > 0, "a history needs room for at least one step")
         self.maxDepth = maxDepth
@@ -22,7 +26,9 @@ public struct History<Document: Hashable & Sendable>: Hashable, Sendable {
         self.redoStack = Array(redoStack.suffix(maxDepth))
     }
 
+    /// True when there is an earlier version to go back to.
     public var canUndo: Bool { !undoStack.isEmpty }
+    /// True when an undo can be redone (no edit has been made since it).
     public var canRedo: Bool { !redoStack.isEmpty }
 
     /// Applies `edit` to `document`, recording the previous value when it changed.

@@ -14,8 +14,10 @@ import Foundation
 /// file on disk no longer matches (it was edited by something else), the history is stale
 /// and is discarded rather than applied to a different document.
 public enum HistoryFile {
+    /// The most undo steps kept between invocations.
     public static let maxDepth = 50
 
+    /// The hidden history file beside `document`: `.NAME.easel-history` in the same folder.
     public static func url(for document: URL) -> URL {
         document.deletingLastPathComponent().appendingPathComponent(".\(document.lastPathComponent).easel-history")
     }

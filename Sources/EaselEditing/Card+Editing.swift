@@ -4,15 +4,21 @@ import EaselSupport
 import Foundation
 
 extension Card: EditableDocument {
+    /// Cards are called "card" in messages and `info`.
     public static var kindName: String { "card" }
+    /// Always the app's 1300x2000 canvas.
     public var canvas: Size { Card.canvasSize }
+    /// The card's background colour; never nil, since a card is never transparent.
     public var background: Color? { backgroundColor }
+    /// Images and texts together; indexes run over the images first, then the texts.
     public var elementCount: Int { imageElements.count + textElements.count }
 
+    /// The card as its `.rwcard` JSON; throws when a custom clip has no library index.
     public func historyBytes(file: String) throws(DocumentError) -> [UInt8] {
         try CardEncoder.encode(self, file: file)
     }
 
+    /// The card an undo step kept; its warnings are dropped (they were shown when it was opened).
     public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Card {
         var warnings: [DocumentWarning] = []
         return try CardDecoder.decode(bytes, file: file, warnings: &warnings)
@@ -51,6 +57,8 @@ extension Card: EditableDocument {
         return elementCount - 1
     }
 
+    /// Applies frame, colour, text, font and clip changes; throws for stroke or opacity (cards
+    /// have neither), a clip on a text, or text properties on an image.
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
         try changes.validate()
         let slot = try slot(index)
@@ -90,6 +98,7 @@ extension Card: EditableDocument {
         return result
     }
 
+    /// The element's frame centre in card coordinates; throws for an index out of range.
     public func center(of index: Int) throws(EditError) -> Point {
         switch try slot(index) {
         case .image(let i): return imageElements[i].transform.center
@@ -97,6 +106,7 @@ extension Card: EditableDocument {
         }
     }
 
+    /// Removes the image or text at `index`; throws for an index out of range.
     public mutating func remove(_ index: Int) throws(EditError) {
         switch try slot(index) {
         case .image(let i): imageElements.remove(at: i)
@@ -113,11 +123,14 @@ extension Card: EditableDocument {
         }
     }
 
+    /// Sets the background colour; throws for nil, since a card cannot be transparent.
     public mutating func setBackground(_ color: Color?) throws(EditError) {
         guard let color else { throw EditError("a card always has a background colour") }
         backgroundColor = color
     }
 
+    /// Every image, then every text, as `info` shows them, with image files checked in
+    /// `resourceFolder`.
     public func elementDescriptions(resourceFolder: URL) -> [ElementDescription] {
         elementsInDrawingOrder.enumerated().map { index, element in
             ElementDescription(cardElement: element, index: index, folder: resourceFolder)

@@ -5,12 +5,17 @@ import EaselGeometry
 
 /// What `easel info` shows about a document, as a value (encoded as JSON by `--json`).
 public struct DocumentDescription: Codable, Equatable, Sendable {
+    /// The document's path, as it was opened.
     public var path: String
+    /// The document kind, such as "card" or "drawing".
     public var type: String
+    /// The canvas as `[width, height]` in canvas units.
     public var canvas: [Double]
     /// `#RRGGBB[AA]`, or nil for a transparent drawing.
     public var background: String?
+    /// Every addressable element, in drawing order.
     public var elements: [ElementDescription]
+    /// The warnings from opening the document, then one per missing or refused image.
     public var warnings: [String]
 
     /// Describes `document`, located at `url` with its resources in `resourceFolder`.
@@ -30,22 +35,37 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
 
 /// One element as `easel info` shows it.
 public struct ElementDescription: Codable, Equatable, Sendable {
+    /// The element's index in drawing order, as the edit verbs take it.
     public var index: Int
+    /// What the element is: "image", "text", or a drawing's graphic kind such as "ellipse".
     public var kind: String
+    /// The frame's centre as `[x, y]`, in canvas coordinates.
     public var center: [Double]
+    /// The frame as `[width, height]`, in canvas units.
     public var size: [Double]
+    /// The clockwise rotation, in degrees.
     public var rotation: Double
+    /// The fill (or a card text's) colour as `#RRGGBB[AA]`; nil when there is none.
     public var fill: String?
+    /// The stroke colour as `#RRGGBB[AA]`; nil when the element is not stroked.
     public var stroke: String?
+    /// The stroke width in canvas units; nil when the element is not stroked.
     public var strokeWidth: Double?
+    /// 0 (invisible) to 1 (opaque); nil for card elements, which have no opacity.
     public var opacity: Double?
+    /// The clip shape's name ("heart", "custom"); nil when the element is not clipped.
     public var clip: String?
+    /// The image file's name as the document gives it; nil for other elements and empty images.
     public var image: String?
     /// "ok", or "missing: …" / "refused: …".
     public var imageStatus: String?
+    /// The text's string; nil for elements that are not text.
     public var text: String?
+    /// The font name the document asks for (not the file drawn with); nil for non-text.
     public var font: String?
+    /// A drawing text's size in canvas units; nil for card texts (sized to fit) and non-text.
     public var fontSize: Double?
+    /// The graphic's optional label; nil when it has none.
     public var name: String?
     /// A group's number of children.
     public var children: Int?

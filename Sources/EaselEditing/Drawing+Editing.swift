@@ -4,14 +4,19 @@ import EaselSupport
 import Foundation
 
 extension Drawing: EditableDocument {
+    /// Drawings are called "drawing" in messages and `info`.
     public static var kindName: String { "drawing" }
+    /// The drawing's canvas size, in canvas units.
     public var canvas: Size { canvasSize }
+    /// The number of top-level graphics (a group counts as one).
     public var elementCount: Int { graphics.count }
 
+    /// The drawing as its JSON; never throws.
     public func historyBytes(file: String) throws(DocumentError) -> [UInt8] {
         DrawingEncoder.encode(self)
     }
 
+    /// The drawing an undo step kept; warnings from reading it again are dropped.
     public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Drawing {
         var warnings: [DocumentWarning] = []
         return try DrawingDecoder.decode(bytes, file: file, warnings: &warnings)
@@ -35,22 +40,27 @@ extension Drawing: EditableDocument {
         return graphics.count - 1
     }
 
+    /// Applies `changes` to the graphic at `index`; throws for a value out of the drawing
+    /// limits, an index out of range, or text properties on a non-text graphic.
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
         try changes.validate()
         try checkIndex(index)
         graphics[index] = try graphics[index].applying(changes)
     }
 
+    /// The graphic's centre in canvas coordinates; throws for an index out of range.
     public func center(of index: Int) throws(EditError) -> Point {
         try checkIndex(index)
         return graphics[index].transform.center
     }
 
+    /// Removes the graphic at `index` (a group goes with its children); throws when out of range.
     public mutating func remove(_ index: Int) throws(EditError) {
         try checkIndex(index)
         graphics.remove(at: index)
     }
 
+    /// Moves the graphic at `index` among the top-level graphics; returns its new index.
     @discardableResult
     public mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int {
         try checkIndex(index)
@@ -62,6 +72,7 @@ extension Drawing: EditableDocument {
         background = color
     }
 
+    /// Every top-level graphic as `info` shows it, with image files checked in `resourceFolder`.
     public func elementDescriptions(resourceFolder: URL) -> [ElementDescription] {
         graphics.enumerated().map { index, graphic in ElementDescription(graphic: graphic, index: index, folder: resourceFolder) }
     }

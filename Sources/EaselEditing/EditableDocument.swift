@@ -47,6 +47,7 @@ public struct AddedElement: Hashable, Sendable {
     /// What kind of element it became ("rectangle", "image", "text"...).
     public var kind: String
 
+    /// An added element at `index` in drawing order, of kind `kind`.
     public init(index: Int, kind: String) {
         self.index = index
         self.kind = kind

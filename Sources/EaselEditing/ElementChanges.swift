@@ -5,28 +5,45 @@ import EaselDocuments
 /// the element's centre in canvas coordinates (for a card too: the app's offset is the
 /// centre minus the card's centre, 650,1000).
 public struct ElementChanges: Hashable, Sendable {
+    /// The new centre of the element's frame, in canvas coordinates.
     public var center: Point?
+    /// The new frame width and height, in canvas units (0 or more).
     public var size: Size?
+    /// The new clockwise rotation, in degrees (replaces the old one, does not add to it).
     public var rotationDegrees: Double?
     /// `.some(nil)` removes the fill.
     public var fill: Color??
+    /// The new stroke colour; strokes an unstroked graphic (1 unit wide unless set).
     public var strokeColor: Color?
+    /// The new stroke width in canvas units; strokes an unstroked graphic (in black unless set).
     public var strokeWidth: Double?
+    /// True removes the stroke; the other stroke changes are then ignored.
     public var removeStroke = false
+    /// New dash and gap lengths in canvas units; empty makes the line solid again.
     public var dash: [Double]?
+    /// The new shape of open line ends.
     public var cap: Stroke.Cap?
+    /// The new shape of stroke corners.
     public var join: Stroke.Join?
+    /// The new opacity, 0 (invisible) to 1 (opaque); drawings only.
     public var opacity: Double?
     /// `.some(nil)` removes the clip.
     public var clip: ClipShape??
+    /// The new text of a text element.
     public var text: String?
+    /// The new font name of a text element (mapped to an installed font when drawn).
     public var font: String?
+    /// The new font size of a drawing's text, in canvas units.
     public var fontSize: Double?
+    /// The new horizontal alignment of a drawing's text.
     public var alignment: TextContent.Alignment?
+    /// The new label of a drawing's graphic; an empty string removes it.
     public var name: String?
 
+    /// No changes: every property is left as it is.
     public init() {}
 
+    /// True when no property is set to change (and `removeStroke` is false).
     public var isEmpty: Bool { self == ElementChanges() }
 
     /// Checks values against the document limits before anything is applied.

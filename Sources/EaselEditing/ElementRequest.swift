@@ -22,10 +22,12 @@ public struct ElementRequest: Hashable, Sendable {
     public var cornerRadius = 25.0
     /// A line's end points in canvas coordinates (both, or neither).
     public var from: Point?
+    /// The line's end point in canvas coordinates (set together with `from`).
     public var to: Point?
     /// How the document is named in hints ("use `add NAME image FILE.png`").
     public var documentName: String
 
+    /// A request for a `kind` element; the shape parameters start at their defaults.
     public init(kind: String, value: String? = nil, style: ElementChanges = ElementChanges(), documentName: String) {
         self.kind = kind
         self.value = value

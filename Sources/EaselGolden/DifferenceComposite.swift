@@ -11,13 +11,19 @@ import EaselCairo
 /// - yellow: a difference at or below the noise floor (tolerated);
 /// and every cluster of changes is boxed in blue, in all three panels.
 public enum DifferenceComposite {
+    /// Green, 8-bit RGB: pixels where the actual image has more ink than the expected one.
     public static let added = (r: UInt8(0), g: UInt8(170), b: UInt8(60))
+    /// Red, 8-bit RGB: pixels with less ink, and areas only one of the images covers.
     public static let removed = (r: UInt8(220), g: UInt8(30), b: UInt8(30))
+    /// Yellow, 8-bit RGB: pixels that differ by no more than the noise floor.
     public static let tolerated = (r: UInt8(240), g: UInt8(200), b: UInt8(0))
+    /// The blue of the outlines drawn around each cluster of changes.
     public static let box = Color(red: 0.1, green: 0.35, blue: 1)
     static let gap = 8
     static let labelHeight = 22
 
+    /// The composite for two images of any sizes; `statistics` supplies the cluster boxes
+    /// (nil: none drawn). Throws a `CairoError` when the image cannot be made.
     public static func make(expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int) throws -> RasterImage {
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
         let composite = try RasterImage(width: width * 3 + gap * 4, height: height + labelHeight + gap * 2)

@@ -16,6 +16,7 @@ public struct GoldenSuite {
     /// The document types the suite opens.
     public var registry: DocumentRegistry
 
+    /// A suite over `documents` and `goldens`, opening Easel's own document types by default.
     public init(documents: URL, goldens: URL, registry: DocumentRegistry = .standard) {
         self.documents = documents
         self.goldens = goldens
@@ -24,12 +25,17 @@ public struct GoldenSuite {
 
     /// One document's verdict.
     public struct Entry: Codable, Sendable {
+        /// The document's path.
         public var document: String
+        /// The golden PNG's path, whether or not it exists.
         public var golden: String
+        /// True when the rendering matched the golden within the tolerance.
         public var passed: Bool
+        /// Why it failed (rendering, a missing golden, or how far off); nil when it passed.
         public var message: String?
         /// The failure's composite (expected | difference | actual), when one was written.
         public var composite: String?
+        /// What differed; nil when identical, sized differently, or not compared at all.
         public var statistics: DifferenceStatistics?
     }
 

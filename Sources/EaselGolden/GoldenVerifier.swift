@@ -6,6 +6,7 @@ import EaselCairo
 
 /// The result of checking one image against its golden.
 public struct GoldenOutcome: Sendable {
+    /// True when the image matched its golden within the tolerance; false when one was written.
     public var passed: Bool
     /// Why it failed (nil when it passed).
     public var message: String?
@@ -13,8 +14,10 @@ public struct GoldenOutcome: Sendable {
     public var recorded: Bool
     /// Where the failure's images and statistics were written.
     public var artifacts: URL?
+    /// What the comparison found; nil when no golden was compared or one was written.
     public var comparison: ComparisonSummary?
 
+    /// An outcome with every field given.
     public init(passed: Bool, message: String?, recorded: Bool, artifacts: URL?, comparison: ComparisonSummary?) {
         self.passed = passed
         self.message = message
@@ -26,14 +29,23 @@ public struct GoldenOutcome: Sendable {
 
 /// What a comparison found, as written to `statistics.json`.
 public struct ComparisonSummary: Codable, Sendable {
+    /// The golden PNG's path.
     public var golden: String
+    /// "passed" or "failed".
     public var verdict: String
+    /// The tolerance the images were compared with.
     public var tolerance: Tolerance
+    /// The rendered image as `[width, height]` in pixels.
     public var actualSize: [Int]
+    /// The golden as `[width, height]` in pixels.
     public var expectedSize: [Int]?
+    /// What differed; nil when the images are identical or of different sizes.
     public var statistics: DifferenceStatistics?
+    /// The smallest tolerance under which the images would have matched; nil when identical
+    /// or of different sizes.
     public var wouldPassWith: Tolerance?
 
+    /// A summary; statistics and the passing tolerance are added once pixels were compared.
     public init(golden: String, verdict: String, tolerance: Tolerance, actualSize: [Int], expectedSize: [Int]?,
                 statistics: DifferenceStatistics? = nil, wouldPassWith: Tolerance? = nil) {
         self.golden = golden
@@ -50,11 +62,16 @@ public struct ComparisonSummary: Codable, Sendable {
 /// writes artifacts for failures: `actual.png`, `expected.png`, `composite.png`
 /// (expected | difference | actual) and `statistics.json`.
 public struct GoldenVerifier: Sendable {
+    /// The folder holding the golden PNGs, by relative name.
     public var goldensFolder: URL
+    /// Where each failure's files go, in a folder named after the golden.
     public var artifactsFolder: URL
+    /// When goldens are written instead of (or as well as) compared.
     public var recordMode: RecordMode
+    /// How different an image may be from its golden and still pass.
     public var tolerance: Tolerance
 
+    /// A verifier; by default with the tolerance that ignores antialiasing noise only.
     public init(goldensFolder: URL, artifactsFolder: URL, recordMode: RecordMode, tolerance: Tolerance = .default) {
         self.goldensFolder = goldensFolder
         self.artifactsFolder = artifactsFolder
@@ -65,6 +82,8 @@ public struct GoldenVerifier: Sendable {
     /// The golden file for `name` (a relative path without `.png`, such as `Cards/rotations`).
     public func goldenURL(_ name: String) -> URL { goldensFolder.appendingPathComponent(name + ".png") }
 
+    /// Checks `image` against the golden `name` (relative, without `.png`), recording it as
+    /// the record mode says and writing artifacts on failure. Never throws: problems fail it.
     public func verify(_ image: RasterImage, named name: String) -> GoldenOutcome {
         let golden = goldenURL(name)
         let displayName = golden.path

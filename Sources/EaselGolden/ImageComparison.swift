@@ -4,12 +4,15 @@ import EaselCairo
 
 /// What differs between two images of the same size.
 public struct DifferenceStatistics: Hashable, Sendable, Codable {
+    /// The images' width in pixels.
     public var width: Int
+    /// The images' height in pixels.
     public var height: Int
     /// Pixels whose largest channel difference is above the noise floor.
     public var differingPixels: Int
     /// Pixels that differ at all, including those at or below the noise floor.
     public var pixelsDifferingAtAll: Int
+    /// `differingPixels` as a fraction of all pixels, 0...1.
     public var differingRatio: Double
     /// The largest channel difference of any pixel (0...255).
     public var maxChannelDelta: Int
@@ -18,9 +21,13 @@ public struct DifferenceStatistics: Hashable, Sendable, Codable {
     /// Bounding boxes of clusters of differing pixels, largest first (at most 20).
     public var clusters: [Box]
 
+    /// A rectangle of pixels around one cluster of changes, in image pixel coordinates.
     public struct Box: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The box's top-left pixel and its size, in pixels.
         public var x: Int, y: Int, width: Int, height: Int
+        /// How many pixels inside the box differ beyond the noise floor.
         public var pixels: Int
+        /// `WxH at (x, y)`, for failure messages.
         public var description: String { "\(width)x\(height) at (\(x), \(y))" }
     }
 }
@@ -32,6 +39,7 @@ public enum ComparisonResult: Sendable {
     /// Different pixels, within (`passed`) or beyond the tolerance.
     case different(DifferenceStatistics, passed: Bool)
 
+    /// True when identical, or different only within the tolerance.
     public var passed: Bool {
         switch self {
         case .identical: return true
@@ -43,6 +51,7 @@ public enum ComparisonResult: Sendable {
 
 /// Compares images pixel by pixel.
 public enum ImageComparator {
+    /// Compares premultiplied pixels; images of different sizes are a mismatch, never a pass.
     public static func compare(_ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance = .default) -> ComparisonResult {
         guard actual.width == expected.width, actual.height == expected.height else {
             return .sizeMismatch(actual: (actual.width, actual.height), expected: (expected.width, expected.height))

@@ -16,8 +16,11 @@ public enum RecordMode: String, Sendable, CaseIterable {
     /// The variable that chooses the mode: `EASEL_GOLDEN_RECORD=missing|all|failed|never`.
     public static let environmentVariable = "EASEL_GOLDEN_RECORD"
 
+    /// Thrown when `EASEL_GOLDEN_RECORD` holds a value that is not a record mode.
     public struct UnknownMode: Error, CustomStringConvertible {
+        /// The value found in the environment.
         public var value: String
+        /// A message naming the bad value and the modes that exist.
         public var description: String {
             "\(RecordMode.environmentVariable)=\(value) is not a record mode; use one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
         }

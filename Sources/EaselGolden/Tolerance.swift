@@ -6,6 +6,7 @@
 /// The two limits are independent: a change to many pixels by a little, or to a few by a
 /// lot, each fails on its own.
 public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How many pixels may differ: an absolute count, or a fraction (0...1) of the image's pixels.
     public enum PixelLimit: Hashable, Sendable, Codable, CustomStringConvertible {
         case count(Int)
         case ratio(Double)
@@ -17,6 +18,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             }
         }
 
+        /// `N pixels` or `P % of pixels`, for messages.
         public var description: String {
             switch self {
             case .count(let n): return "\(n) pixels"
@@ -25,10 +27,14 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Channel differences up to this (0...255) are ignored entirely.
     public var noiseFloor: Int
+    /// The most pixels that may differ beyond the noise floor.
     public var maxPixels: PixelLimit
+    /// The largest channel difference (0...255) any pixel may have.
     public var maxChannelDelta: Int
 
+    /// A tolerance; negative noise floors and deltas count as 0.
     public init(noiseFloor: Int = 0, maxPixels: PixelLimit, maxChannelDelta: Int) {
         self.noiseFloor = max(0, noiseFloor)
         self.maxPixels = maxPixels
@@ -46,6 +52,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         Tolerance(noiseFloor: 0, maxPixels: .count(maxPixels), maxChannelDelta: maxDelta)
     }
 
+    /// "exact", "default (…)", or the three limits spelled out, for messages.
     public var description: String {
         if self == .exact { return "exact" }
         if self == .default { return "default (noise floor 1, at most 0.01 % of pixels, difference at most 32)" }

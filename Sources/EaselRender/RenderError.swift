@@ -21,6 +21,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Writing the output failed.
     case io(path: String, message: String)
 
+    /// A one-line message for the user, naming the file where one is known.
     public var description: String {
         switch self {
         case .cairo(let error): return error.description

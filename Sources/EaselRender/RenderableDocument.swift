@@ -27,6 +27,8 @@ public struct LoweringContext {
     /// Replaces the document's background when set (export's `--background`).
     public var background: Color?
 
+    /// A context for one render; by default with a fresh image loader, the shared fonts and
+    /// the document's own background.
     public init(resourceFolder: URL, file: String, images: ImageLoader = ImageLoader(), fonts: FontLibrary = .shared,
                 background: Color? = nil) {
         self.resourceFolder = resourceFolder

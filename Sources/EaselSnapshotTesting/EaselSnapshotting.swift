@@ -57,6 +57,7 @@ extension Diffing where Value == RasterImage {
 }
 
 extension Snapshotting where Value == RasterImage, Format == RasterImage {
+    /// Snapshots an image as a PNG reference, compared pixel by pixel with `tolerance`.
     public static func easelImage(tolerance: Tolerance = .default) -> Snapshotting {
         Snapshotting(pathExtension: "png", diffing: .easelImage(tolerance: tolerance))
     }

@@ -3,13 +3,19 @@ import EaselSupport
 import Foundation
 
 extension Card: FileDocument {
+    /// Cards are read and written only as `.rwcard` files.
     public static var readableContentTypes: [ContentType] { [.card] }
+    /// The largest card file read, in bytes (`CardLimits.maxFileBytes`).
     public static var maxFileBytes: Int { CardLimits.maxFileBytes }
 
+    /// Reads a `.rwcard` file as any edition of the Cards app writes it; throws for a folder,
+    /// bad JSON or a value out of `CardLimits`.
     public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
         self = try CardDecoder.decode(configuration.regularFileBytes(), file: configuration.displayName, warnings: &warnings)
     }
 
+    /// The card as `.rwcard` JSON the Cards app reads; throws when a custom clip shape has
+    /// no index in the app's library.
     public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
         .regularFile(try CardEncoder.encode(self, file: configuration.fileURL.path))
     }

@@ -7,6 +7,8 @@ import EaselGeometry
 /// with only `id` and `imageElements`, extended-sRGB colours, any key order, integer or
 /// double numbers, escaped slashes, invalid ids, and `"none"` image names.
 public enum CardDecoder {
+    /// The card in `bytes`; recoverable oddities (a legacy card, an invalid id) are appended
+    /// to `warnings`, anything else throws. `file` names the file in messages.
     public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Card {
         if bytes.count > CardLimits.maxFileBytes {
             throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the card limit of \(CardLimits.maxFileBytes) bytes"))

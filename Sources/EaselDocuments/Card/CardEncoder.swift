@@ -6,6 +6,8 @@ import EaselGeometry
 /// `frameIndex` always (null for no clip) and `frame` too when there is a clip, so that
 /// both editions of the app see it.
 public enum CardEncoder {
+    /// The card as pretty-printed JSON; throws when a custom clip shape has no index in the
+    /// app's library. `file` names the file in messages.
     public static func encode(_ card: Card, file: String) throws(DocumentError) -> [UInt8] {
         var images: [JSONValue] = []
         for (index, element) in card.imageElements.enumerated() {

@@ -3,13 +3,17 @@ import EaselSupport
 import Foundation
 
 extension Drawing: FileDocument {
+    /// Drawings are read and written only as `.drawing` files (or package folders).
     public static var readableContentTypes: [ContentType] { [.drawing] }
+    /// The largest drawing file read, in bytes (`DrawingLimits.maxFileBytes`).
     public static var maxFileBytes: Int { DrawingLimits.maxFileBytes }
 
     /// The JSON file inside a package-folder drawing (`Name.drawing/drawing.json`), whose
     /// images sit beside it in the package.
     public static let packageDocumentName = "drawing.json"
 
+    /// Reads a drawing file, or a package folder's `drawing.json`; throws for a package
+    /// without one, bad JSON or a value out of `DrawingLimits`.
     public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
         let bytes: [UInt8]
         switch configuration.file {
@@ -24,6 +28,8 @@ extension Drawing: FileDocument {
         self = try DrawingDecoder.decode(bytes, file: configuration.displayName, warnings: &warnings)
     }
 
+    /// The drawing as JSON in the current format; a package folder stays a package, with only
+    /// its `drawing.json` replaced.
     public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
         let json = FileWrapper.regularFile(DrawingEncoder.encode(self))
         // A package stays a package: only its JSON is replaced; the images beside it stay.

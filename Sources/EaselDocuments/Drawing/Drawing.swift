@@ -10,11 +10,14 @@ public struct Drawing: Hashable, Sendable {
     /// The `format` value that marks a drawing file.
     public static let formatIdentifier = "org.easel.drawing"
 
+    /// The canvas's width and height in canvas units; exporting at scale 1 gives that many pixels.
     public var canvasSize: Size
     /// nil: transparent.
     public var background: Color?
+    /// The top-level graphics, drawn first to last (later ones on top).
     public var graphics: [Graphic]
 
+    /// A drawing; by default an empty 800x600 canvas on white.
     public init(canvasSize: Size = Size(width: 800, height: 600), background: Color? = .white, graphics: [Graphic] = []) {
         self.canvasSize = canvasSize
         self.background = background
@@ -26,10 +29,14 @@ public struct Drawing: Hashable, Sendable {
 /// coordinates: the canvas, or the group's frame), rotated clockwise by `rotationDegrees`
 /// about its centre. The graphic's own geometry is laid out in the frame.
 public struct GraphicTransform: Hashable, Sendable {
+    /// The frame's centre, in the parent's coordinates (the canvas, or the group's frame).
     public var center: Point
+    /// The frame's width and height in canvas units, before rotation.
     public var size: Size
+    /// The clockwise rotation about the frame's centre, in degrees.
     public var rotationDegrees: Double
 
+    /// A frame of `size` centred at `center`, unrotated unless told otherwise.
     public init(center: Point, size: Size, rotationDegrees: Double = 0) {
         self.center = center
         self.size = size
@@ -49,7 +56,9 @@ public struct GraphicTransform: Hashable, Sendable {
 
 /// One item of a drawing: a shape, text, image or group, with its placement and style.
 public struct Graphic: Hashable, Sendable {
+    /// What is drawn: a shape, text, an image or a group.
     public var kind: GraphicKind
+    /// Where the graphic's frame sits in its parent.
     public var transform: GraphicTransform
     /// nil: not filled. Text is drawn in the fill colour (black when nil).
     public var fill: Color?
@@ -62,6 +71,7 @@ public struct Graphic: Hashable, Sendable {
     /// An optional label shown by `easel info`.
     public var name: String?
 
+    /// A graphic; by default neither filled nor stroked, fully opaque, unclipped and unnamed.
     public init(kind: GraphicKind, transform: GraphicTransform, fill: Color? = nil, stroke: Stroke? = nil,
                 opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil) {
         self.kind = kind
@@ -74,6 +84,7 @@ public struct Graphic: Hashable, Sendable {
     }
 }
 
+/// What a graphic draws. Shapes are laid out in the graphic's frame.
 public indirect enum GraphicKind: Hashable, Sendable {
     case rectangle
     case roundedRectangle(cornerRadius: Double)
@@ -124,18 +135,25 @@ public indirect enum GraphicKind: Hashable, Sendable {
     }
 }
 
+/// The text of a text graphic: one line, vertically centred in the frame and drawn in
+/// the graphic's fill colour.
 public struct TextContent: Hashable, Sendable {
+    /// Where the line sits horizontally in the frame: against its left edge, centred, or
+    /// against its right edge.
     public enum Alignment: String, Hashable, Sendable, CaseIterable {
         case left, center, right
     }
 
+    /// The text, drawn as one line (control characters are skipped); empty draws nothing.
     public var string: String
     /// A font family name, mapped to an installed font when drawn (see the README's font map).
     public var fontFamily: String
     /// In canvas units.
     public var fontSize: Double
+    /// Where the line sits horizontally in the frame.
     public var alignment: Alignment
 
+    /// Text content; by default centred, in DejaVu Sans at a size of 48 canvas units.
     public init(string: String, fontFamily: String = "DejaVu Sans", fontSize: Double = 48, alignment: Alignment = .center) {
         self.string = string
         self.fontFamily = fontFamily
@@ -144,17 +162,27 @@ public struct TextContent: Hashable, Sendable {
     }
 }
 
+/// How a graphic's outline is drawn: colour, width, dashes and the shape of line ends
+/// and corners (as in cairo and SVG).
 public struct Stroke: Hashable, Sendable {
+    /// The shape of open line ends: flat at the end point, rounded, or squared off half the
+    /// width past it.
     public enum Cap: String, Hashable, Sendable, CaseIterable { case butt, round, square }
+    /// The shape of corners: sharp, rounded, or cut off.
     public enum Join: String, Hashable, Sendable, CaseIterable { case miter, round, bevel }
 
+    /// The colour of the outline.
     public var color: Color
+    /// The line width in canvas units, centred on the outline.
     public var width: Double
     /// Alternating dash and gap lengths; empty for a solid line.
     public var dash: [Double]
+    /// The shape of open line ends.
     public var cap: Cap
+    /// The shape of corners.
     public var join: Join
 
+    /// A stroke; by default a solid black line 1 canvas unit wide with butt caps and miter joins.
     public init(color: Color = .black, width: Double = 1, dash: [Double] = [], cap: Cap = .butt, join: Join = .miter) {
         self.color = color
         self.width = width

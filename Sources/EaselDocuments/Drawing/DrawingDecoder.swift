@@ -9,6 +9,8 @@ public enum DrawingDecoder {
     /// first; the next format change adds `1: { ... }` here and bumps `currentVersion`.
     static let migrations: [Int: @Sendable (JSONValue) -> JSONValue] = [:]
 
+    /// The drawing in `bytes`, migrated to the current version (with a warning per step);
+    /// throws for bad JSON, a newer version or any value out of `DrawingLimits`.
     public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Drawing {
         if bytes.count > DrawingLimits.maxFileBytes {
             throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the drawing limit of \(DrawingLimits.maxFileBytes) bytes"))

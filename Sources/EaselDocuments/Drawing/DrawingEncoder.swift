@@ -4,6 +4,7 @@ import EaselGeometry
 /// Writes drawing JSON in the current format version (docs/drawing-format.md): colours as
 /// `[r, g, b, a]`, optional properties left out when unset.
 public enum DrawingEncoder {
+    /// The drawing as pretty-printed JSON in the current format version; never fails.
     public static func encode(_ drawing: Drawing) -> [UInt8] {
         var canvas: [(key: String, value: JSONValue)] = [("size", pair(drawing.canvasSize.width, drawing.canvasSize.height))]
         if let background = drawing.background { canvas.append(("background", color(background))) }

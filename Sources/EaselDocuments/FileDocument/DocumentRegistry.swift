@@ -5,13 +5,18 @@ import Foundation
 /// The document types Easel knows, like an app's declared document types: any supported
 /// file opens by its extension. Library users can register their own types.
 public struct DocumentRegistry: Sendable {
+    /// One registered file type: the content type and the document type that reads it.
     public struct Entry: Sendable {
+        /// The content type, whose extension selects this entry.
         public var contentType: ContentType
+        /// The document type that opens files of that content type.
         public var documentType: any FileDocument.Type
     }
 
+    /// Every registered file type, in registration order, at most one per extension.
     public private(set) var entries: [Entry] = []
 
+    /// An empty registry that opens nothing; see `standard` for Easel's own types.
     public init() {}
 
     /// Card (`.rwcard`) and Drawing (`.drawing`).
@@ -31,6 +36,7 @@ public struct DocumentRegistry: Sendable {
         }
     }
 
+    /// The extensions (without dots) of every registered type, for messages and file scans.
     public var supportedExtensions: [String] { entries.map(\.contentType.preferredFilenameExtension) }
 
     /// The entry for a file, by its extension (case-insensitive). `old.rwcard.bak` is not a card.
@@ -40,6 +46,7 @@ public struct DocumentRegistry: Sendable {
         return entries.first { $0.contentType.preferredFilenameExtension.lowercased() == ext }
     }
 
+    /// True when a registered type reads files with `url`'s extension; the file is not read.
     public func isDocument(_ url: URL) -> Bool { entry(for: url) != nil }
 
     /// Where the document at `url` keeps its content and resources, as its registered type

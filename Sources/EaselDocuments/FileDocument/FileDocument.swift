@@ -41,12 +41,18 @@ public protocol FileDocument: Sendable {
 }
 
 extension FileDocument {
+    /// By default a type writes every content type it reads.
     public static var writableContentTypes: [ContentType] { readableContentTypes }
+    /// By default files up to 64 MiB are read.
     public static var maxFileBytes: Int { 64 << 20 }
+    /// By default a document draws from no other files.
     public var referencedFileNames: [String] { [] }
+    /// By default resources resolve from the folder that holds the document.
     public static func resourceFolder(for url: URL) -> URL { url.deletingLastPathComponent() }
+    /// By default the document's bytes are the file at `url` itself.
     public static func contentFile(for url: URL) -> URL { url }
 
+    /// Reads the document, discarding any warnings; throws what the reading initialiser throws.
     public init(configuration: ReadConfiguration) throws(DocumentError) {
         var ignored: [DocumentWarning] = []
         try self.init(configuration: configuration, warnings: &ignored)
@@ -55,12 +61,15 @@ extension FileDocument {
 
 /// What a document is read from.
 public struct ReadConfiguration: Sendable {
+    /// The content type the file is being read as (chosen by its extension).
     public var contentType: ContentType
+    /// The file's contents: a regular file's bytes, or a package folder's tree.
     public var file: FileWrapper
     /// Where the document lives, so that it can resolve sibling files (a card's images).
     /// Also the name used in error messages.
     public var fileURL: URL
 
+    /// A read configuration for contents already in memory (`file`) that came from `fileURL`.
     public init(contentType: ContentType, file: FileWrapper, fileURL: URL) {
         self.contentType = contentType
         self.file = file
@@ -81,12 +90,14 @@ public struct ReadConfiguration: Sendable {
 
 /// What a document is written for.
 public struct WriteConfiguration: Sendable {
+    /// The content type to write (chosen by the destination's extension).
     public var contentType: ContentType
     /// The file as it is on disk now, if any.
     public var existingFile: FileWrapper?
     /// Where the document will be written (for error messages).
     public var fileURL: URL
 
+    /// A write configuration for saving to `fileURL`; pass `existingFile` when one is there.
     public init(contentType: ContentType, existingFile: FileWrapper? = nil, fileURL: URL) {
         self.contentType = contentType
         self.existingFile = existingFile

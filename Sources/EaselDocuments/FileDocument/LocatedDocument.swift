@@ -68,6 +68,7 @@ public struct ReferencedFile: Hashable, Sendable {
     /// Where it is (or would be) read from; nil when the name is refused.
     public var path: String?
 
+    /// A referenced file named `name` and read from `path` (nil when the name is refused).
     public init(name: String, path: String?) {
         self.name = name
         self.path = path

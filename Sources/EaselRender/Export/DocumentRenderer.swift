@@ -8,7 +8,9 @@ import EaselCairo
 public enum OutputFormat: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
     case png, svg, pdf
 
+    /// The extension output files get, without the dot: `png`, `svg` or `pdf`.
     public var fileExtension: String { rawValue }
+    /// "PNG", "SVG" or "PDF", for messages.
     public var description: String { rawValue.uppercased() }
 }
 
@@ -16,13 +18,19 @@ public enum OutputFormat: String, Codable, Sendable, CaseIterable, CustomStringC
 /// so the batch exporter's up-to-date key is derived from the whole value and a new option
 /// cannot be left out of it.
 public struct RenderOptions: Codable, Hashable, Sendable {
+    /// The file format produced by `DocumentRenderer.export`.
     public var format: OutputFormat
+    /// How many pixels (or, for SVG and PDF, points) the output has.
     public var size: OutputSize
     /// Replaces the document's background (cards and drawings alike) when set.
     public var background: Color?
+    /// How the document's images are resampled when drawn larger or smaller.
     public var imageFilter: ImageFilter
+    /// How PNG output is compressed; ignored for SVG and PDF.
     public var png: PNGEncodingOptions
 
+    /// Options; by default a PNG at the app's share size (scale 1) with the document's own
+    /// background, the good image filter and Easel's fast PNG settings.
     public init(format: OutputFormat = .png, size: OutputSize = .share, background: Color? = nil,
                 imageFilter: ImageFilter = .good, png: PNGEncodingOptions = .default) {
         self.format = format
@@ -49,6 +57,7 @@ public struct ExportedFile {
     public var format: OutputFormat
     /// Its size in pixels (SVG and PDF: in points at 1 point a pixel).
     public var width: Int
+    /// Its height in pixels (SVG and PDF: in points).
     public var height: Int
     /// What the lowering noticed but drew around.
     public var warnings: [DocumentWarning]

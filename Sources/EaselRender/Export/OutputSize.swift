@@ -40,6 +40,7 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
         return pixels
     }
 
+    /// The size as the command line writes it: `scale 0.5`, `width 640`, `height 480` or `640x480`.
     public var description: String {
         switch self {
         case .scale(let s): return "scale \(formatNumber(s))"

@@ -13,6 +13,8 @@ import EaselCairo
 /// - a text is one line, centred, in the mapped font at 200 units shrunk to fit the frame;
 /// - images first, then texts, each in stored order.
 public enum CardLowering {
+    /// The card as a scene on its 1300x2000 canvas, with images resolved in `folder`;
+    /// problems drawn around become warnings naming `file`. Never fails.
     public static func scene(for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
         var scene = Scene(canvasSize: Card.canvasSize)
         var background = Path()

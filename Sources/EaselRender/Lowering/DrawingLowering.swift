@@ -8,6 +8,8 @@ import EaselCairo
 /// a graphic with opacity below 1 or a clip becomes a group, so that its fill, stroke and
 /// children composite as one layer.
 public enum DrawingLowering {
+    /// The drawing as a scene on its canvas, with images resolved in `imageFolder`;
+    /// problems drawn around become warnings naming `file`. Never fails.
     public static func scene(for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
         var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file)
         var scene = Scene(canvasSize: drawing.canvasSize)

@@ -16,8 +16,10 @@ public final class ImageLoader {
     }
 
     private var cache: [URL: Outcome] = [:]
+    /// The most pixels an image may have; a larger one fails and draws the error image.
     public let maxPixels: Int
 
+    /// A loader with an empty cache, refusing images of more than `maxPixels` pixels.
     public init(maxPixels: Int = RenderLimits.maxImagePixels) {
         self.maxPixels = maxPixels
     }

@@ -13,10 +13,12 @@ public struct Scene: Sendable {
     public var file: String = ""
     /// The canvas in units; the output image maps it onto its pixels.
     public var canvasSize: Size
+    /// The drawing steps, first to last (later ones on top).
     public var operations: [SceneOperation]
     /// What the lowering noticed but could draw around (a missing image, an empty frame).
     public var warnings: [DocumentWarning]
 
+    /// A scene on a canvas of `canvasSize` units; empty unless operations are given.
     public init(canvasSize: Size, operations: [SceneOperation] = [], warnings: [DocumentWarning] = []) {
         self.canvasSize = canvasSize
         self.operations = operations
@@ -43,12 +45,18 @@ public enum SceneOperation: Sendable {
 
 /// How a path is stroked.
 public struct StrokeStyle: Hashable, Sendable {
+    /// The colour of the line.
     public var color: Color
+    /// The line width in canvas units; 0 draws nothing.
     public var width: Double
+    /// Alternating dash and gap lengths in canvas units; empty for a solid line.
     public var dash: [Double]
+    /// The shape of open line ends.
     public var cap: Stroke.Cap
+    /// The shape of corners.
     public var join: Stroke.Join
 
+    /// The style of a drawing's `Stroke`, unchanged.
     public init(_ stroke: Stroke) {
         color = stroke.color
         width = stroke.width
@@ -67,6 +75,7 @@ public struct SceneImage: Sendable {
     /// The file the image was decoded from, when it came from one.
     public var source: URL?
 
+    /// An image; give `source` when the pixels came from a file (scene replay scripts need it).
     public init(name: String, pixels: PixelBuffer, source: URL? = nil) {
         self.name = name
         self.pixels = pixels
@@ -78,11 +87,16 @@ public struct SceneImage: Sendable {
 /// text's own space (baseline at y = 0, pen starting at x = 0, in units of the final size)
 /// to the canvas.
 public struct SceneText: Sendable {
+    /// The glyphs, laid out at size 1.
     public var line: TextLine
+    /// The size the line is drawn at, in canvas units; 0 or less draws nothing.
     public var fontSize: Double
+    /// The colour of the glyphs.
     public var color: Color
+    /// Maps the text's own space (baseline at y = 0, pen starting at x = 0) to the canvas.
     public var transform: Transform2D
 
+    /// A line of text placed on the canvas (see the properties for units).
     public init(line: TextLine, fontSize: Double, color: Color, transform: Transform2D) {
         self.line = line
         self.fontSize = fontSize

@@ -18,10 +18,14 @@ import EaselDocuments
 /// PATH is `N` followed by N elements: `M x y`, `L x y`, `C x1 y1 x2 y2 x y`, `Z`.
 /// Colours are clamped, as drawn. Images must have come from files.
 public enum SceneReplayScript {
+    /// Thrown for a scene the script cannot express, such as an image made in memory.
     public struct Unsupported: Error, CustomStringConvertible {
+        /// What the script cannot express, for the user.
         public var description: String
     }
 
+    /// The script for `scene`, one operation per line; throws `Unsupported` for an image that
+    /// did not come from a file.
     public static func write(_ scene: Scene) throws(Unsupported) -> String {
         var lines = ["canvas \(n(scene.canvasSize.width)) \(n(scene.canvasSize.height))"]
         for operation in scene.operations {

@@ -14,11 +14,15 @@ public struct TextLine: Sendable {
         public var glyphs: [(index: UInt, x: Double)]
     }
 
+    /// The text that was laid out (control characters are not drawn).
     public var text: String
+    /// The glyphs, grouped by font file, left to right.
     public var runs: [Run]
     /// At size 1.
     public var width: Double
+    /// How far the tallest font used reaches above the baseline, at size 1.
     public var ascent: Double
+    /// How far the deepest font used reaches below the baseline, at size 1 (positive).
     public var descent: Double
     /// The height of the line box (ascent + descent) at size 1.
     public var height: Double { ascent + descent }
