@@ -55,23 +55,29 @@ let package = Package(
         .target(name: "EaselDocuments", dependencies: ["EaselSupport", "EaselGeometry"]),
         // One owning Swift type per C object: image and vector surfaces, contexts, font faces,
         // the PNG codec. Every status checked, typed errors.
-        .target(name: "EaselCairo", dependencies: ["EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]),
+        .target(
+            name: "EaselCairo", dependencies: ["EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]),
         // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
         .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
         // The document editor, the editing verbs, the element factory, image import.
-        .target(name: "EaselEditing", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
+        .target(
+            name: "EaselEditing", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
         // Folder export: scanner, plan, shards, manifest and journal, the up-to-date rule, report.
-        .target(name: "EaselBatch", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
+        .target(
+            name: "EaselBatch", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender"]),
         // Golden images: comparison, difference composites, record modes, folder suites and
         // their reports (no test framework, so the easel binary can use it)...
-        .target(name: "EaselGolden", dependencies: ["EaselSupport", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
+        .target(
+            name: "EaselGolden", dependencies: ["EaselSupport", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
         // ...one-line assertions for XCTest and Swift Testing...
         .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments"]),
         // ...and strategies for swift-snapshot-testing's assertSnapshot on Linux.
-        .target(name: "EaselSnapshotTesting", dependencies: [
-            "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments",
-            .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ]),
+        .target(
+            name: "EaselSnapshotTesting",
+            dependencies: [
+                "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "easel",
@@ -83,7 +89,9 @@ let package = Package(
 
         // Tools: `swift run SampleMaker Assets/Samples`, `swift run CorpusMaker Tests/Corpus/hostile`,
         // and the benchmark's C baseline, which replays Easel's scenes with raw cairo and libpng.
-        .executableTarget(name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"], path: "Tools/SampleMaker"),
+        .executableTarget(
+            name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"],
+            path: "Tools/SampleMaker"),
         .executableTarget(name: "CorpusMaker", dependencies: ["EaselCairo"], path: "Tools/CorpusMaker"),
         .executableTarget(
             name: "easel-cairo-reference",
@@ -107,28 +115,47 @@ let package = Package(
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport"]),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
-        .testTarget(name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(
+            name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
         .testTarget(name: "EaselCairoTests", dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport"]),
-        .testTarget(name: "EaselRenderTests", dependencies: [
-            "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselGoldenTesting", "EaselTestSupport",
-        ]),
-        .testTarget(name: "EaselEditingTests", dependencies: [
-            "EaselEditing", "EaselRender", "EaselBatch", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
-        ]),
-        .testTarget(name: "EaselBatchTests", dependencies: [
-            "EaselBatch", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
-        ]),
-        .testTarget(name: "EaselGoldenTests", dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselTestSupport"]),
-        .testTarget(name: "EaselSnapshotTestingTests", dependencies: [
-            "EaselSnapshotTesting", "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
-            .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ], exclude: ["__Snapshots__"]),
-        .testTarget(name: "EaselReliabilityTests", dependencies: [
-            "EaselDocuments", "EaselCairo", "EaselRender", "EaselGeometry", "EaselSupport", "EaselFuzzProperties", "EaselTestSupport",
-        ]),
-        .testTarget(name: "EaselCLITests", dependencies: [
-            "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselEditing", "EaselBatch", "EaselGolden", "EaselGoldenTesting",
-            "EaselTestSupport",
-        ]),
+        .testTarget(
+            name: "EaselRenderTests",
+            dependencies: [
+                "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselGoldenTesting",
+                "EaselTestSupport",
+            ]),
+        .testTarget(
+            name: "EaselEditingTests",
+            dependencies: [
+                "EaselEditing", "EaselRender", "EaselBatch", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport",
+                "EaselTestSupport",
+            ]),
+        .testTarget(
+            name: "EaselBatchTests",
+            dependencies: [
+                "EaselBatch", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
+            ]),
+        .testTarget(
+            name: "EaselGoldenTests",
+            dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselTestSupport"]),
+        .testTarget(
+            name: "EaselSnapshotTestingTests",
+            dependencies: [
+                "EaselSnapshotTesting", "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ], exclude: ["__Snapshots__"]),
+        .testTarget(
+            name: "EaselReliabilityTests",
+            dependencies: [
+                "EaselDocuments", "EaselCairo", "EaselRender", "EaselGeometry", "EaselSupport", "EaselFuzzProperties",
+                "EaselTestSupport",
+            ]),
+        .testTarget(
+            name: "EaselCLITests",
+            dependencies: [
+                "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselEditing", "EaselBatch", "EaselGolden",
+                "EaselGoldenTesting",
+                "EaselTestSupport",
+            ]),
     ]
 )

@@ -12,7 +12,8 @@ struct Scale {
     var pngLevels: [Int]
     var smoke: Bool
 
-    static let full = Scale(iterations: 9, folderCards: 500, growthShapes: [100, 1_000, 10_000], pngLevels: [0, 1, 3, 6, 9], smoke: false)
+    static let full = Scale(
+        iterations: 9, folderCards: 500, growthShapes: [100, 1_000, 10_000], pngLevels: [0, 1, 3, 6, 9], smoke: false)
     static let smoke = Scale(iterations: 2, folderCards: 12, growthShapes: [10, 100], pngLevels: [1, 6], smoke: true)
 }
 
@@ -72,7 +73,9 @@ struct Benchmarks {
         let (width, height) = (1300, 2000)
         var image = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height)
         var easelBytes = 0
-        let rasterize = try measure(runs: scale.iterations) { image = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height) }
+        let rasterize = try measure(runs: scale.iterations) {
+            image = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height)
+        }
         let encode = try measure(runs: scale.iterations) { easelBytes = try PNGEncoder.encode(image).count }
         let output = inputs.folder.appendingPathComponent("typical-easel.png").path
         let whole = try measure(runs: scale.iterations) {
@@ -83,20 +86,26 @@ struct Benchmarks {
         let script = inputs.folder.appendingPathComponent("typical.replay")
         try SceneReplayScript.write(scene).write(to: script, atomically: true, encoding: .utf8)
         let c = try runC(script: script, width: width, height: height, level: 1, filter: "up", color: "rgb")
-        return Results.Limit(easelRasterize: rasterize, easelEncode: encode, easelWhole: whole,
-                             cRasterize: c.rasterize, cEncode: c.encode, cWhole: c.whole, easelBytes: easelBytes, cBytes: c.bytes,
-                             rasterizeRatio: rasterize.median / c.rasterize.median, encodeRatio: encode.median / c.encode.median,
-                             wholeRatio: whole.median / c.whole.median)
+        return Results.Limit(
+            easelRasterize: rasterize, easelEncode: encode, easelWhole: whole,
+            cRasterize: c.rasterize, cEncode: c.encode, cWhole: c.whole, easelBytes: easelBytes, cBytes: c.bytes,
+            rasterizeRatio: rasterize.median / c.rasterize.median, encodeRatio: encode.median / c.encode.median,
+            wholeRatio: whole.median / c.whole.median)
     }
 
     struct CResult: Decodable {
         var rasterize: [Double], encode: [Double], whole: [Double], bytes: Int
     }
 
-    func runC(script: URL, width: Int, height: Int, level: Int, filter: String, color: String) throws -> (rasterize: Timing, encode: Timing, whole: Timing, bytes: Int) {
-        let output = try run(binaries.appendingPathComponent("easel-cairo-reference"),
-                             [script.path, inputs.folder.appendingPathComponent("typical-c.png").path, "\(width)", "\(height)",
-                              "\(scale.iterations)", "\(level)", filter, color])
+    func runC(script: URL, width: Int, height: Int, level: Int, filter: String, color: String) throws -> (
+        rasterize: Timing, encode: Timing, whole: Timing, bytes: Int
+    ) {
+        let output = try run(
+            binaries.appendingPathComponent("easel-cairo-reference"),
+            [
+                script.path, inputs.folder.appendingPathComponent("typical-c.png").path, "\(width)", "\(height)",
+                "\(scale.iterations)", "\(level)", filter, color,
+            ])
         let result = try JSONDecoder().decode(CResult.self, from: Data(output.utf8))
         return (Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes)
     }
@@ -117,8 +126,9 @@ struct Benchmarks {
             let document = try DocumentRegistry.standard.open(url)
             try DocumentRenderer.export(document).write(to: out)
         }
-        return Results.Rsvg(available: true, rsvgProcess: rsvgTime, easelProcess: easelTime, easelInProcess: inProcess,
-                            speedup: rsvgTime.median / easelTime.median)
+        return Results.Rsvg(
+            available: true, rsvgProcess: rsvgTime, easelProcess: easelTime, easelInProcess: inProcess,
+            speedup: rsvgTime.median / easelTime.median)
     }
 
     /// 3. A folder of cards exported by the easel binary with --jobs 1 and 2.
@@ -129,17 +139,20 @@ struct Benchmarks {
             let out = inputs.folder.appendingPathComponent("out-\(folder.lastPathComponent)-\(jobs)")
             try? FileManager.default.removeItem(at: out)
             let report = inputs.folder.appendingPathComponent("report.json")
-            _ = try run(binaries.appendingPathComponent("easel"), ["export", folder.path, "--out", out.path, "--jobs", "\(jobs)", "--quiet", "--report", report.path])
+            _ = try run(
+                binaries.appendingPathComponent("easel"),
+                ["export", folder.path, "--out", out.path, "--jobs", "\(jobs)", "--quiet", "--report", report.path])
             let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
             let totals = json?["totals"] as? [String: Any]
             return ((totals?["seconds"] as? Double) ?? 0, Double((totals?["peakMemoryBytes"] as? Int) ?? 0) / 1_048_576)
         }
         let one = try export(cards, jobs: 1), two = try export(cards, jobs: 2), few = try export(small, jobs: 2)
         let n = Double(scale.folderCards)
-        return Results.Folder(cards: scale.folderCards, jobs1Seconds: one.seconds, jobs2Seconds: two.seconds,
-                              jobs1CardsPerSecond: n / one.seconds, jobs2CardsPerSecond: n / two.seconds, speedup: one.seconds / two.seconds,
-                              jobs1PeakMiB: one.peakMiB, jobs2PeakMiB: two.peakMiB,
-                              smallFolderCards: max(2, scale.folderCards / 5), smallFolderPeakMiB: few.peakMiB)
+        return Results.Folder(
+            cards: scale.folderCards, jobs1Seconds: one.seconds, jobs2Seconds: two.seconds,
+            jobs1CardsPerSecond: n / one.seconds, jobs2CardsPerSecond: n / two.seconds, speedup: one.seconds / two.seconds,
+            jobs1PeakMiB: one.peakMiB, jobs2PeakMiB: two.peakMiB,
+            smallFolderCards: max(2, scale.folderCards / 5), smallFolderPeakMiB: few.peakMiB)
     }
 
     /// 4. How cost grows with the number of shapes, and with the output scale.
@@ -157,11 +170,15 @@ struct Benchmarks {
             previous = (count, time.median)
         }
         let cardsFolder = try inputs.cardFolder(1)
-        let cardURL = try FileManager.default.contentsOfDirectory(at: cardsFolder, includingPropertiesForKeys: nil).first { $0.pathExtension == "rwcard" }!
+        let cardURL = try FileManager.default.contentsOfDirectory(at: cardsFolder, includingPropertiesForKeys: nil).first {
+            $0.pathExtension == "rwcard"
+        }!
         let card = try DocumentRegistry.standard.open(cardURL)
         var scales: [String: Timing] = [:]
         for s in [0.2, 1, 2] {
-            scales[String(s)] = try measure(runs: scale.iterations) { _ = try DocumentRenderer.export(card, options: RenderOptions(size: .scale(s))) }
+            scales[String(s)] = try measure(runs: scale.iterations) {
+                _ = try DocumentRenderer.export(card, options: RenderOptions(size: .scale(s)))
+            }
         }
         return Results.Growth(shapes: shapes, microsecondsPerShape: perShape, cardScales: scales)
     }
@@ -171,7 +188,9 @@ struct Benchmarks {
         let url = try inputs.save(inputs.typicalCard(), as: "typical")
         let document = try DocumentRegistry.standard.open(url)
         let image = try DocumentRenderer.render(document).image
-        let filters: [(String, PNGEncodingOptions.Filters)] = scale.smoke ? [("up", .up), ("adaptive", .all)]
+        let filters: [(String, PNGEncodingOptions.Filters)] =
+            scale.smoke
+            ? [("up", .up), ("adaptive", .all)]
             : [("none", .none), ("sub", .sub), ("up", .up), ("paeth", .paeth), ("adaptive", .all)]
         var settings: [Results.PNGSetting] = []
         for level in scale.pngLevels {
@@ -179,8 +198,11 @@ struct Benchmarks {
                 for color in [PNGEncodingOptions.ColorMode.rgb, .rgba] {
                     let options = PNGEncodingOptions(compressionLevel: level, filters: filter, colorMode: color)
                     var bytes = 0
-                    let time = try measure(runs: max(2, scale.iterations / 2)) { bytes = try PNGEncoder.encode(image, options: options).count }
-                    settings.append(Results.PNGSetting(level: level, filter: name, color: color.rawValue, time: time, bytes: bytes))
+                    let time = try measure(runs: max(2, scale.iterations / 2)) {
+                        bytes = try PNGEncoder.encode(image, options: options).count
+                    }
+                    settings.append(
+                        Results.PNGSetting(level: level, filter: name, color: color.rawValue, time: time, bytes: bytes))
                 }
             }
         }
@@ -220,13 +242,17 @@ struct Benchmarks {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Failed(description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw Failed(description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let output = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
         guard status == 0 else {
             let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw Failed(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (status \(status)): \(message)")
+            throw Failed(
+                description:
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (status \(status)): \(message)")
         }
         return output
     }

@@ -9,7 +9,10 @@ struct Timing: Codable {
 
     init(_ samples: [Double]) {
         let sorted = samples.sorted()
-        median = sorted.isEmpty ? 0 : (sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
+        median =
+            sorted.isEmpty
+            ? 0
+            : (sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
         min = sorted.first ?? 0
         max = sorted.last ?? 0
         runs = sorted.count
@@ -38,7 +41,8 @@ func printTable(_ title: String, _ header: [String], _ rows: [[String]]) {
     print("\n## \(title)\n")
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
     func line(_ cells: [String]) -> String {
-        "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
+        "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ")
+            + " |"
     }
     print(line(header))
     print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")

@@ -7,58 +7,90 @@ import EaselCairo
 
 let arguments = CommandLine.arguments.dropFirst()
 let scale: Scale = arguments.contains("--smoke") ? .smoke : .full
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+let jsonPath = arguments.firstIndex(of: "--json").flatMap {
+    arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+}
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 
 let inputs = try Inputs()
 // --keep leaves the generated inputs in place (to profile one of them by hand).
 defer { if !arguments.contains("--keep") { inputs.remove() } else { print("inputs kept in \(inputs.folder.path)") } }
 let bench = Benchmarks(inputs: inputs, scale: scale, binaries: binaries)
-var results = Results(machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB", smoke: scale.smoke)
+var results = Results(
+    machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB",
+    smoke: scale.smoke)
 print("# Easel benchmark (\(scale.smoke ? "smoke" : "full") run, \(results.machine), binaries in \(binaries.path))")
 
 let limit = try bench.limit()
 results.limit = limit
-printTable("1. The typical card (1300x2000: 3 photos, 20 shapes, 2 texts) against the C limit (cairo + libpng, same settings)",
-           ["stage", "Easel", "C limit", "Easel / limit"], [
-    ["rasterise", limit.easelRasterize.text, limit.cRasterize.text, ratio(limit.easelRasterize.median, limit.cRasterize.median)],
-    ["encode PNG (level 1, up, RGB)", limit.easelEncode.text, limit.cEncode.text, ratio(limit.easelEncode.median, limit.cEncode.median)],
-    ["whole export (read, decode images, draw, encode, write)", limit.easelWhole.text, limit.cWhole.text, ratio(limit.easelWhole.median, limit.cWhole.median)],
-])
+printTable(
+    "1. The typical card (1300x2000: 3 photos, 20 shapes, 2 texts) against the C limit (cairo + libpng, same settings)",
+    ["stage", "Easel", "C limit", "Easel / limit"],
+    [
+        [
+            "rasterise", limit.easelRasterize.text, limit.cRasterize.text,
+            ratio(limit.easelRasterize.median, limit.cRasterize.median),
+        ],
+        [
+            "encode PNG (level 1, up, RGB)", limit.easelEncode.text, limit.cEncode.text,
+            ratio(limit.easelEncode.median, limit.cEncode.median),
+        ],
+        [
+            "whole export (read, decode images, draw, encode, write)", limit.easelWhole.text, limit.cWhole.text,
+            ratio(limit.easelWhole.median, limit.cWhole.median),
+        ],
+    ])
 print("PNG bytes: Easel \(limit.easelBytes), C \(limit.cBytes)")
 
 let rsvg = try bench.rsvg()
 results.rsvg = rsvg
 if rsvg.available, let r = rsvg.rsvgProcess, let e = rsvg.easelProcess, let i = rsvg.easelInProcess {
-    printTable("2. rsvg-convert on Easel's SVG of the same card, one process per card", ["renderer", "per card", "rsvg-convert / this"], [
-        ["rsvg-convert (process)", r.text, "1.00x"],
-        ["easel export (process)", e.text, ratio(r.median, e.median)],
-        ["Easel in-process (as in a batch)", i.text, ratio(r.median, i.median)],
-    ])
+    printTable(
+        "2. rsvg-convert on Easel's SVG of the same card, one process per card", ["renderer", "per card", "rsvg-convert / this"],
+        [
+            ["rsvg-convert (process)", r.text, "1.00x"],
+            ["easel export (process)", e.text, ratio(r.median, e.median)],
+            ["Easel in-process (as in a batch)", i.text, ratio(r.median, i.median)],
+        ])
 } else {
     print("\n## 2. rsvg-convert is not installed (apt-get install librsvg2-bin); skipped")
 }
 
 let folder = try bench.folder()
 results.folder = folder
-printTable("3. Exporting a folder of \(folder.cards) cards (3 photos, 2 texts each) with the easel binary", ["run", "time", "cards/s", "peak RSS"], [
-    ["--jobs 1", String(format: "%.2f s", folder.jobs1Seconds), String(format: "%.1f", folder.jobs1CardsPerSecond), String(format: "%.0f MiB", folder.jobs1PeakMiB)],
-    ["--jobs 2", String(format: "%.2f s", folder.jobs2Seconds), String(format: "%.1f (%.2fx)", folder.jobs2CardsPerSecond, folder.speedup), String(format: "%.0f MiB", folder.jobs2PeakMiB)],
-    ["--jobs 2, \(folder.smallFolderCards) cards", "", "", String(format: "%.0f MiB", folder.smallFolderPeakMiB)],
-])
+printTable(
+    "3. Exporting a folder of \(folder.cards) cards (3 photos, 2 texts each) with the easel binary",
+    ["run", "time", "cards/s", "peak RSS"],
+    [
+        [
+            "--jobs 1", String(format: "%.2f s", folder.jobs1Seconds), String(format: "%.1f", folder.jobs1CardsPerSecond),
+            String(format: "%.0f MiB", folder.jobs1PeakMiB),
+        ],
+        [
+            "--jobs 2", String(format: "%.2f s", folder.jobs2Seconds),
+            String(format: "%.1f (%.2fx)", folder.jobs2CardsPerSecond, folder.speedup),
+            String(format: "%.0f MiB", folder.jobs2PeakMiB),
+        ],
+        ["--jobs 2, \(folder.smallFolderCards) cards", "", "", String(format: "%.0f MiB", folder.smallFolderPeakMiB)],
+    ])
 
 let growth = try bench.growth()
 results.growth = growth
-printTable("4. How cost grows", ["input", "render + encode", "each added shape"],
-           growth.shapes.keys.sorted().map { count in
-               ["drawing, \(count) shapes", growth.shapes[count]!.text, growth.microsecondsPerShape[count].map { String(format: "%.1f µs", $0) } ?? "(baseline)"]
-           }
-           + ["0.2", "1.0", "2.0"].map { ["card at scale \($0)", growth.cardScales[$0]!.text, ""] })
+printTable(
+    "4. How cost grows", ["input", "render + encode", "each added shape"],
+    growth.shapes.keys.sorted().map { count in
+        [
+            "drawing, \(count) shapes", growth.shapes[count]!.text,
+            growth.microsecondsPerShape[count].map { String(format: "%.1f µs", $0) } ?? "(baseline)",
+        ]
+    }
+        + ["0.2", "1.0", "2.0"].map { ["card at scale \($0)", growth.cardScales[$0]!.text, ""] })
 
 let png = try bench.pngSettings()
 results.png = png
-printTable("5. PNG settings on the typical card", ["level", "filter", "colour", "encode", "bytes"],
-           png.map { ["\($0.level)", $0.filter, $0.color, $0.time.text, "\($0.bytes / 1024) KiB"] })
+printTable(
+    "5. PNG settings on the typical card", ["level", "filter", "colour", "encode", "bytes"],
+    png.map { ["\($0.level)", $0.filter, $0.color, $0.time.text, "\($0.bytes / 1024) KiB"] })
 
 if let jsonPath {
     let encoder = JSONEncoder()

@@ -11,22 +11,27 @@ public enum FuzzDriver {
 
     public static func main(target: String, property: @escaping ([UInt8]) -> String?) -> Never {
         #if FUZZING
-        Self.property = property
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            if let violation = FuzzDriver.property(Array(UnsafeBufferPointer(start: data, count: size))) { fatalError(violation) }
-            return 0
-        })
+            Self.property = property
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    if let violation = FuzzDriver.property(Array(UnsafeBufferPointer(start: data, count: size))) {
+                        fatalError(violation)
+                    }
+                    return 0
+                })
         #else
-        print("easel-fuzz-\(target) is a libFuzzer target: run Fuzz/fuzz.sh \(target) SECONDS")
-        exit(0)
+            print("easel-fuzz-\(target) is a libFuzzer target: run Fuzz/fuzz.sh \(target) SECONDS")
+            exit(0)
         #endif
     }
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
 #endif

@@ -10,11 +10,16 @@ public enum FuzzProperties {
     public static func documentRoundTrip(_ bytes: [UInt8]) -> String? {
         var warnings: [DocumentWarning] = []
         if let card = try? CardDecoder.decode(bytes, file: "fuzz.rwcard", warnings: &warnings) {
-            guard let encoded = try? CardEncoder.encode(card, file: "fuzz.rwcard") else { return "a decoded card cannot be encoded" }
-            if (try? CardDecoder.decode(encoded, file: "fuzz.rwcard", warnings: &warnings)) != card { return "card round trip changed the card" }
+            guard let encoded = try? CardEncoder.encode(card, file: "fuzz.rwcard") else {
+                return "a decoded card cannot be encoded"
+            }
+            if (try? CardDecoder.decode(encoded, file: "fuzz.rwcard", warnings: &warnings)) != card {
+                return "card round trip changed the card"
+            }
         }
         if let drawing = try? DrawingDecoder.decode(bytes, file: "fuzz.drawing", warnings: &warnings) {
-            if (try? DrawingDecoder.decode(DrawingEncoder.encode(drawing), file: "fuzz.drawing", warnings: &warnings)) != drawing {
+            if (try? DrawingDecoder.decode(DrawingEncoder.encode(drawing), file: "fuzz.drawing", warnings: &warnings)) != drawing
+            {
                 return "drawing round trip changed the drawing"
             }
         }
@@ -25,7 +30,8 @@ public enum FuzzProperties {
     public static func pngRoundTrip(_ bytes: [UInt8]) -> String? {
         guard let image = try? PNGDecoder.decode(bytes, maxPixels: 1 << 20) else { return nil }
         guard let encoded = try? PNGEncoder.encode(image, options: PNGEncodingOptions(colorMode: .rgba)),
-              let again = try? PNGDecoder.decode(encoded) else { return "a decoded image cannot be re-encoded" }
+            let again = try? PNGDecoder.decode(encoded)
+        else { return "a decoded image cannot be re-encoded" }
         guard again.width == image.width, again.height == image.height else { return "re-encoding changed the size" }
         for y in 0..<image.height {
             for x in 0..<image.width where again.premultipliedPixel(x: x, y: y) != image.premultipliedPixel(x: x, y: y) {

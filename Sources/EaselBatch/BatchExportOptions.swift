@@ -21,9 +21,11 @@ public struct BatchExportOptions: Sendable {
     public var excluded: [URL]
 
     /// Options; by default one job per processor, everything else off. `jobs` below 1 means 1.
-    public init(render: RenderOptions = RenderOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                force: Bool = false, thumbnails: Bool = false, dryRun: Bool = false, failFast: Bool = false,
-                shard: Shard? = nil, excluded: [URL] = []) {
+    public init(
+        render: RenderOptions = RenderOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        force: Bool = false, thumbnails: Bool = false, dryRun: Bool = false, failFast: Bool = false,
+        shard: Shard? = nil, excluded: [URL] = []
+    ) {
         self.render = render
         self.jobs = max(1, jobs)
         self.force = force

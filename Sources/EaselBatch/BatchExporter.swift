@@ -20,7 +20,9 @@ public final class BatchExporter: Sendable {
 
     /// An exporter for the documents `registry` reads; throws when the output folder lies
     /// inside an input folder and is not excluded from the scan.
-    public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard) throws(BatchError) {
+    public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard)
+        throws(BatchError)
+    {
         self.inputs = inputs.map { $0.standardizedFileURL }
         self.outputFolder = outputFolder.standardizedFileURL
         self.options = options
@@ -32,7 +34,10 @@ public final class BatchExporter: Sendable {
             if out == root || out.hasPrefix(root + "/") {
                 let excluded = options.excluded.map { Self.realPath($0.standardizedFileURL) }
                 guard excluded.contains(where: { out == $0 || out.hasPrefix($0 + "/") }) else {
-                    throw BatchError(message: "the output folder \(outputFolder.path) is inside the input folder \(input.path); choose another output folder, or leave it out of the scan with --exclude \(outputFolder.path)")
+                    throw BatchError(
+                        message:
+                            "the output folder \(outputFolder.path) is inside the input folder \(input.path); choose another output folder, or leave it out of the scan with --exclude \(outputFolder.path)"
+                    )
                 }
             }
         }
@@ -59,8 +64,10 @@ public final class BatchExporter: Sendable {
     public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
 
     /// Runs the batch. `progress` is called (from worker threads) after each document.
-    public func run(_ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
-                    progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchReport {
+    public func run(
+        _ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
+        progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }
+    ) -> BatchReport {
         let start = Date()
         let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
         let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
@@ -74,7 +81,10 @@ public final class BatchExporter: Sendable {
             let thread = Thread { [self] in
                 defer { group.leave() }
                 while !cancellation.isCancelled {
-                    let index = next.withLock { value -> Int in defer { value += 1 }; return value }
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
                     guard index < items.count else { return }
                     let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
                     let (entry, record) = process(items[index], previous: manifestEntry)
@@ -83,8 +93,9 @@ public final class BatchExporter: Sendable {
                         state.entries[index] = entry
                         if let record { state.manifest.entries[items[index].key] = record }
                         state.count(entry.status)
-                        return BatchProgress(total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
-                                             failed: state.failed, elapsed: Date().timeIntervalSince(start))
+                        return BatchProgress(
+                            total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                            failed: state.failed, elapsed: Date().timeIntervalSince(start))
                     }
                     if entry.status == .failed && options.failFast { cancellation.cancel() }
                     progress(snapshot)
@@ -97,16 +108,19 @@ public final class BatchExporter: Sendable {
 
         let final = state.withLock { $0 }
         if !options.dryRun {
-            try? final.manifest.save(to: manifestURL) // also folds in and removes the journal
+            try? final.manifest.save(to: manifestURL)  // also folds in and removes the journal
         }
         let entries = final.entries.compactMap { $0 }
         let seconds = Date().timeIntervalSince(start)
         let totals = BatchReport.Totals(
-            documents: items.count, rendered: final.rendered, skipped: final.skipped, failed: final.failed, planned: final.planned,
+            documents: items.count, rendered: final.rendered, skipped: final.skipped, failed: final.failed,
+            planned: final.planned,
             notStarted: items.count - entries.count, seconds: seconds,
-            documentsPerSecond: seconds > 0 ? Double(final.rendered) / seconds : 0, peakMemoryBytes: ProcessMemory.peakResidentBytes)
-        return BatchReport(outputFolder: outputFolder.path, interrupted: cancellation.isCancelled && entries.count < items.count,
-                           entries: entries, totals: totals)
+            documentsPerSecond: seconds > 0 ? Double(final.rendered) / seconds : 0,
+            peakMemoryBytes: ProcessMemory.peakResidentBytes)
+        return BatchReport(
+            outputFolder: outputFolder.path, interrupted: cancellation.isCancelled && entries.count < items.count,
+            entries: entries, totals: totals)
     }
 
     private struct RunState {
@@ -129,14 +143,16 @@ public final class BatchExporter: Sendable {
     private func process(_ item: BatchItem, previous: ExportManifest.Entry?) -> (BatchEntry, ExportManifest.Entry?) {
         let started = Date()
         func entry(_ status: BatchStatus, warnings: [String] = [], error: String? = nil) -> BatchEntry {
-            BatchEntry(input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
-                       warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
+            BatchEntry(
+                input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
+                warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
         }
         guard let location = registry.location(of: item.input) else {
             return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
         }
         if !options.force, let previous,
-           ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder) {
+            ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder)
+        {
             return (entry(.skipped), nil)
         }
         if options.dryRun { return (entry(.planned), nil) }
@@ -161,8 +177,9 @@ public final class BatchExporter: Sendable {
                 try writeOutput(try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail)
                 outputs.append(thumbnail)
             }
-            let record = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: optionsKey,
-                                              document: documentStamp, images: images, outputs: outputs)
+            let record = ExportManifest.Entry(
+                rendererVersion: ExportManifest.rendererVersion, optionsKey: optionsKey,
+                document: documentStamp, images: images, outputs: outputs)
             return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
         } catch {
             return (entry(.failed, error: "\(error)"), nil)
@@ -188,7 +205,8 @@ public final class BatchExporter: Sendable {
         let realRoot = Self.realPath(outputFolder)
         let realFolder = Self.realPath(folder)
         guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
-            throw BatchError(message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
+            throw BatchError(
+                message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
         }
         try AtomicFile.write(bytes, to: target.path)
     }

@@ -8,7 +8,8 @@ import EaselDocuments
 /// one document, and excluded paths are left out with everything below them.
 public enum DocumentScanner {
     /// Relative paths (with "/" separators) of the documents below `root`, sorted.
-    public static func documents(in root: URL, registry: DocumentRegistry = .standard, excluding excluded: [URL] = []) -> [String] {
+    public static func documents(in root: URL, registry: DocumentRegistry = .standard, excluding excluded: [URL] = []) -> [String]
+    {
         let excludedPaths = Set(excluded.map { $0.standardizedFileURL.path })
         var found: [String] = []
         var pending: [(url: URL, relative: String)] = [(root.standardizedFileURL, "")]
@@ -26,7 +27,7 @@ public enum DocumentScanner {
                 case S_IFDIR:
                     if registry.isDocument(url) { found.append(relative) } else { pending.append((url, relative)) }
                 default:
-                    continue // symbolic links, devices, sockets
+                    continue  // symbolic links, devices, sockets
                 }
             }
         }

@@ -148,7 +148,8 @@ extension ExportManifest {
     /// recorded, and its outputs exist. A few `stat` calls, no reading.
     public static func isUpToDate(_ entry: Entry, location: DocumentLocation, optionsKey: String, outputFolder: URL) -> Bool {
         guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
-              FileStamp.of(location.contentFile.path) == entry.document else { return false }
+            FileStamp.of(location.contentFile.path) == entry.document
+        else { return false }
         let folder = location.resourceFolder
         for image in entry.images {
             let current: FileStamp?

@@ -23,9 +23,9 @@ public struct FileStamp: Codable, Hashable, Sendable {
     public static func of(_ path: String) -> FileStamp? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return FileStamp(size: Int64(status.st_size),
-                         modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
-                         inode: UInt64(status.st_ino))
+        return FileStamp(
+            size: Int64(status.st_size),
+            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            inode: UInt64(status.st_ino))
     }
 }
-

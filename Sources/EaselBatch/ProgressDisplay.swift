@@ -22,7 +22,8 @@ public final class ProgressDisplay: @unchecked Sendable {
             let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
             let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
             let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
-            let line = String(format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
+            let line = String(
+                format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
             drawn = true
         }

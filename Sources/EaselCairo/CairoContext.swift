@@ -38,9 +38,15 @@ public final class CairoContext {
     // MARK: State
 
     /// Pushes the transform, clip and source onto cairo's state stack (`cairo_save`).
-    public func save() throws(CairoError) { cairo_save(cr); try check("cairo_save") }
+    public func save() throws(CairoError) {
+        cairo_save(cr)
+        try check("cairo_save")
+    }
     /// Returns to the state of the matching `save()`; throws when there is none to restore.
-    public func restore() throws(CairoError) { cairo_restore(cr); try check("cairo_restore") }
+    public func restore() throws(CairoError) {
+        cairo_restore(cr)
+        try check("cairo_restore")
+    }
 
     /// Runs `body` between save and restore.
     public func withSavedState<R>(_ body: () throws(CairoError) -> R) throws(CairoError) -> R {
@@ -57,8 +63,9 @@ public final class CairoContext {
 
     /// Multiplies the current transformation matrix by `transform` (applied first).
     public func concatenate(_ transform: Transform2D) throws(CairoError) {
-        var matrix = cairo_matrix_t(xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d,
-                                    x0: transform.tx, y0: transform.ty)
+        var matrix = cairo_matrix_t(
+            xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d,
+            x0: transform.tx, y0: transform.ty)
         cairo_transform(cr, &matrix)
         try check("cairo_transform \(transform)")
     }
@@ -130,14 +137,18 @@ public final class CairoContext {
 
     /// Strokes `path` in `color`, `width` units wide, with `dash` lengths (none: solid). A
     /// zero width draws nothing.
-    public func stroke(_ path: Path, color: Color, width: Double, dash: [Double] = [], cap: LineCap = .butt,
-                       join: LineJoin = .miter) throws(CairoError) {
+    public func stroke(
+        _ path: Path, color: Color, width: Double, dash: [Double] = [], cap: LineCap = .butt,
+        join: LineJoin = .miter
+    ) throws(CairoError) {
         guard width > 0 else { return }
         try setPath(path)
         try setSource(color)
         cairo_set_line_width(cr, width)
-        cairo_set_line_cap(cr, cap == .round ? CAIRO_LINE_CAP_ROUND : (cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
-        cairo_set_line_join(cr, join == .round ? CAIRO_LINE_JOIN_ROUND : (join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER))
+        cairo_set_line_cap(
+            cr, cap == .round ? CAIRO_LINE_CAP_ROUND : (cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
+        cairo_set_line_join(
+            cr, join == .round ? CAIRO_LINE_JOIN_ROUND : (join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER))
         cairo_set_dash(cr, dash, Int32(dash.count), 0)
         cairo_stroke(cr)
         cairo_set_dash(cr, nil, 0, 0)
@@ -160,8 +171,10 @@ public final class CairoContext {
     /// Draws glyphs on one baseline: each run's glyphs in its face at `size`, with pen
     /// positions given at size 1; `transform` maps the text's own space (baseline at y = 0)
     /// onto the current user space.
-    public func showGlyphs(_ runs: [(face: FontFace, glyphs: [(index: UInt, x: Double)])], size: Double, color: Color,
-                           transform: Transform2D) throws(CairoError) {
+    public func showGlyphs(
+        _ runs: [(face: FontFace, glyphs: [(index: UInt, x: Double)])], size: Double, color: Color,
+        transform: Transform2D
+    ) throws(CairoError) {
         guard size > 0, !runs.isEmpty else { return }
         try withSavedState { () throws(CairoError) in
             try concatenate(transform)

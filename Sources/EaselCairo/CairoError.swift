@@ -17,7 +17,8 @@ public enum CairoError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .failed(let operation, let status): return "cairo failed in \(operation): \(status)"
-        case .tooLarge(let width, let height, let limit): return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
+        case .tooLarge(let width, let height, let limit):
+            return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
         case .noArea(let width, let height): return "an image of \(width)x\(height) pixels has no area"
         case .io(let path, let message): return "\(path): \(message)"
         }

@@ -9,8 +9,8 @@ import CEaselFreeType
 public final class FontFace: @unchecked Sendable, CustomStringConvertible {
     /// The font file (and face index) the face was loaded from.
     public let file: FontMap.FontFile
-    let face: OpaquePointer          // cairo_font_face_t, kept for the life of the process
-    let measuring: OpaquePointer     // cairo_scaled_font_t at size 1, unhinted
+    let face: OpaquePointer  // cairo_font_face_t, kept for the life of the process
+    let measuring: OpaquePointer  // cairo_scaled_font_t at size 1, unhinted
     /// Ascent and descent (both positive) at size 1, from the font's own metrics.
     public let ascent: Double
     /// How far the font reaches below the baseline at size 1, as a positive number.

@@ -34,32 +34,71 @@ public enum FontMap {
     /// Tried in order for characters the chosen font lacks.
     public static let fallbacks: [FontFile] = [
         defaultSans,
-        FontFile("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),           // Chinese, Japanese, Korean
-        FontFile("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"), // symbols, emoji (monochrome)
+        FontFile("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),  // Chinese, Japanese, Korean
+        FontFile("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),  // symbols, emoji (monochrome)
         FontFile(urw + "StandardSymbolsPS.otf"),
     ]
 
     /// Font names (as the Cards app and drawings spell them) and the file drawing each.
     /// Keys are compared after lower-casing and removing spaces, hyphens and underscores.
     public static let entries: [(names: [String], file: FontFile, why: String)] = [
-        (["San Fransisco", "San Francisco", "SF Pro", ".SFUI-Regular", "System"], FontFile(liberation + "LiberationSans-Regular.ttf"), "a neutral grotesque sans"),
+        (
+            ["San Fransisco", "San Francisco", "SF Pro", ".SFUI-Regular", "System"],
+            FontFile(liberation + "LiberationSans-Regular.ttf"), "a neutral grotesque sans"
+        ),
         (["Gill Sans", "GillSans"], FontFile(openSans + "OpenSans-Regular.ttf"), "a humanist sans"),
         (["GillSans-Bold", "Gill Sans Bold"], FontFile(openSans + "OpenSans-Bold.ttf"), "a humanist sans, bold"),
-        (["ChalkboardSE-Regular", "Chalkboard SE", "Chalkboard"], FontFile(comicNeue + "ComicNeue-Regular.otf"), "an informal handwritten sans"),
-        (["ChalkboardSE-Bold", "Chalkduster", "Noteworthy-Bold", "Marker Felt", "MarkerFelt-Wide"], FontFile(comicNeue + "ComicNeue-Bold.otf"), "a bold informal hand"),
-        (["Avenir-Heavy", "Avenir Heavy", "Futura-Bold", "Futura Bold"], FontFile(urw + "URWGothic-Demi.otf"), "a geometric sans, heavy"),
-        (["Avenir", "Avenir-Book", "Avenir-Roman", "Futura", "Futura-Medium", "Century Gothic"], FontFile(urw + "URWGothic-Book.otf"), "a geometric sans"),
-        (["Verdana-Bold", "Verdana Bold"], FontFile(dejaVu + "DejaVuSans-Bold.ttf"), "DejaVu descends from Vera, Verdana's wide humanist cousin"),
+        (
+            ["ChalkboardSE-Regular", "Chalkboard SE", "Chalkboard"], FontFile(comicNeue + "ComicNeue-Regular.otf"),
+            "an informal handwritten sans"
+        ),
+        (
+            ["ChalkboardSE-Bold", "Chalkduster", "Noteworthy-Bold", "Marker Felt", "MarkerFelt-Wide"],
+            FontFile(comicNeue + "ComicNeue-Bold.otf"), "a bold informal hand"
+        ),
+        (
+            ["Avenir-Heavy", "Avenir Heavy", "Futura-Bold", "Futura Bold"], FontFile(urw + "URWGothic-Demi.otf"),
+            "a geometric sans, heavy"
+        ),
+        (
+            ["Avenir", "Avenir-Book", "Avenir-Roman", "Futura", "Futura-Medium", "Century Gothic"],
+            FontFile(urw + "URWGothic-Book.otf"), "a geometric sans"
+        ),
+        (
+            ["Verdana-Bold", "Verdana Bold"], FontFile(dejaVu + "DejaVuSans-Bold.ttf"),
+            "DejaVu descends from Vera, Verdana's wide humanist cousin"
+        ),
         (["Verdana"], FontFile(dejaVu + "DejaVuSans.ttf"), "Verdana's wide humanist cousin"),
-        (["Papyrus", "Zapfino", "Snell Roundhand", "SnellRoundhand", "Apple Chancery"], FontFile(urw + "Z003-MediumItalic.otf"), "a calligraphic display face"),
-        (["AmericanTypewriter", "American Typewriter", "Courier", "Courier New", "CourierNewPSMT"], FontFile(liberation + "LiberationMono-Regular.ttf"), "a typewriter face"),
+        (
+            ["Papyrus", "Zapfino", "Snell Roundhand", "SnellRoundhand", "Apple Chancery"],
+            FontFile(urw + "Z003-MediumItalic.otf"), "a calligraphic display face"
+        ),
+        (
+            ["AmericanTypewriter", "American Typewriter", "Courier", "Courier New", "CourierNewPSMT"],
+            FontFile(liberation + "LiberationMono-Regular.ttf"), "a typewriter face"
+        ),
         (["Menlo", "Monaco", "SF Mono"], FontFile(dejaVu + "DejaVuSansMono.ttf"), "a programmer's monospace"),
-        (["Helvetica", "Helvetica Neue", "HelveticaNeue", "Arial", "ArialMT"], FontFile(liberation + "LiberationSans-Regular.ttf"), "metric-compatible with Arial"),
-        (["Helvetica-Bold", "HelveticaNeue-Bold", "Arial-BoldMT", "Arial Bold"], FontFile(liberation + "LiberationSans-Bold.ttf"), "metric-compatible with Arial Bold"),
-        (["Times New Roman", "TimesNewRomanPSMT", "Times", "Times-Roman", "Georgia"], FontFile(liberation + "LiberationSerif-Regular.ttf"), "metric-compatible with Times New Roman"),
-        (["Palatino", "Palatino-Roman", "Baskerville", "Hoefler Text"], FontFile(urw + "P052-Roman.otf"), "an old-style book serif"),
+        (
+            ["Helvetica", "Helvetica Neue", "HelveticaNeue", "Arial", "ArialMT"],
+            FontFile(liberation + "LiberationSans-Regular.ttf"), "metric-compatible with Arial"
+        ),
+        (
+            ["Helvetica-Bold", "HelveticaNeue-Bold", "Arial-BoldMT", "Arial Bold"],
+            FontFile(liberation + "LiberationSans-Bold.ttf"), "metric-compatible with Arial Bold"
+        ),
+        (
+            ["Times New Roman", "TimesNewRomanPSMT", "Times", "Times-Roman", "Georgia"],
+            FontFile(liberation + "LiberationSerif-Regular.ttf"), "metric-compatible with Times New Roman"
+        ),
+        (
+            ["Palatino", "Palatino-Roman", "Baskerville", "Hoefler Text"], FontFile(urw + "P052-Roman.otf"),
+            "an old-style book serif"
+        ),
         (["Bookman", "Bookman Old Style", "Rockwell"], FontFile(urw + "URWBookman-Light.otf"), "a sturdy serif"),
-        (["AppleSDGothicNeo-Bold", "Apple SD Gothic Neo", "PingFang SC", "Hiragino Sans"], FontFile("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"), "a CJK sans"),
+        (
+            ["AppleSDGothicNeo-Bold", "Apple SD Gothic Neo", "PingFang SC", "Hiragino Sans"],
+            FontFile("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"), "a CJK sans"
+        ),
         // Every installed family also answers to its own name.
         (["DejaVu Sans"], FontFile(dejaVu + "DejaVuSans.ttf"), "itself"),
         (["DejaVu Sans Bold", "DejaVuSans-Bold"], FontFile(dejaVu + "DejaVuSans-Bold.ttf"), "itself"),

@@ -14,8 +14,9 @@ public enum RenderLimits {
     public static func checkOutput(width: Int, height: Int) throws(CairoError) {
         guard width > 0, height > 0 else { throw .noArea(width: width, height: height) }
         guard width <= maxOutputSide, height <= maxOutputSide, width * height <= maxOutputPixels else {
-            throw .tooLarge(width: width, height: height,
-                            limit: "\(maxOutputPixels) pixels and \(maxOutputSide) pixels a side")
+            throw .tooLarge(
+                width: width, height: height,
+                limit: "\(maxOutputPixels) pixels and \(maxOutputSide) pixels a side")
         }
     }
 }

@@ -30,7 +30,9 @@ public enum PNGDecoder {
     }
 
     /// Decodes into Swift-owned memory, with no cairo object (what a scene holds).
-    public static func decodePixels(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws(PNGError) -> PixelBuffer {
+    public static func decodePixels(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws(PNGError)
+        -> PixelBuffer
+    {
         let result: Result<PixelBuffer, PNGError> = bytes.withUnsafeBufferPointer { buffer in
             guard let reader = easel_png_reader_create(buffer.baseAddress, buffer.count) else { return .failure(.outOfMemory) }
             defer { easel_png_reader_destroy(reader) }
@@ -39,7 +41,9 @@ public enum PNGDecoder {
             guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
             let width = Int(header.width), height = Int(header.height)
             guard width > 0, height > 0, width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide else {
-                return .failure(.tooLarge("the image is \(width)x\(height) pixels; the longest side allowed is \(RenderLimits.maxOutputSide)"))
+                return .failure(
+                    .tooLarge("the image is \(width)x\(height) pixels; the longest side allowed is \(RenderLimits.maxOutputSide)")
+                )
             }
             let pixels = PixelBuffer(width: width, height: height)
             status = easel_png_reader_read_argb32(reader, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride)
@@ -57,8 +61,10 @@ public enum PNGDecoder {
             var header = easel_png_header()
             let status = easel_png_reader_read_header(reader, UInt64.max, &header)
             guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
-            return .success(Header(width: Int(header.width), height: Int(header.height), bitDepth: Int(header.bit_depth),
-                                   colorType: Int(header.color_type), interlaced: header.interlaced != 0))
+            return .success(
+                Header(
+                    width: Int(header.width), height: Int(header.height), bitDepth: Int(header.bit_depth),
+                    colorType: Int(header.color_type), interlaced: header.interlaced != 0))
         }
         return try result.get()
     }

@@ -76,8 +76,9 @@ public enum PNGEncoder {
         defer { easel_png_buffer_free(&buffer) }
         var message = [CChar](repeating: 0, count: 256)
         let status = image.withUnsafePixels { pixels in
-            easel_png_encode_argb32(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(image.width),
-                                    UInt32(image.height), image.stride, &cOptions, &buffer, &message, message.count)
+            easel_png_encode_argb32(
+                pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(image.width),
+                UInt32(image.height), image.stride, &cOptions, &buffer, &message, message.count)
         }
         guard status == EASEL_PNG_OK else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -102,8 +102,9 @@ public final class RasterImage {
     /// buffer's memory and keeps the buffer alive for as long as cairo holds the surface
     /// (a PDF or SVG surface may hold it until it is finished).
     public convenience init(sharing pixels: PixelBuffer) throws(CairoError) {
-        let surface = cairo_image_surface_create_for_data(pixels.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                          Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride))!
+        let surface = cairo_image_surface_create_for_data(
+            pixels.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+            Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride))!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
@@ -143,8 +144,9 @@ public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(argb32 value: UInt32) {
-        self.init(r: UInt8(truncatingIfNeeded: value >> 16), g: UInt8(truncatingIfNeeded: value >> 8),
-                  b: UInt8(truncatingIfNeeded: value), a: UInt8(truncatingIfNeeded: value >> 24))
+        self.init(
+            r: UInt8(truncatingIfNeeded: value >> 16), g: UInt8(truncatingIfNeeded: value >> 8),
+            b: UInt8(truncatingIfNeeded: value), a: UInt8(truncatingIfNeeded: value >> 24))
     }
 
     /// Straight colour from premultiplied, rounding as cairo and the PNG shim do.

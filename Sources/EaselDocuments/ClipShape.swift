@@ -17,7 +17,8 @@ public enum ClipShape: Hashable, Sendable, CustomStringConvertible {
         case .library(let shape):
             return shape.path(in: rect)
         case .custom(let path):
-            return path.applying(Transform2D.scale(x: rect.width, y: rect.height).concatenating(.translation(x: rect.minX, y: rect.minY)))
+            return path.applying(
+                Transform2D.scale(x: rect.width, y: rect.height).concatenating(.translation(x: rect.minX, y: rect.minY)))
         }
     }
 

@@ -25,7 +25,10 @@ extension Card: EditableDocument {
     }
 
     /// A card element's position in its own list.
-    private enum Slot { case image(Int), text(Int) }
+    private enum Slot {
+        case image(Int)
+        case text(Int)
+    }
 
     private func slot(_ index: Int) throws(EditError) -> Slot {
         guard index >= 0, index < elementCount else { throw .indexOutOfRange(index, count: elementCount, kind: "card") }
@@ -44,7 +47,9 @@ extension Card: EditableDocument {
     /// Adds an image element after the card's other images. Returns its index in drawing order.
     @discardableResult
     public mutating func add(_ element: ImageElement) throws(EditError) -> Int {
-        guard imageElements.count < CardLimits.maxElements else { throw EditError("the card already has \(CardLimits.maxElements) images") }
+        guard imageElements.count < CardLimits.maxElements else {
+            throw EditError("the card already has \(CardLimits.maxElements) images")
+        }
         imageElements.append(element)
         return imageElements.count - 1
     }
@@ -52,7 +57,9 @@ extension Card: EditableDocument {
     /// Adds a text element on top. Returns its index in drawing order.
     @discardableResult
     public mutating func add(_ element: TextElement) throws(EditError) -> Int {
-        guard textElements.count < CardLimits.maxElements else { throw EditError("the card already has \(CardLimits.maxElements) texts") }
+        guard textElements.count < CardLimits.maxElements else {
+            throw EditError("the card already has \(CardLimits.maxElements) texts")
+        }
         textElements.append(element)
         return elementCount - 1
     }
@@ -62,7 +69,9 @@ extension Card: EditableDocument {
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
         try changes.validate()
         let slot = try slot(index)
-        if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.removeStroke || changes.opacity != nil {
+        if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.removeStroke
+            || changes.opacity != nil
+        {
             throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
         }
         switch slot {

@@ -27,7 +27,9 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
         var notes = warnings.map(\.description)
         elements = document.elementDescriptions(resourceFolder: resourceFolder)
         for element in elements {
-            if let status = element.imageStatus, status != "ok" { notes.append("\(url.path): element \(element.index): image \(status)") }
+            if let status = element.imageStatus, status != "ok" {
+                notes.append("\(url.path): element \(element.index): image \(status)")
+            }
         }
         self.warnings = notes
     }

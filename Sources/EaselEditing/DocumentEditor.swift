@@ -52,13 +52,15 @@ public struct DocumentEditor {
     }
 
     /// Creates a new document file (refusing to replace an existing one) and opens it.
-    public static func create(_ document: any EditableDocument, at url: URL, registry: DocumentRegistry = .standard) throws -> DocumentEditor {
+    public static func create(_ document: any EditableDocument, at url: URL, registry: DocumentRegistry = .standard) throws
+        -> DocumentEditor
+    {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw DocumentError(file: url.path, kind: .io("already exists; easel new does not replace files"))
         }
         try withExtendedLifetime(try DocumentLock(for: url)) {
             try registry.save(try registry.locate(document, at: url))
-            try? FileManager.default.removeItem(at: HistoryFile.url(for: url)) // a leftover from an earlier file
+            try? FileManager.default.removeItem(at: HistoryFile.url(for: url))  // a leftover from an earlier file
         }
         return try DocumentEditor(opening: url, registry: registry)
     }
@@ -70,7 +72,7 @@ public struct DocumentEditor {
         try edit(&edited)
         guard !edited.isEqual(to: document) else { return false }
         let before = try document.historyBytes(file: url.path)
-        _ = try edited.historyBytes(file: url.path) // refuse edits that could not be saved
+        _ = try edited.historyBytes(file: url.path)  // refuse edits that could not be saved
         history.record(replacing: before)
         replace(with: edited)
         return true
@@ -107,7 +109,11 @@ public struct DocumentEditor {
     public mutating func save() throws {
         let onDisk = try Self.contentBytes(of: located)
         guard onDisk == baseBytes else {
-            throw DocumentError(file: url.path, kind: .io("the file changed on disk since easel opened it (another program or another easel wrote it); nothing was saved — open it again and redo the edit"))
+            throw DocumentError(
+                file: url.path,
+                kind: .io(
+                    "the file changed on disk since easel opened it (another program or another easel wrote it); nothing was saved — open it again and redo the edit"
+                ))
         }
         try registry.save(located)
         baseBytes = try Self.contentBytes(of: located)

@@ -35,7 +35,9 @@ extension Drawing: EditableDocument {
     /// Adds a graphic on top. Returns its index.
     @discardableResult
     public mutating func add(_ graphic: Graphic) throws(EditError) -> Int {
-        guard graphics.count < DrawingLimits.maxGraphics else { throw EditError("the drawing already has \(DrawingLimits.maxGraphics) graphics") }
+        guard graphics.count < DrawingLimits.maxGraphics else {
+            throw EditError("the drawing already has \(DrawingLimits.maxGraphics) graphics")
+        }
         graphics.append(graphic)
         return graphics.count - 1
     }

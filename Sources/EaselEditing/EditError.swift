@@ -14,9 +14,11 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The error for an element index the document does not have, saying which indexes exist.
     public static func indexOutOfRange(_ index: Int, count: Int, kind: String) -> EditError {
-        EditError(count == 0
-            ? "element \(index) does not exist: the \(kind) is empty"
-            : "element \(index) does not exist: the \(kind) has \(count) element\(count == 1 ? "" : "s"), numbered 0 to \(count - 1)")
+        EditError(
+            count == 0
+                ? "element \(index) does not exist: the \(kind) is empty"
+                : "element \(index) does not exist: the \(kind) has \(count) element\(count == 1 ? "" : "s"), numbered 0 to \(count - 1)"
+        )
     }
 
     /// The message, as shown to the user.

@@ -51,7 +51,9 @@ public struct ElementChanges: Hashable, Sendable {
         func check(_ value: Double?, _ what: String, _ range: ClosedRange<Double>) throws(EditError) {
             guard let value else { return }
             guard value.isFinite, range.contains(value) else {
-                throw EditError("\(what) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), not \(formatNumber(value))")
+                throw EditError(
+                    "\(what) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), not \(formatNumber(value))"
+                )
             }
         }
         let coordinate = -DrawingLimits.maxCoordinate...DrawingLimits.maxCoordinate
@@ -65,7 +67,9 @@ public struct ElementChanges: Hashable, Sendable {
         try check(fontSize, "the font size", 0...DrawingLimits.maxFontSize)
         for length in dash ?? [] { try check(length, "a dash length", 0...DrawingLimits.maxStrokeWidth) }
         if let dash, !dash.isEmpty, dash.allSatisfy({ $0 == 0 }) { throw EditError("a dash pattern cannot be all zeros") }
-        if let text, text.count > DrawingLimits.maxTextCharacters { throw EditError("a text is limited to \(DrawingLimits.maxTextCharacters) characters") }
+        if let text, text.count > DrawingLimits.maxTextCharacters {
+            throw EditError("a text is limited to \(DrawingLimits.maxTextCharacters) characters")
+        }
         for color in [fill ?? nil, strokeColor].compactMap({ $0 }) where !color.isFinite {
             throw EditError("colour components must be finite numbers")
         }
@@ -82,7 +86,9 @@ extension Graphic {
         if let fill = changes.fill { graphic.fill = fill }
         if changes.removeStroke {
             graphic.stroke = nil
-        } else if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.cap != nil || changes.join != nil {
+        } else if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.cap != nil
+            || changes.join != nil
+        {
             var stroke = graphic.stroke ?? Stroke()
             if let color = changes.strokeColor { stroke.color = color }
             if let width = changes.strokeWidth { stroke.width = width }

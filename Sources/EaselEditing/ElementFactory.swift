@@ -13,9 +13,10 @@ public enum ElementFactory {
     /// into `imageFolder` (see `ImageImport.intoDrawingFolder`).
     public static func graphic(for request: ElementRequest, canvas: Size, imageFolder: URL) throws -> Graphic {
         let changes = request.style
-        var transform = GraphicTransform(center: changes.center ?? Point(x: canvas.width / 2, y: canvas.height / 2),
-                                         size: changes.size ?? Size(width: 100, height: 100),
-                                         rotationDegrees: changes.rotationDegrees ?? 0)
+        var transform = GraphicTransform(
+            center: changes.center ?? Point(x: canvas.width / 2, y: canvas.height / 2),
+            size: changes.size ?? Size(width: 100, height: 100),
+            rotationDegrees: changes.rotationDegrees ?? 0)
         let graphicKind: GraphicKind
         switch request.kind.lowercased() {
         case "rect", "rectangle": graphicKind = .rectangle
@@ -28,8 +29,9 @@ public enum ElementFactory {
             if let from = request.from, let to = request.to {
                 // The frame spans the two points; the line runs between them in its unit square.
                 let (dx, dy) = (to.x - from.x, to.y - from.y)
-                transform = GraphicTransform(center: Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2),
-                                             size: Size(width: abs(dx), height: abs(dy)), rotationDegrees: 0)
+                transform = GraphicTransform(
+                    center: Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2),
+                    size: Size(width: abs(dx), height: abs(dy)), rotationDegrees: 0)
                 func unit(_ delta: Double) -> (Double, Double) { delta == 0 ? (0.5, 0.5) : (delta > 0 ? (0, 1) : (1, 0)) }
                 let (x0, x1) = unit(dx), (y0, y1) = unit(dy)
                 graphicKind = .line(from: Point(x: x0, y: y0), to: Point(x: x1, y: y1))
@@ -39,22 +41,26 @@ public enum ElementFactory {
         case "path":
             let commands = try value(of: request, naming: "path commands")
             guard let path = Path(parsing: commands) else {
-                throw EditError("the path \"\(commands)\" is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\".",
-                                isInvalidRequest: true)
+                throw EditError(
+                    "the path \"\(commands)\" is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\".",
+                    isInvalidRequest: true)
             }
             graphicKind = .path(path)
         case "text":
             let fontSize = changes.fontSize ?? 48
-            graphicKind = .text(TextContent(string: try value(of: request, naming: "string"), fontFamily: changes.font ?? "DejaVu Sans",
-                                            fontSize: fontSize, alignment: changes.alignment ?? .center))
+            graphicKind = .text(
+                TextContent(
+                    string: try value(of: request, naming: "string"), fontFamily: changes.font ?? "DejaVu Sans",
+                    fontSize: fontSize, alignment: changes.alignment ?? .center))
             if changes.size == nil { transform.size = Size(width: canvas.width * 0.8, height: fontSize * 1.5) }
         case "image":
             let file = try value(of: request, naming: "PNG file")
             graphicKind = .image(file: try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder))
         default:
             guard let shape = LibraryShape(name: request.kind) else {
-                throw EditError("unknown kind \"\(request.kind)\"; use rect, rounded-rect, ellipse, polygon, star, line, path, text, image, or \(LibraryShape.allCases.map(\.name).joined(separator: ", ")).",
-                                isInvalidRequest: true)
+                throw EditError(
+                    "unknown kind \"\(request.kind)\"; use rect, rounded-rect, ellipse, polygon, star, line, path, text, image, or \(LibraryShape.allCases.map(\.name).joined(separator: ", ")).",
+                    isInvalidRequest: true)
             }
             graphicKind = .shape(shape)
         }
@@ -65,7 +71,9 @@ public enum ElementFactory {
         // Something visible by default: lines get a stroke, text and shapes a fill.
         if style.fill == nil && style.strokeColor == nil {
             switch graphicKind {
-            case .line: style.strokeColor = .black; style.strokeWidth = style.strokeWidth ?? 2
+            case .line:
+                style.strokeColor = .black
+                style.strokeWidth = style.strokeWidth ?? 2
             case .text: style.fill = .some(.black)
             case .image: break
             default: style.fill = .some(defaultShapeFill)
@@ -80,7 +88,9 @@ public enum ElementFactory {
     public static func cardElement(for request: ElementRequest, cardFolder: URL) throws -> CardElement {
         var transform = ElementTransform.appDefault
         let changes = request.style
-        if let center = changes.center { transform.offset = Point(x: center.x - Card.canvasSize.width / 2, y: center.y - Card.canvasSize.height / 2) }
+        if let center = changes.center {
+            transform.offset = Point(x: center.x - Card.canvasSize.width / 2, y: center.y - Card.canvasSize.height / 2)
+        }
         if let size = changes.size { transform.size = size }
         if let rotation = changes.rotationDegrees { transform.rotationDegrees = rotation }
         if changes.strokeColor != nil || changes.strokeWidth != nil || changes.opacity != nil || changes.dash != nil {
@@ -88,14 +98,19 @@ public enum ElementFactory {
         }
         switch request.kind.lowercased() {
         case "image":
-            let name = try ImageImport.intoCardFolder(URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
+            let name = try ImageImport.intoCardFolder(
+                URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
             return .image(ImageElement(transform: transform, imageFilename: name, clip: (changes.clip ?? nil)))
         case "text":
-            return .text(TextElement(transform: transform, text: try value(of: request, naming: "string"),
-                                     textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? "San Fransisco"))
+            return .text(
+                TextElement(
+                    transform: transform, text: try value(of: request, naming: "string"),
+                    textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? "San Fransisco"))
         default:
             let name = request.documentName
-            throw EditError("a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png` or `add \(name) text \"...\"`")
+            throw EditError(
+                "a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png` or `add \(name) text \"...\"`"
+            )
         }
     }
 

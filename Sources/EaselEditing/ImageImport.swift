@@ -17,12 +17,15 @@ public enum ImageImport {
     public static func intoCardFolder(_ source: URL, folder: URL) throws -> String {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
         let image: RasterImage
-        do { image = try PNGDecoder.decode(bytes) } catch { throw DocumentError(file: source.path, kind: .invalidValue("\(error)")) }
+        do { image = try PNGDecoder.decode(bytes) } catch {
+            throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
+        }
         guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
             return try CardFolder.addImage(png: bytes, to: folder)
         }
         let scale = Double(cardImageMaxSide) / Double(max(image.width, image.height))
-        let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
+        let width = max(1, Int((Double(image.width) * scale).rounded())),
+            height = max(1, Int((Double(image.height) * scale).rounded()))
         let shrunk = try RasterImage(width: width, height: height)
         let context = try CairoContext(image: shrunk)
         try context.concatenate(.scale(x: Double(width) / Double(image.width), y: Double(height) / Double(image.height)))
@@ -37,7 +40,9 @@ public enum ImageImport {
     /// when that is taken by a different file, a numbered one. Returns the name to use.
     public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
-        do { _ = try PNGDecoder.header(of: bytes) } catch { throw DocumentError(file: source.path, kind: .invalidValue("\(error)")) }
+        do { _ = try PNGDecoder.header(of: bytes) } catch {
+            throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
+        }
         let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()
         if resolvedSource.deletingLastPathComponent().path == folder.standardizedFileURL.resolvingSymlinksInPath().path {
             return source.lastPathComponent
@@ -46,7 +51,9 @@ public enum ImageImport {
         let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension
         var name = source.lastPathComponent
         var counter = 2
-        while let existing = try? FileIO.readBytes(at: folder.appendingPathComponent(name).path, maxBytes: RenderLimits.maxImageFileBytes) {
+        while let existing = try? FileIO.readBytes(
+            at: folder.appendingPathComponent(name).path, maxBytes: RenderLimits.maxImageFileBytes)
+        {
             if existing == bytes { return name }
             name = "\(base)-\(counter).\(ext)"
             counter += 1

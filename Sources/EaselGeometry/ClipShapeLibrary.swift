@@ -4,7 +4,8 @@ import Foundation
 /// a clip as an index into this list. Each shape makes a `Path` for any rectangle, with the
 /// geometry of ../shared/cards-format.md (origin top-left, y down; angles in y-down space).
 public enum LibraryShape: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
-    case circle = 0, rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon
+    case circle = 0
+    case rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon
 
     /// The app's name for the shape, also used on Easel's command line and in drawings.
     public var name: String {

@@ -3,7 +3,7 @@
 public func formatNumber(_ value: Double) -> String {
     guard value.isFinite else { return String(describing: value) }
     var rounded = (value * 10_000).rounded() / 10_000
-    if rounded == 0 { rounded = 0 } // turns -0 into 0
+    if rounded == 0 { rounded = 0 }  // turns -0 into 0
     if rounded == rounded.rounded(), abs(rounded) < 1e15 {
         return String(Int64(rounded))
     }

@@ -62,7 +62,9 @@ public struct Path: Hashable, Sendable {
         var current: Point?
         for element in elements {
             switch element {
-            case .move(let p): subpathStart = p; current = p
+            case .move(let p):
+                subpathStart = p
+                current = p
             case .closeSubpath: current = subpathStart
             default: current = element.points.last
             }
@@ -114,16 +116,20 @@ public struct Path: Hashable, Sendable {
     /// and running clockwise on screen.
     public mutating func addEllipse(in rect: Rect) {
         let (cx, cy, rx, ry) = (rect.midX, rect.midY, rect.width / 2, rect.height / 2)
-        let k = 0.5522847498307936 // 4/3 * tan(pi/8): the standard quarter-circle control distance
+        let k = 0.5522847498307936  // 4/3 * tan(pi/8): the standard quarter-circle control distance
         move(to: Point(x: cx + rx, y: cy))
-        addCurve(to: Point(x: cx, y: cy + ry),
-                 control1: Point(x: cx + rx, y: cy + k * ry), control2: Point(x: cx + k * rx, y: cy + ry))
-        addCurve(to: Point(x: cx - rx, y: cy),
-                 control1: Point(x: cx - k * rx, y: cy + ry), control2: Point(x: cx - rx, y: cy + k * ry))
-        addCurve(to: Point(x: cx, y: cy - ry),
-                 control1: Point(x: cx - rx, y: cy - k * ry), control2: Point(x: cx - k * rx, y: cy - ry))
-        addCurve(to: Point(x: cx + rx, y: cy),
-                 control1: Point(x: cx + k * rx, y: cy - ry), control2: Point(x: cx + rx, y: cy - k * ry))
+        addCurve(
+            to: Point(x: cx, y: cy + ry),
+            control1: Point(x: cx + rx, y: cy + k * ry), control2: Point(x: cx + k * rx, y: cy + ry))
+        addCurve(
+            to: Point(x: cx - rx, y: cy),
+            control1: Point(x: cx - k * rx, y: cy + ry), control2: Point(x: cx - rx, y: cy + k * ry))
+        addCurve(
+            to: Point(x: cx, y: cy - ry),
+            control1: Point(x: cx - rx, y: cy - k * ry), control2: Point(x: cx - k * rx, y: cy - ry))
+        addCurve(
+            to: Point(x: cx + rx, y: cy),
+            control1: Point(x: cx + k * rx, y: cy - ry), control2: Point(x: cx + rx, y: cy - k * ry))
         closeSubpath()
     }
 
@@ -213,7 +219,10 @@ public struct Path: Hashable, Sendable {
         guard let first = points.first else { return nil }
         var (x0, y0, x1, y1) = (first.x, first.y, first.x, first.y)
         for p in points {
-            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+            x0 = min(x0, p.x)
+            y0 = min(y0, p.y)
+            x1 = max(x1, p.x)
+            y1 = max(y1, p.y)
         }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
@@ -240,7 +249,9 @@ extension Path {
     /// with control `control` (the controls sit 2/3 of the way to the quadratic's control),
     /// for backends that draw only cubics.
     public static func cubicControls(start: Point, control: Point, end: Point) -> (Point, Point) {
-        (Point(x: start.x + 2 / 3 * (control.x - start.x), y: start.y + 2 / 3 * (control.y - start.y)),
-         Point(x: end.x + 2 / 3 * (control.x - end.x), y: end.y + 2 / 3 * (control.y - end.y)))
+        (
+            Point(x: start.x + 2 / 3 * (control.x - start.x), y: start.y + 2 / 3 * (control.y - start.y)),
+            Point(x: end.x + 2 / 3 * (control.x - end.x), y: end.y + 2 / 3 * (control.y - end.y))
+        )
     }
 }

@@ -14,12 +14,19 @@ extension Path {
         }
         while let command = tokens.popFirst() {
             switch command.uppercased() {
-            case "M": guard let n = numbers(2) else { return nil }; elements.append(.move(to: Point(x: n[0], y: n[1])))
-            case "L": guard let n = numbers(2) else { return nil }; elements.append(.line(to: Point(x: n[0], y: n[1])))
-            case "Q": guard let n = numbers(4) else { return nil }
+            case "M":
+                guard let n = numbers(2) else { return nil }
+                elements.append(.move(to: Point(x: n[0], y: n[1])))
+            case "L":
+                guard let n = numbers(2) else { return nil }
+                elements.append(.line(to: Point(x: n[0], y: n[1])))
+            case "Q":
+                guard let n = numbers(4) else { return nil }
                 elements.append(.quadCurve(to: Point(x: n[2], y: n[3]), control: Point(x: n[0], y: n[1])))
-            case "C": guard let n = numbers(6) else { return nil }
-                elements.append(.curve(to: Point(x: n[4], y: n[5]), control1: Point(x: n[0], y: n[1]), control2: Point(x: n[2], y: n[3])))
+            case "C":
+                guard let n = numbers(6) else { return nil }
+                elements.append(
+                    .curve(to: Point(x: n[4], y: n[5]), control1: Point(x: n[0], y: n[1]), control2: Point(x: n[2], y: n[3])))
             case "Z": elements.append(.closeSubpath)
             default: return nil
             }

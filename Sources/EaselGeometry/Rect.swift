@@ -18,8 +18,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// The rectangle of `size` whose centre is `center`.
     public init(center: Point, size: Size) {
-        self.init(x: center.x - size.width / 2, y: center.y - size.height / 2,
-                  width: size.width, height: size.height)
+        self.init(
+            x: center.x - size.width / 2, y: center.y - size.height / 2,
+            width: size.width, height: size.height)
     }
 
     /// The x coordinate of the left edge.

@@ -24,7 +24,9 @@ public enum DifferenceComposite {
 
     /// The composite for two images of any sizes; `statistics` supplies the cluster boxes
     /// (nil: none drawn). Throws a `CairoError` when the image cannot be made.
-    public static func make(expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int) throws -> RasterImage {
+    public static func make(expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int) throws
+        -> RasterImage
+    {
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
         let composite = try RasterImage(width: width * 3 + gap * 4, height: height + labelHeight + gap * 2)
         let context = try CairoContext(image: composite)
@@ -43,8 +45,10 @@ public enum DifferenceComposite {
             try drawLabel(label, x: left, context: context)
             for cluster in statistics?.clusters ?? [] {
                 var outline = Path()
-                outline.addRect(Rect(x: left + Double(cluster.x) - 1.5, y: top + Double(cluster.y) - 1.5,
-                                     width: Double(cluster.width) + 3, height: Double(cluster.height) + 3))
+                outline.addRect(
+                    Rect(
+                        x: left + Double(cluster.x) - 1.5, y: top + Double(cluster.y) - 1.5,
+                        width: Double(cluster.width) + 3, height: Double(cluster.height) + 3))
                 try context.stroke(outline, color: box, width: 1)
             }
         }
@@ -59,7 +63,7 @@ public enum DifferenceComposite {
             for x in 0..<panel.width {
                 let out: RGBA8
                 if x >= width || y >= height {
-                    out = RGBA8(r: removed.r, g: removed.g, b: removed.b, a: 255) // outside one of the images
+                    out = RGBA8(r: removed.r, g: removed.g, b: removed.b, a: 255)  // outside one of the images
                 } else {
                     let e = expected.premultipliedPixel(x: x, y: y), a = actual.premultipliedPixel(x: x, y: y)
                     let delta = e.maxChannelDifference(to: a)
@@ -120,8 +124,9 @@ public enum DifferenceComposite {
         guard let face = try? FontLibrary.shared.face(for: FontMap.defaultSans) else { return }
         let line = TextLine.layout(text, primary: face, fallbacks: [])
         let size = 14.0
-        let runs = line.runs.map { (face: face, glyphs: $0.glyphs) } // one face: no fallbacks were asked for
-        try context.showGlyphs(runs, size: size, color: Color(red: 0.2, green: 0.2, blue: 0.2),
-                               transform: .translation(x: x, y: Double(labelHeight + gap) - 9))
+        let runs = line.runs.map { (face: face, glyphs: $0.glyphs) }  // one face: no fallbacks were asked for
+        try context.showGlyphs(
+            runs, size: size, color: Color(red: 0.2, green: 0.2, blue: 0.2),
+            transform: .translation(x: x, y: Double(labelHeight + gap) - 9))
     }
 }

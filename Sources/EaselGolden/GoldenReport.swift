@@ -11,7 +11,8 @@ public enum GoldenReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicFile.write(Array(try encoder.encode(entries)), to: folder.appendingPathComponent("report.json").path)
         try AtomicFile.write(Array(junit(entries).utf8), to: folder.appendingPathComponent("junit.xml").path)
-        try AtomicFile.write(Array(html(entries, folder: folder, tolerance: tolerance).utf8), to: folder.appendingPathComponent("index.html").path)
+        try AtomicFile.write(
+            Array(html(entries, folder: folder, tolerance: tolerance).utf8), to: folder.appendingPathComponent("index.html").path)
     }
 
     static func escape(_ text: String) -> String {
@@ -50,9 +51,11 @@ public enum GoldenReport {
 
             """
         for entry in failures {
-            html += "<div class=\"fail\"><h2>\(escape(entry.document))</h2><p><code>\(escape(entry.golden))</code></p><p>\(escape(entry.message ?? ""))</p>"
+            html +=
+                "<div class=\"fail\"><h2>\(escape(entry.document))</h2><p><code>\(escape(entry.golden))</code></p><p>\(escape(entry.message ?? ""))</p>"
             if let composite = entry.composite {
-                let relative = composite.hasPrefix(folder.path + "/") ? String(composite.dropFirst(folder.path.count + 1)) : composite
+                let relative =
+                    composite.hasPrefix(folder.path + "/") ? String(composite.dropFirst(folder.path.count + 1)) : composite
                 html += "<img src=\"\(escape(relative))\" alt=\"expected | difference | actual\">"
             }
             html += "</div>\n"

@@ -51,15 +51,17 @@ public struct GoldenSuite {
 
     /// (document, golden name without `.png`) pairs, in the batch-export layout.
     public func pairs() throws(BatchError) -> [(document: URL, name: String)] {
-        let exporter = try BatchExporter(inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
-                                         registry: registry)
+        let exporter = try BatchExporter(
+            inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
+            registry: registry)
         return exporter.plan().map { ($0.input, ($0.output as NSString).deletingPathExtension) }
     }
 
     /// Renders every document with `options` (as PNG pixels) and compares it with its
     /// golden; failures leave their artifacts (composite, statistics) in `artifacts`.
     public func verify(options: RenderOptions, tolerance: Tolerance, artifacts: URL) throws(BatchError) -> [Entry] {
-        let verifier = GoldenVerifier(goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
+        let verifier = GoldenVerifier(
+            goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
         var options = options
         options.format = .png
         return try pairs().map { document, name in
@@ -67,9 +69,10 @@ public struct GoldenSuite {
             do {
                 let image = try DocumentRenderer.render(try registry.open(document), options: options).image
                 let outcome = verifier.verify(image, named: name)
-                return Entry(document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
-                             composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
-                             statistics: outcome.comparison?.statistics)
+                return Entry(
+                    document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
+                    composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
+                    statistics: outcome.comparison?.statistics)
             } catch {
                 return Entry(document: document.path, golden: golden, passed: false, message: "\(error)")
             }
@@ -78,8 +81,10 @@ public struct GoldenSuite {
 
     /// Renders every document with `options` (as PNG) and writes its golden, or only the
     /// missing ones. `each` hears of every document as it is done.
-    public func record(options: RenderOptions, onlyMissing: Bool = false,
-                       each: (RecordOutcome) -> Void = { _ in }) throws(BatchError) -> [RecordOutcome] {
+    public func record(
+        options: RenderOptions, onlyMissing: Bool = false,
+        each: (RecordOutcome) -> Void = { _ in }
+    ) throws(BatchError) -> [RecordOutcome] {
         var options = options
         options.format = .png
         return try pairs().map { document, name in
@@ -90,7 +95,8 @@ public struct GoldenSuite {
             } else {
                 do {
                     let file = try DocumentRenderer.export(try registry.open(document), options: options)
-                    try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try file.write(to: golden.path)
                     outcome = .recorded(golden)
                 } catch {

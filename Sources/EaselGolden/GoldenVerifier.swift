@@ -46,8 +46,10 @@ public struct ComparisonSummary: Codable, Sendable {
     public var wouldPassWith: Tolerance?
 
     /// A summary; statistics and the passing tolerance are added once pixels were compared.
-    public init(golden: String, verdict: String, tolerance: Tolerance, actualSize: [Int], expectedSize: [Int]?,
-                statistics: DifferenceStatistics? = nil, wouldPassWith: Tolerance? = nil) {
+    public init(
+        golden: String, verdict: String, tolerance: Tolerance, actualSize: [Int], expectedSize: [Int]?,
+        statistics: DifferenceStatistics? = nil, wouldPassWith: Tolerance? = nil
+    ) {
         self.golden = golden
         self.verdict = verdict
         self.tolerance = tolerance
@@ -89,30 +91,44 @@ public struct GoldenVerifier: Sendable {
         let displayName = golden.path
         guard let expectedBytes = try? FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes) else {
             guard recordMode != .never else {
-                return GoldenOutcome(passed: false, message: "\(displayName): no golden (record mode never: run with \(RecordMode.environmentVariable)=missing to record it, then look at it)",
-                                     recorded: false, artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil), comparison: nil)
+                return GoldenOutcome(
+                    passed: false,
+                    message:
+                        "\(displayName): no golden (record mode never: run with \(RecordMode.environmentVariable)=missing to record it, then look at it)",
+                    recorded: false, artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil), comparison: nil)
             }
             return record(image, to: golden, name: name, reason: "recorded the new golden \(displayName)")
         }
         let expected: RasterImage
         do { expected = try PNGDecoder.decode(expectedBytes) } catch {
-            if recordMode == .all || recordMode == .failed { return record(image, to: golden, name: name, reason: "replaced the unreadable golden \(displayName)") }
-            return GoldenOutcome(passed: false, message: "\(displayName): the golden cannot be read (\(error))", recorded: false, artifacts: nil, comparison: nil)
+            if recordMode == .all || recordMode == .failed {
+                return record(image, to: golden, name: name, reason: "replaced the unreadable golden \(displayName)")
+            }
+            return GoldenOutcome(
+                passed: false, message: "\(displayName): the golden cannot be read (\(error))", recorded: false, artifacts: nil,
+                comparison: nil)
         }
         let result = ImageComparator.compare(image, expected, tolerance: tolerance)
-        var summary = ComparisonSummary(golden: displayName, verdict: result.passed ? "passed" : "failed", tolerance: tolerance,
-                                        actualSize: [image.width, image.height], expectedSize: [expected.width, expected.height])
+        var summary = ComparisonSummary(
+            golden: displayName, verdict: result.passed ? "passed" : "failed", tolerance: tolerance,
+            actualSize: [image.width, image.height], expectedSize: [expected.width, expected.height])
         let message: String
         switch result {
         case .identical:
             return GoldenOutcome(passed: true, message: nil, recorded: false, artifacts: nil, comparison: summary)
         case .sizeMismatch(let actualSize, let expectedSize):
-            message = "\(displayName): the image is \(actualSize.width)x\(actualSize.height) but the golden is \(expectedSize.width)x\(expectedSize.height)"
+            message =
+                "\(displayName): the image is \(actualSize.width)x\(actualSize.height) but the golden is \(expectedSize.width)x\(expectedSize.height)"
         case .different(let statistics, let passed):
             summary.statistics = statistics
             summary.wouldPassWith = ImageComparator.passingTolerance(for: statistics)
             if passed {
-                if recordMode == .all { return record(image, to: golden, name: name, reason: "re-recorded \(displayName): \(statistics.pixelsDifferingAtAll) pixels changed (within tolerance)") }
+                if recordMode == .all {
+                    return record(
+                        image, to: golden, name: name,
+                        reason: "re-recorded \(displayName): \(statistics.pixelsDifferingAtAll) pixels changed (within tolerance)"
+                    )
+                }
                 return GoldenOutcome(passed: true, message: nil, recorded: false, artifacts: nil, comparison: summary)
             }
             message = Self.describe(statistics, golden: displayName, tolerance: tolerance)
@@ -123,8 +139,13 @@ public struct GoldenVerifier: Sendable {
             outcome.artifacts = artifacts
             return outcome
         }
-        return GoldenOutcome(passed: false, message: message + (artifacts.map { ". Artifacts (expected | difference | actual): \($0.appendingPathComponent("composite.png").path)" } ?? ""),
-                             recorded: false, artifacts: artifacts, comparison: summary)
+        return GoldenOutcome(
+            passed: false,
+            message: message
+                + (artifacts.map {
+                    ". Artifacts (expected | difference | actual): \($0.appendingPathComponent("composite.png").path)"
+                } ?? ""),
+            recorded: false, artifacts: artifacts, comparison: summary)
     }
 
     /// A failure message that says how far off it was and which tolerance would have passed.
@@ -132,35 +153,42 @@ public struct GoldenVerifier: Sendable {
         let percent = String(format: "%.3f", s.differingRatio * 100)
         let mean = String(format: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusters.count > 3 ? ", …" : "")
-        return "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusters.count) cluster\(s.clusters.count == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with .fuzzy(maxDelta: \(s.maxChannelDelta), maxPixels: \(s.differingPixels))"
+        return
+            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusters.count) cluster\(s.clusters.count == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with .fuzzy(maxDelta: \(s.maxChannelDelta), maxPixels: \(s.differingPixels))"
     }
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {
         do {
             try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
             try image.writePNG(to: golden.path)
-            return GoldenOutcome(passed: false, message: "\(reason); look at it, then run again", recorded: true, artifacts: nil, comparison: nil)
+            return GoldenOutcome(
+                passed: false, message: "\(reason); look at it, then run again", recorded: true, artifacts: nil, comparison: nil)
         } catch {
-            return GoldenOutcome(passed: false, message: "\(golden.path): cannot record the golden: \(error)", recorded: false, artifacts: nil, comparison: nil)
+            return GoldenOutcome(
+                passed: false, message: "\(golden.path): cannot record the golden: \(error)", recorded: false, artifacts: nil,
+                comparison: nil)
         }
     }
 
     /// Writes the failure's files; returns their folder (nil if they could not be written).
-    private func writeArtifacts(_ name: String, actual: RasterImage, expected: RasterImage?, summary: ComparisonSummary?) -> URL? {
+    private func writeArtifacts(_ name: String, actual: RasterImage, expected: RasterImage?, summary: ComparisonSummary?) -> URL?
+    {
         let folder = artifactsFolder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try actual.writePNG(to: folder.appendingPathComponent("actual.png").path)
             if let expected {
                 try expected.writePNG(to: folder.appendingPathComponent("expected.png").path)
-                let composite = try DifferenceComposite.make(expected: expected, actual: actual, statistics: summary?.statistics,
-                                                             noiseFloor: tolerance.noiseFloor)
+                let composite = try DifferenceComposite.make(
+                    expected: expected, actual: actual, statistics: summary?.statistics,
+                    noiseFloor: tolerance.noiseFloor)
                 try composite.writePNG(to: folder.appendingPathComponent("composite.png").path)
             }
             if let summary {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try AtomicFile.write(Array(try encoder.encode(summary)), to: folder.appendingPathComponent("statistics.json").path)
+                try AtomicFile.write(
+                    Array(try encoder.encode(summary)), to: folder.appendingPathComponent("statistics.json").path)
             }
             return folder
         } catch {

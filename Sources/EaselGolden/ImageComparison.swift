@@ -52,14 +52,17 @@ public enum ComparisonResult: Sendable {
 /// Compares images pixel by pixel.
 public enum ImageComparator {
     /// Compares premultiplied pixels; images of different sizes are a mismatch, never a pass.
-    public static func compare(_ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance = .default) -> ComparisonResult {
+    public static func compare(_ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance = .default)
+        -> ComparisonResult
+    {
         guard actual.width == expected.width, actual.height == expected.height else {
             return .sizeMismatch(actual: (actual.width, actual.height), expected: (expected.width, expected.height))
         }
         let deltas = channelDeltas(actual, expected)
         guard deltas.contains(where: { $0 > 0 }) else { return .identical }
         let statistics = statisticsOf(deltas, width: actual.width, height: actual.height, noiseFloor: tolerance.noiseFloor)
-        let passed = tolerance.maxPixels.allows(statistics.differingPixels, of: actual.width * actual.height)
+        let passed =
+            tolerance.maxPixels.allows(statistics.differingPixels, of: actual.width * actual.height)
             && (statistics.differingPixels == 0 || statistics.maxChannelDelta <= tolerance.maxChannelDelta)
         return .different(statistics, passed: passed)
     }
@@ -71,8 +74,10 @@ public enum ImageComparator {
             b.withUnsafePixels { pb in
                 for y in 0..<a.height {
                     for x in 0..<a.width {
-                        let va = pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self) | (a.isOpaqueFormat ? 0xFF00_0000 : 0)
-                        let vb = pb.load(fromByteOffset: y * b.stride + x * 4, as: UInt32.self) | (b.isOpaqueFormat ? 0xFF00_0000 : 0)
+                        let va =
+                            pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self) | (a.isOpaqueFormat ? 0xFF00_0000 : 0)
+                        let vb =
+                            pb.load(fromByteOffset: y * b.stride + x * 4, as: UInt32.self) | (b.isOpaqueFormat ? 0xFF00_0000 : 0)
                         if va == vb { continue }
                         var largest: UInt32 = 0
                         for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
@@ -98,10 +103,11 @@ public enum ImageComparator {
             }
         }
         let clusters = Clusters.find(in: deltas, width: width, height: height, threshold: noiseFloor)
-        return DifferenceStatistics(width: width, height: height, differingPixels: differing, pixelsDifferingAtAll: atAll,
-                                    differingRatio: Double(differing) / Double(max(1, width * height)),
-                                    maxChannelDelta: largest, meanChannelDelta: differing > 0 ? Double(sum) / Double(differing) : 0,
-                                    clusters: clusters)
+        return DifferenceStatistics(
+            width: width, height: height, differingPixels: differing, pixelsDifferingAtAll: atAll,
+            differingRatio: Double(differing) / Double(max(1, width * height)),
+            maxChannelDelta: largest, meanChannelDelta: differing > 0 ? Double(sum) / Double(differing) : 0,
+            clusters: clusters)
     }
 
     /// The smallest tolerance under which the comparison would pass (for failure messages).
@@ -128,7 +134,10 @@ enum Clusters {
             while let index = stack.popLast() {
                 box.pixels += 1
                 let (x, y) = (index % width, index / width)
-                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+                x0 = min(x0, x)
+                y0 = min(y0, y)
+                x1 = max(x1, x)
+                y1 = max(y1, y)
                 for dy in -1...1 {
                     for dx in -1...1 where dx != 0 || dy != 0 {
                         let (nx, ny) = (x + dx, y + dy)
@@ -141,7 +150,10 @@ enum Clusters {
                     }
                 }
             }
-            box.x = x0; box.y = y0; box.width = x1 - x0 + 1; box.height = y1 - y0 + 1
+            box.x = x0
+            box.y = y0
+            box.width = x1 - x0 + 1
+            box.height = y1 - y0 + 1
             boxes.append(box)
         }
         // Merge boxes that touch or nearly touch, until none do.

@@ -28,7 +28,9 @@ public enum RecordMode: String, Sendable, CaseIterable {
 
     /// The mode from the environment: `EASEL_GOLDEN_RECORD` if set (an unknown value is an
     /// error, never a silent default), else `never` when `CI` is set, else `missing`.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(UnknownMode) -> RecordMode {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(UnknownMode)
+        -> RecordMode
+    {
         if let value = environment[environmentVariable], !value.isEmpty {
             guard let mode = RecordMode(rawValue: value.lowercased()) else { throw UnknownMode(value: value) }
             return mode

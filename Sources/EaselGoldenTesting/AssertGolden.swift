@@ -11,8 +11,10 @@ import EaselGolden
 /// walking up from it to `Package.swift`); failures write artifacts under
 /// `.build/golden-artifacts/<suite>/<name>/` (or `$EASEL_GOLDEN_ARTIFACTS`) and say where.
 /// The record mode comes from `EASEL_GOLDEN_RECORD` (see `RecordMode`) unless given.
-public func assertGolden(_ image: RasterImage, named name: String, suite: String, tolerance: Tolerance = .default,
-                         record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertGolden(
+    _ image: RasterImage, named name: String, suite: String, tolerance: Tolerance = .default,
+    record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let outcome = GoldenSession.verify(image, named: suite + "/" + name, tolerance: tolerance, record: record, filePath: filePath)
     if !outcome.passed {
         GoldenSession.report(outcome.message ?? "golden check failed", filePath: filePath, line: line, column: column)
@@ -20,32 +22,42 @@ public func assertGolden(_ image: RasterImage, named name: String, suite: String
 }
 
 /// Renders `document` (which lives at `url`, for its images) and checks it against its golden.
-public func assertGolden(_ document: any FileDocument, at url: URL, named name: String, suite: String,
-                         options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
-                         record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertGolden(
+    _ document: any FileDocument, at url: URL, named name: String, suite: String,
+    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
+    record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     do {
         let rendered = try DocumentRenderer.render(LocatedDocument(document, at: url), options: options)
-        assertGolden(rendered.image, named: name, suite: suite, tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
+        assertGolden(
+            rendered.image, named: name, suite: suite, tolerance: tolerance, record: record, filePath: filePath, line: line,
+            column: column)
     } catch {
         GoldenSession.report("\(url.path): cannot be rendered: \(error)", filePath: filePath, line: line, column: column)
     }
 }
 
 /// Checks a card, rendered at the app's thumbnail size unless told otherwise.
-public func assertGolden(card: Card, in folder: URL, named name: String, suite: String,
-                         options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
-                         record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-    assertGolden(card, at: folder.appendingPathComponent(card.appFileName), named: name, suite: suite, options: options,
-                 tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
+public func assertGolden(
+    card: Card, in folder: URL, named name: String, suite: String,
+    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
+    record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    assertGolden(
+        card, at: folder.appendingPathComponent(card.appFileName), named: name, suite: suite, options: options,
+        tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
 }
 
 /// Checks a drawing, rendered at its canvas size unless told otherwise; its images are
 /// looked for in `imageFolder`.
-public func assertGolden(drawing: Drawing, imageFolder: URL, named name: String, suite: String,
-                         options: RenderOptions = RenderOptions(size: .scale(1)), tolerance: Tolerance = .default,
-                         record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-    assertGolden(drawing, at: imageFolder.appendingPathComponent("drawing.drawing"), named: name, suite: suite, options: options,
-                 tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
+public func assertGolden(
+    drawing: Drawing, imageFolder: URL, named name: String, suite: String,
+    options: RenderOptions = RenderOptions(size: .scale(1)), tolerance: Tolerance = .default,
+    record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    assertGolden(
+        drawing, at: imageFolder.appendingPathComponent("drawing.drawing"), named: name, suite: suite, options: options,
+        tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
 }
 
 /// Finding the package, choosing the mode, and reporting to the running test framework.
@@ -60,18 +72,24 @@ public enum GoldenSession {
         return nil
     }
 
-    static func verify(_ image: RasterImage, named name: String, tolerance: Tolerance, record: RecordMode?, filePath: StaticString) -> GoldenOutcome {
+    static func verify(
+        _ image: RasterImage, named name: String, tolerance: Tolerance, record: RecordMode?, filePath: StaticString
+    ) -> GoldenOutcome {
         guard let root = packageRoot(from: filePath) else {
-            return GoldenOutcome(passed: false, message: "no Package.swift above \(filePath): cannot find Goldens/", recorded: false, artifacts: nil, comparison: nil)
+            return GoldenOutcome(
+                passed: false, message: "no Package.swift above \(filePath): cannot find Goldens/", recorded: false,
+                artifacts: nil, comparison: nil)
         }
         let mode: RecordMode
         do { mode = try record ?? RecordMode.fromEnvironment() } catch {
             return GoldenOutcome(passed: false, message: "\(error)", recorded: false, artifacts: nil, comparison: nil)
         }
-        let artifacts = ProcessInfo.processInfo.environment["EASEL_GOLDEN_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+        let artifacts =
+            ProcessInfo.processInfo.environment["EASEL_GOLDEN_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
             ?? root.appendingPathComponent(".build/golden-artifacts")
-        let verifier = GoldenVerifier(goldensFolder: root.appendingPathComponent("Goldens"), artifactsFolder: artifacts,
-                                      recordMode: mode, tolerance: tolerance)
+        let verifier = GoldenVerifier(
+            goldensFolder: root.appendingPathComponent("Goldens"), artifactsFolder: artifacts,
+            recordMode: mode, tolerance: tolerance)
         return verifier.verify(image, named: name)
     }
 
@@ -79,8 +97,11 @@ public enum GoldenSession {
     /// XCTest otherwise.
     public static func report(_ message: String, filePath: StaticString, line: UInt, column: UInt) {
         if Test.current != nil {
-            Issue.record(Comment(rawValue: message), sourceLocation: SourceLocation(fileID: "\(filePath)", filePath: "\(filePath)",
-                                                                                    line: Int(line), column: Int(column)))
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(
+                    fileID: "\(filePath)", filePath: "\(filePath)",
+                    line: Int(line), column: Int(column)))
         } else {
             XCTFail(message, file: filePath, line: line)
         }

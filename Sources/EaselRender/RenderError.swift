@@ -25,10 +25,12 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cairo(let error): return error.description
-        case .tooLarge(let width, let height, let limit): return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
+        case .tooLarge(let width, let height, let limit):
+            return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
         case .invalidSize(let message): return message
         case .unbalancedGroups(let file, let problem): return file.isEmpty ? problem : "\(file): \(problem)"
-        case .unsupportedDocument(let file, let type): return "\(file): Easel cannot render a \(type) document (its type is not a RenderableDocument)"
+        case .unsupportedDocument(let file, let type):
+            return "\(file): Easel cannot render a \(type) document (its type is not a RenderableDocument)"
         case .wrongFormat(let message): return message
         case .png(let error): return error.description
         case .font(let error): return error.description

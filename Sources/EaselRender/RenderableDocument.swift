@@ -29,8 +29,10 @@ public struct LoweringContext {
 
     /// A context for one render; by default with a fresh image loader, the shared fonts and
     /// the document's own background.
-    public init(resourceFolder: URL, file: String, images: ImageLoader = ImageLoader(), fonts: FontLibrary = .shared,
-                background: Color? = nil) {
+    public init(
+        resourceFolder: URL, file: String, images: ImageLoader = ImageLoader(), fonts: FontLibrary = .shared,
+        background: Color? = nil
+    ) {
         self.resourceFolder = resourceFolder
         self.file = file
         self.images = images

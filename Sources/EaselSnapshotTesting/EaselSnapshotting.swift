@@ -41,8 +41,10 @@ extension Diffing where Value == RasterImage {
                 }
                 var attachments: [DiffAttachment] = []
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-snapshot-\(UUID().uuidString)")
-                if let composite = try? DifferenceComposite.make(expected: expected, actual: actual, statistics: statistics,
-                                                                 noiseFloor: tolerance.noiseFloor) {
+                if let composite = try? DifferenceComposite.make(
+                    expected: expected, actual: actual, statistics: statistics,
+                    noiseFloor: tolerance.noiseFloor)
+                {
                     for (name, image) in [("expected.png", expected), ("actual.png", actual), ("composite.png", composite)] {
                         guard let bytes = try? PNGEncoder.encode(image) else { continue }
                         attachments.append(.data(Data(bytes), name: name))
@@ -65,9 +67,11 @@ extension Snapshotting where Value == RasterImage, Format == RasterImage {
 
 extension Snapshotting where Value == Drawing, Format == RasterImage {
     /// Renders the drawing (images looked for in `imageFolder`) and compares the pixels.
-    public static func easelImage(imageFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                                  options: RenderOptions = RenderOptions(size: .scale(1)),
-                                  tolerance: Tolerance = .default) -> Snapshotting {
+    public static func easelImage(
+        imageFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        options: RenderOptions = RenderOptions(size: .scale(1)),
+        tolerance: Tolerance = .default
+    ) -> Snapshotting {
         Snapshotting<RasterImage, RasterImage>.easelImage(tolerance: tolerance).pullback { drawing in
             Self.render(drawing, at: imageFolder.appendingPathComponent("snapshot.drawing"), options: options)
         }
@@ -77,9 +81,11 @@ extension Snapshotting where Value == Drawing, Format == RasterImage {
 extension Snapshotting where Value == Card, Format == RasterImage {
     /// Renders the card (its images looked for in `folder`), by default at the app's
     /// thumbnail size, and compares the pixels.
-    public static func easelImage(folder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                                  options: RenderOptions = RenderOptions(size: .thumbnail),
-                                  tolerance: Tolerance = .default) -> Snapshotting {
+    public static func easelImage(
+        folder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        options: RenderOptions = RenderOptions(size: .thumbnail),
+        tolerance: Tolerance = .default
+    ) -> Snapshotting {
         Snapshotting<RasterImage, RasterImage>.easelImage(tolerance: tolerance).pullback { card in
             Self.render(card, at: folder.appendingPathComponent(card.appFileName), options: options)
         }
@@ -90,6 +96,7 @@ extension Snapshotting where Format == RasterImage {
     /// A document that cannot be rendered snapshots as a 1x1 image, so the test fails with
     /// a size mismatch rather than crashing.
     static func render(_ document: any FileDocument, at url: URL, options: RenderOptions) -> RasterImage {
-        (try? DocumentRenderer.render(LocatedDocument(document, at: url), options: options).image) ?? (try! RasterImage(width: 1, height: 1))
+        (try? DocumentRenderer.render(LocatedDocument(document, at: url), options: options).image)
+            ?? (try! RasterImage(width: 1, height: 1))
     }
 }

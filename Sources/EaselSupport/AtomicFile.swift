@@ -14,7 +14,9 @@ package enum AtomicFile {
 
     /// `failingAt` simulates an I/O error at that step (tests only), exercising the same
     /// clean-up as a real failure.
-    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step?) throws(DocumentError) {
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step?)
+        throws(DocumentError)
+    {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).easel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"

@@ -38,7 +38,8 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
         let location = keyPath.isEmpty ? file : "\(file): \(keyPath)"
         switch kind {
         case .syntax(let line, let column, let message):
-            return "\(file): not valid JSON at line \(line), column \(column)\(keyPath.isEmpty ? "" : " (in \(keyPath))"): \(message)"
+            return
+                "\(file): not valid JSON at line \(line), column \(column)\(keyPath.isEmpty ? "" : " (in \(keyPath))"): \(message)"
         case .missingKey(let key):
             return "\(location): the required key \"\(key)\" is missing"
         case .typeMismatch(let expected, let found):
@@ -49,7 +50,8 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(location): \(reason)"
         case .unsupportedType(let ext, let supported):
             let list = supported.map { ".\($0)" }.joined(separator: ", ")
-            return "\(file): \(ext.isEmpty ? "a file with no extension" : "the extension .\(ext)") is not a supported document type (supported: \(list))"
+            return
+                "\(file): \(ext.isEmpty ? "a file with no extension" : "the extension .\(ext)") is not a supported document type (supported: \(list))"
         case .io(let message):
             return "\(file): \(message)"
         case .notRepresentable(let reason):

@@ -17,13 +17,18 @@ package final class DocumentLock {
         url = Self.lockURL(for: document)
         fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw DocumentError(file: document.path, kind: .io(FileIO.describeErrno("cannot create the lock file \(url.lastPathComponent)")))
+            throw DocumentError(
+                file: document.path, kind: .io(FileIO.describeErrno("cannot create the lock file \(url.lastPathComponent)")))
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 close(fd)
-                throw DocumentError(file: document.path, kind: .io("another easel is editing this document (it holds \(url.lastPathComponent)); try again when it has finished"))
+                throw DocumentError(
+                    file: document.path,
+                    kind: .io(
+                        "another easel is editing this document (it holds \(url.lastPathComponent)); try again when it has finished"
+                    ))
             }
             usleep(20_000)
         }

@@ -17,7 +17,8 @@ package enum FolderFileResolver {
         if name.isEmpty { return .refused("the image name is empty") }
         if name.contains("\0") { return .refused("the image name \"\(printable(name))\" contains a NUL byte") }
         if name.contains("/") || name.contains("\\") {
-            return .refused("the image name \"\(printable(name))\" contains a path separator; images must be files in the card's folder")
+            return .refused(
+                "the image name \"\(printable(name))\" contains a path separator; images must be files in the card's folder")
         }
         if name == "." || name == ".." { return .refused("the image name \"\(name)\" is not a file name") }
 

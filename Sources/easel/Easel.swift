@@ -7,13 +7,15 @@ struct EaselRoot: ParsableCommand {
         commandName: "easel",
         abstract: "Open, inspect, edit and export drawings and Cards-app cards.",
         discussion: """
-        Exit codes: 0 success, 1 failure (a document could not be read, edited or written), \
-        64 usage error. Shell completion: easel --generate-completion-script bash|zsh|fish.
-        """,
+            Exit codes: 0 success, 1 failure (a document could not be read, edited or written), \
+            64 usage error. Shell completion: easel --generate-completion-script bash|zsh|fish.
+            """,
         version: EaselVersion.current,
-        subcommands: [NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
-                      RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
-                      EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self]
+        subcommands: [
+            NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
+            RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
+            EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self,
+        ]
     )
 }
 

@@ -18,19 +18,24 @@ struct BatchPlanningTests {
     }
 
     @Test func theScannerFindsDocumentsByExtensionOnly() throws {
-        try touch("in/a.rwcard", "in/B/c.drawing", "in/old.rwcard.bak", "in/IMAGE", "in/.hidden.rwcard", "in/.cache/x.drawing", "in/B/C/d.RWCARD")
+        try touch(
+            "in/a.rwcard", "in/B/c.drawing", "in/old.rwcard.bak", "in/IMAGE", "in/.hidden.rwcard", "in/.cache/x.drawing",
+            "in/B/C/d.RWCARD")
         try FileManager.default.createDirectory(at: folder.file("in/pkg.drawing"), withIntermediateDirectories: true)
         try folder.write("{}", to: "in/pkg.drawing/drawing.json")
         try FileManager.default.createSymbolicLink(at: folder.file("in/loop"), withDestinationURL: folder.file("in"))
-        #expect(DocumentScanner.documents(in: folder.file("in")) == ["B/C/d.RWCARD", "B/c.drawing", "a.rwcard", "pkg.drawing"],
-                "hidden files, non-documents and symbolic links to folders are skipped; a package is one document")
-        #expect(DocumentScanner.documents(in: folder.file("in"), excluding: [folder.file("in/B")]) == ["a.rwcard", "pkg.drawing"])
+        #expect(
+            DocumentScanner.documents(in: folder.file("in")) == ["B/C/d.RWCARD", "B/c.drawing", "a.rwcard", "pkg.drawing"],
+            "hidden files, non-documents and symbolic links to folders are skipped; a package is one document")
+        #expect(
+            DocumentScanner.documents(in: folder.file("in"), excluding: [folder.file("in/B")]) == ["a.rwcard", "pkg.drawing"])
     }
 
     @Test func thePlannerMirrorsTheFolderAndKeepsCollidingExtensions() throws {
         try touch("in/x.rwcard", "in/x.drawing", "in/A/y.rwcard")
-        let items = BatchPlanner.items(inputs: [folder.file("in")], outputFolder: folder.file("out"), options: BatchExportOptions(),
-                                       registry: .standard)
+        let items = BatchPlanner.items(
+            inputs: [folder.file("in")], outputFolder: folder.file("out"), options: BatchExportOptions(),
+            registry: .standard)
         #expect(items.map(\.key) == ["A/y.rwcard", "x.drawing", "x.rwcard"])
         #expect(items.map(\.output) == ["A/y.png", "x.drawing.png", "x.rwcard.png"])
         #expect(items.map(\.input.lastPathComponent) == ["y.rwcard", "x.drawing", "x.rwcard"])
@@ -40,8 +45,9 @@ struct BatchPlanningTests {
         try touch("one/cards/a.rwcard", "two/cards/a.rwcard", "two/b.drawing")
         var options = BatchExportOptions()
         options.render.format = .svg
-        let items = BatchPlanner.items(inputs: [folder.file("one/cards"), folder.file("two/cards"), folder.file("two")],
-                                       outputFolder: folder.file("out"), options: options, registry: .standard)
+        let items = BatchPlanner.items(
+            inputs: [folder.file("one/cards"), folder.file("two/cards"), folder.file("two")],
+            outputFolder: folder.file("out"), options: options, registry: .standard)
         #expect(items.map(\.output) == ["cards/a.svg", "cards-2/a.svg", "two/b.svg", "two/cards/a.svg"])
     }
 
@@ -63,11 +69,14 @@ struct BatchPlanningTests {
 
     @Test func theShardOptionLimitsThePlan() throws {
         try touch(contentsOf: (0..<40).map { "in/card-\($0).rwcard" })
-        let all = BatchPlanner.items(inputs: [folder.file("in")], outputFolder: folder.file("out"), options: BatchExportOptions(), registry: .standard)
+        let all = BatchPlanner.items(
+            inputs: [folder.file("in")], outputFolder: folder.file("out"), options: BatchExportOptions(), registry: .standard)
         var union: [String] = []
         for k in 1...3 {
             let options = BatchExportOptions(shard: Shard(index: k, count: 3))
-            union += BatchPlanner.items(inputs: [folder.file("in")], outputFolder: folder.file("out"), options: options, registry: .standard).map(\.key)
+            union += BatchPlanner.items(
+                inputs: [folder.file("in")], outputFolder: folder.file("out"), options: options, registry: .standard
+            ).map(\.key)
         }
         #expect(union.sorted() == all.map(\.key).sorted())
     }
@@ -81,14 +90,16 @@ struct BatchPlanningTests {
         try FileManager.default.createDirectory(at: folder.file("out"), withIntermediateDirectories: true)
         let stamp = FileStamp(size: 10, modified: 1_700_000_000_000_000_000, inode: 42)
         var manifest = ExportManifest()
-        manifest.entries["a.rwcard"] = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: "k",
-                                                            document: stamp, images: [.init(name: "IMG", stamp: nil)], outputs: ["a.png"])
+        manifest.entries["a.rwcard"] = ExportManifest.Entry(
+            rendererVersion: ExportManifest.rendererVersion, optionsKey: "k",
+            document: stamp, images: [.init(name: "IMG", stamp: nil)], outputs: ["a.png"])
         try manifest.save(to: url)
         #expect(ExportManifest.load(from: url).manifest.entries == manifest.entries)
 
         // A journal line per finished document, and a torn last line from a killed run.
-        let later = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: "k", document: stamp, images: [],
-                                         outputs: ["b.png"])
+        let later = ExportManifest.Entry(
+            rendererVersion: ExportManifest.rendererVersion, optionsKey: "k", document: stamp, images: [],
+            outputs: ["b.png"])
         let line = try JSONEncoder().encode(ExportManifest.JournalRecord(key: "b.rwcard", entry: later))
         try (line + Data("\n{\"key\":\"c.rwc".utf8)).write(to: ExportManifest.journalURL(for: url))
         let replayed = ExportManifest.loadWithJournal(from: url).manifest
@@ -113,11 +124,14 @@ struct BatchPlanningTests {
         try folder.write("png", to: "docs/IMG")
         try folder.write("out", to: "out/a.png")
         let location = DocumentRegistry.standard.location(of: document)!
-        let entry = ExportManifest.Entry(rendererVersion: ExportManifest.rendererVersion, optionsKey: "k",
-                                         document: FileStamp.of(document.path)!,
-                                         images: [.init(name: "IMG", stamp: FileStamp.of(folder.file("docs/IMG").path)),
-                                                  .init(name: "MISSING", stamp: nil)],
-                                         outputs: ["a.png"])
+        let entry = ExportManifest.Entry(
+            rendererVersion: ExportManifest.rendererVersion, optionsKey: "k",
+            document: FileStamp.of(document.path)!,
+            images: [
+                .init(name: "IMG", stamp: FileStamp.of(folder.file("docs/IMG").path)),
+                .init(name: "MISSING", stamp: nil),
+            ],
+            outputs: ["a.png"])
         let out = folder.file("out")
         #expect(ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", outputFolder: out))
         #expect(!ExportManifest.isUpToDate(entry, location: location, optionsKey: "other", outputFolder: out), "other options")
@@ -126,25 +140,43 @@ struct BatchPlanningTests {
         try folder.write("png", to: "docs/MISSING")
         var refreshed = entry
         refreshed.images[0].stamp = FileStamp.of(folder.file("docs/IMG").path)
-        #expect(!ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out), "a missing image appeared")
+        #expect(
+            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out),
+            "a missing image appeared")
         try FileManager.default.removeItem(at: folder.file("docs/MISSING"))
         #expect(ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out))
         try FileManager.default.removeItem(at: folder.file("out/a.png"))
-        #expect(!ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out), "the output is gone")
+        #expect(
+            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out), "the output is gone")
     }
 
     @Test func theUpToDateKeyCoversEveryOptionThatChangesBytes() throws {
         let base = BatchExportOptions().outputSettings
         var variants: [OutputSettings] = []
         var settings = base
-        settings.render.format = .svg; variants.append(settings); settings = base
-        settings.render.size = .width(500); variants.append(settings); settings = base
-        settings.render.background = .white; variants.append(settings); settings = base
-        settings.render.imageFilter = .nearest; variants.append(settings); settings = base
-        settings.render.png.compressionLevel = 9; variants.append(settings); settings = base
-        settings.render.png.filters = .all; variants.append(settings); settings = base
-        settings.render.png.colorMode = .rgba; variants.append(settings); settings = base
-        settings.thumbnails = true; variants.append(settings)
+        settings.render.format = .svg
+        variants.append(settings)
+        settings = base
+        settings.render.size = .width(500)
+        variants.append(settings)
+        settings = base
+        settings.render.background = .white
+        variants.append(settings)
+        settings = base
+        settings.render.imageFilter = .nearest
+        variants.append(settings)
+        settings = base
+        settings.render.png.compressionLevel = 9
+        variants.append(settings)
+        settings = base
+        settings.render.png.filters = .all
+        variants.append(settings)
+        settings = base
+        settings.render.png.colorMode = .rgba
+        variants.append(settings)
+        settings = base
+        settings.thumbnails = true
+        variants.append(settings)
         let keys = Set(([base] + variants).map(\.key))
         #expect(keys.count == variants.count + 1, "every option changes the key")
         #expect(base.key == BatchExportOptions().outputSettings.key, "and the key is stable")

@@ -23,19 +23,25 @@ struct BatchExportTests {
         for i in 0..<cards {
             let folder = i % 2 == 0 ? "Docs" : "Docs/Trips/2025"
             try s.folder.write(png, to: "\(folder)/IMG-\(i)")
-            let card = Card(id: UUID(), backgroundColor: Color(red: 1, green: Double(i) / 10, blue: 0),
-                            imageElements: [ImageElement(transform: ElementTransform(size: Size(width: 600, height: 400)), imageFilename: "IMG-\(i)")])
+            let card = Card(
+                id: UUID(), backgroundColor: Color(red: 1, green: Double(i) / 10, blue: 0),
+                imageElements: [
+                    ImageElement(transform: ElementTransform(size: Size(width: 600, height: 400)), imageFilename: "IMG-\(i)")
+                ])
             try s.folder.write(try CardEncoder.encode(card, file: "c"), to: "\(folder)/card-\(i).rwcard")
         }
-        try s.folder.write(DrawingEncoder.encode(Drawing(canvasSize: Size(width: 100, height: 50), background: Color(red: 0, green: 1, blue: 0))),
-                           to: "Docs/Art/green.drawing")
+        try s.folder.write(
+            DrawingEncoder.encode(
+                Drawing(canvasSize: Size(width: 100, height: 50), background: Color(red: 0, green: 1, blue: 0))),
+            to: "Docs/Art/green.drawing")
         // Not documents: unrelated files, backups, hidden files, images without extension.
         try s.folder.write("notes", to: "Docs/notes.txt")
         try s.folder.write("{}", to: "Docs/old.rwcard.bak")
         try s.folder.write("{}", to: "Docs/.hidden.rwcard")
         // Broken documents.
         try s.folder.write("{ not json", to: "Docs/broken/syntax.rwcard")
-        try s.folder.write(#"{"id":"x","imageElements":"none","textElements":[],"backgroundColor":[1,1,1,1]}"#, to: "Docs/broken/type.rwcard")
+        try s.folder.write(
+            #"{"id":"x","imageElements":"none","textElements":[],"backgroundColor":[1,1,1,1]}"#, to: "Docs/broken/type.rwcard")
         try s.folder.write("", to: "Docs/broken/empty.rwcard")
         try s.folder.write(#"{"version": 9, "canvas": {"size": [1, 1]}, "graphics": []}"#, to: "Docs/broken/future.drawing")
         return root
@@ -48,7 +54,9 @@ struct BatchExportTests {
     @Test func exportsTheRightFilesReportsEveryFailureAndSkipsWhatIsUpToDate() throws {
         let s = CLIScratch()
         _ = try Self.makeFolder(s)
-        let first = try s.run(["export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "first.json", "--jobs", "2"])
+        let first = try s.run([
+            "export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "first.json", "--jobs", "2",
+        ])
         #expect(first.status == 1, "failures make the exit code 1")
         #expect(!first.stderr.contains("\u{1B}"), "no control codes when stderr is not a terminal")
         let written = first.stdout.split(separator: "\n").filter { $0.hasPrefix("wrote ") }
@@ -67,12 +75,14 @@ struct BatchExportTests {
         let firstReport = try readReport(s, "first.json")
         #expect(firstReport.totals.documents == 11 && firstReport.totals.rendered == 7 && firstReport.totals.failed == 4)
         let failed = firstReport.entries.filter { $0.status == .failed }
-        let failures = Dictionary(uniqueKeysWithValues: failed.map { (URL(fileURLWithPath: $0.input).lastPathComponent, $0.error ?? "") })
+        let failures = Dictionary(
+            uniqueKeysWithValues: failed.map { (URL(fileURLWithPath: $0.input).lastPathComponent, $0.error ?? "") })
         #expect(failures["syntax.rwcard"]?.contains("not valid JSON at line 1, column 3") == true)
         #expect(failures["type.rwcard"]?.contains("imageElements: expected an array, found the string \"none\"") == true)
         #expect(failures["empty.rwcard"]?.contains("the file is empty") == true)
         #expect(failures["future.drawing"]?.contains("newer Easel") == true)
-        #expect(first.stderr.contains("easel: failed:") && first.stderr.contains("rendered 7, skipped 0, failed 4 of 11 documents"))
+        #expect(
+            first.stderr.contains("easel: failed:") && first.stderr.contains("rendered 7, skipped 0, failed 4 of 11 documents"))
 
         // A second run renders nothing and says so.
         let second = try s.run(["export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "second.json"])
@@ -81,11 +91,15 @@ struct BatchExportTests {
 
         // Touching one document, or one image, re-renders exactly the documents using it.
         Thread.sleep(forTimeInterval: 0.01)
-        _ = FileManager.default.createFile(atPath: s.folder.file("Docs/card-2.rwcard").path, contents: try Data(contentsOf: s.folder.file("Docs/card-2.rwcard")))
+        _ = FileManager.default.createFile(
+            atPath: s.folder.file("Docs/card-2.rwcard").path, contents: try Data(contentsOf: s.folder.file("Docs/card-2.rwcard")))
         try Data(contentsOf: s.folder.file("Docs/Trips/2025/IMG-3")).write(to: s.folder.file("Docs/Trips/2025/IMG-3"))
         _ = try s.run(["export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "third.json"])
         let third = try readReport(s, "third.json")
-        #expect(Set(third.entries.filter { $0.status == .rendered }.map { URL(fileURLWithPath: $0.input).lastPathComponent }) == ["card-2.rwcard", "card-3.rwcard"])
+        #expect(
+            Set(third.entries.filter { $0.status == .rendered }.map { URL(fileURLWithPath: $0.input).lastPathComponent }) == [
+                "card-2.rwcard", "card-3.rwcard",
+            ])
 
         // Other options mean other outputs: everything is rendered again.
         let rescaled = try s.run(["export", "Docs", "--out", "Out", "--scale", "0.1"])
@@ -112,13 +126,17 @@ struct BatchExportTests {
         _ = try Self.makeFolder(s, cards: 20)
         var seen: [String] = []
         for k in 1...3 {
-            _ = try? s.run(["export", "Docs", "--out", "Out", "--shard", "\(k)/3", "--report", "shard-\(k).json", "--preset", "thumbnail"])
+            _ = try? s.run([
+                "export", "Docs", "--out", "Out", "--shard", "\(k)/3", "--report", "shard-\(k).json", "--preset", "thumbnail",
+            ])
             seen += try readReport(s, "shard-\(k).json").entries.map(\.input)
             #expect(FileManager.default.fileExists(atPath: s.folder.file("Out/.easel-manifest-\(k)-of-3.json").path))
         }
         var total = 0
         for k in 1...3 { total += try readReport(s, "shard-\(k).json").totals.documents }
-        #expect(seen.count == 25 && Set(seen).count == 25 && total == 25, "20 cards, a drawing and 4 broken documents: each exactly once")
+        #expect(
+            seen.count == 25 && Set(seen).count == 25 && total == 25,
+            "20 cards, a drawing and 4 broken documents: each exactly once")
         #expect(try s.run(["export", "Docs", "--out", "Out", "--shard", "4/3"]).status == 64)
     }
 

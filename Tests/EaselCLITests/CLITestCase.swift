@@ -26,7 +26,9 @@ struct CLIScratch {
     @discardableResult
     func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
         let result = try run(arguments)
-        #expect(result.status == 0, "easel \(arguments.joined(separator: " ")) -> \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "easel \(arguments.joined(separator: " ")) -> \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
         return result
     }
 

@@ -25,18 +25,25 @@ struct BadInputTests {
         return files
     }
 
-    func expectFailure(_ s: CLIScratch, _ arguments: [String], mentions: [String], status: Int32 = 1,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectFailure(
+        _ s: CLIScratch, _ arguments: [String], mentions: [String], status: Int32 = 1,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try snapshot(s)
         let result = try s.run(arguments)
-        #expect(result.status == status, "easel \(arguments.joined(separator: " ")): status \(result.status)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == status, "easel \(arguments.joined(separator: " ")): status \(result.status)",
+            sourceLocation: sourceLocation)
         for text in mentions {
-            #expect(result.stderr.contains(text), "easel \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.stderr.contains(text), "easel \(arguments.joined(separator: " ")): \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
         if status == 1 {
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)", sourceLocation: sourceLocation)
         }
-        #expect(try snapshot(s) == before, "easel \(arguments.joined(separator: " ")) changed files", sourceLocation: sourceLocation)
+        #expect(
+            try snapshot(s) == before, "easel \(arguments.joined(separator: " ")) changed files", sourceLocation: sourceLocation)
     }
 
     @Test func aMissingFile() throws {
@@ -50,7 +57,8 @@ struct BadInputTests {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("folder.drawing"), withIntermediateDirectories: true)
         for command in Self.editingCommands {
-            try expectFailure(s, command.map { $0 == "$F" ? "folder.drawing" : $0 }, mentions: ["folder.drawing", "drawing.json"])
+            try expectFailure(
+                s, command.map { $0 == "$F" ? "folder.drawing" : $0 }, mentions: ["folder.drawing", "drawing.json"])
         }
     }
 
@@ -58,18 +66,22 @@ struct BadInputTests {
         let s = CLIScratch()
         try s.folder.write(#"{"version": 1, "canvas": {"size": [10, "wide"]}, "graphics": []}"#, to: "bad.drawing")
         for command in Self.editingCommands {
-            try expectFailure(s, command.map { $0 == "$F" ? "bad.drawing" : $0 }, mentions: ["bad.drawing: canvas.size[1]: expected a number, found the string \"wide\""])
+            try expectFailure(
+                s, command.map { $0 == "$F" ? "bad.drawing" : $0 },
+                mentions: ["bad.drawing: canvas.size[1]: expected a number, found the string \"wide\""])
         }
     }
 
     @Test func anUnsupportedFileType() throws {
         let s = CLIScratch()
         try s.folder.write("hello", to: "notes.txt")
-        try expectFailure(s, ["info", "notes.txt"], mentions: ["notes.txt: the extension .txt is not a supported document type (supported: .rwcard, .drawing)"])
+        try expectFailure(
+            s, ["info", "notes.txt"],
+            mentions: ["notes.txt: the extension .txt is not a supported document type (supported: .rwcard, .drawing)"])
     }
 
     @Test func anUnreadableFile() throws {
-        guard getuid() != 0 else { return } // root reads anything; the check is for ordinary users
+        guard getuid() != 0 else { return }  // root reads anything; the check is for ordinary users
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         chmod(s.folder.file("d.drawing").path, 0)
@@ -81,8 +93,12 @@ struct BadInputTests {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         try s.ok(["add", "d.drawing", "star"])
-        for command in [["set", "d.drawing", "5", "--fill", "red"], ["move", "d.drawing", "3", "--by", "-1,1"], ["remove", "d.drawing", "1"], ["order", "d.drawing", "7", "back"]] {
-            try expectFailure(s, command, mentions: ["d.drawing: element", "does not exist: the drawing has 1 element, numbered 0 to 0"])
+        for command in [
+            ["set", "d.drawing", "5", "--fill", "red"], ["move", "d.drawing", "3", "--by", "-1,1"], ["remove", "d.drawing", "1"],
+            ["order", "d.drawing", "7", "back"],
+        ] {
+            try expectFailure(
+                s, command, mentions: ["d.drawing: element", "does not exist: the drawing has 1 element, numbered 0 to 0"])
         }
     }
 
@@ -127,7 +143,9 @@ struct CommandLineBehaviourTests {
         try s.ok(["new", "drawing", "good.drawing"])
         try FileManager.default.createDirectory(at: s.folder.file("Cards"), withIntermediateDirectories: true)
         try s.ok(["new", "card", "Cards/ok.rwcard"])
-        try s.folder.write(#"{"id":"x","imageElements":[{"transform":{"size":[10,10],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"../etc"}],"textElements":[],"backgroundColor":[1,1,1,1]}"#, to: "Cards/refused.rwcard")
+        try s.folder.write(
+            #"{"id":"x","imageElements":[{"transform":{"size":[10,10],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"../etc"}],"textElements":[],"backgroundColor":[1,1,1,1]}"#,
+            to: "Cards/refused.rwcard")
         try s.folder.write("{", to: "Cards/broken.rwcard")
         #expect(try s.run(["validate", "good.drawing"]).status == 0)
         let missing = try s.run(["validate", "missing.drawing"])
@@ -135,7 +153,9 @@ struct CommandLineBehaviourTests {
         let result = try s.run(["validate", "Cards", "good.drawing"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error: \(s.folder.file("Cards/broken.rwcard").path): not valid JSON at line 1, column 2"))
-        #expect(result.stdout.contains("refused.rwcard: imageElements[0].imageFilename: the image name \"../etc\" contains a path separator"))
+        #expect(
+            result.stdout.contains(
+                "refused.rwcard: imageElements[0].imageFilename: the image name \"../etc\" contains a path separator"))
         #expect(result.stdout.contains("ok \(s.folder.file("Cards/ok.rwcard").path)"))
         #expect(result.stderr.contains("4 documents checked: 2 ok, 1 with warnings, 1 invalid"))
         let json = try s.run(["validate", "Cards", "--json"])
@@ -171,7 +191,9 @@ struct CommandLineBehaviourTests {
 
     @Test func infoShowsElementsAndWarnings() throws {
         let s = CLIScratch()
-        try s.folder.write(#"{"id":"1A2B3C4D-0000-4000-8000-00000000000A","imageElements":[{"transform":{"size":[400,300],"rotation":{"degrees":15},"offset":[0,-100]},"imageFilename":"GONE","frameIndex":3}]}"#, to: "legacy.rwcard")
+        try s.folder.write(
+            #"{"id":"1A2B3C4D-0000-4000-8000-00000000000A","imageElements":[{"transform":{"size":[400,300],"rotation":{"degrees":15},"offset":[0,-100]},"imageFilename":"GONE","frameIndex":3}]}"#,
+            to: "legacy.rwcard")
         let result = try s.ok(["info", "legacy.rwcard"])
         #expect(result.stdout.contains("card, 1300x2000, background #FFCC00, 1 element"))
         #expect(result.stdout.contains("[0] image, at 650,900, size 400x300, rotated 15°, clip heart, image GONE (not found)"))

@@ -42,13 +42,20 @@ struct ConcurrentEditTests {
         session.standardOutput = FileHandle.nullDevice
         session.standardError = FileHandle.nullDevice
         try session.run()
-        defer { try? input.fileHandleForWriting.close(); session.waitUntilExit() }
+        defer {
+            try? input.fileHandleForWriting.close()
+            session.waitUntilExit()
+        }
         Thread.sleep(forTimeInterval: 0.5)
         var environment = s.environment
         environment["EASEL_LOCK_TIMEOUT"] = "0.3"
-        let loser = try ProcessRunner.run(s.easel, ["set", "d.drawing", "0", "--fill", "red"], environment: environment, currentDirectory: s.folder.url)
+        let loser = try ProcessRunner.run(
+            s.easel, ["set", "d.drawing", "0", "--fill", "red"], environment: environment, currentDirectory: s.folder.url)
         #expect(loser.status == 1)
-        #expect(loser.stderr == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document (it holds .d.drawing.easel-lock); try again when it has finished\n")
+        #expect(
+            loser.stderr
+                == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document (it holds .d.drawing.easel-lock); try again when it has finished\n"
+        )
         input.fileHandleForWriting.write(Data("add heart\nquit\n".utf8))
         session.waitUntilExit()
         #expect(try graphics(s) == 1, "the session's edit is saved")
@@ -73,7 +80,9 @@ struct ConcurrentEditTests {
         try s.folder.write(String(decoding: DrawingEncoder.encode(Drawing(background: .black)), as: UTF8.self), to: "d.drawing")
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         var warnings: [DocumentWarning] = []
-        #expect(try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d", warnings: &warnings).background == .black, "the other writer's version is kept")
+        #expect(
+            try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d", warnings: &warnings).background == .black,
+            "the other writer's version is kept")
     }
 }
 

@@ -49,8 +49,9 @@ struct CrashSafetyTests {
             if try runAndKill(s, ["add", "d.drawing", trial % 2 == 0 ? "star" : "cloud"], after: delay) { killedMidway += 1 }
             var warnings: [DocumentWarning] = []
             let drawing = try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d.drawing", warnings: &warnings)
-            #expect(drawing.graphics.count == expected || drawing.graphics.count == expected + 1,
-                    "trial \(trial): \(drawing.graphics.count) graphics, expected \(expected) or \(expected + 1)")
+            #expect(
+                drawing.graphics.count == expected || drawing.graphics.count == expected + 1,
+                "trial \(trial): \(drawing.graphics.count) graphics, expected \(expected) or \(expected + 1)")
             expected = drawing.graphics.count
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.folder.path).filter { $0.hasSuffix(".tmp") }
             // A killed save may leave its temporary file; it is never the document.
@@ -59,7 +60,9 @@ struct CrashSafetyTests {
         // The document still edits normally afterwards, history and all.
         try s.ok(["add", "d.drawing", "heart"])
         try s.ok(["undo", "d.drawing"])
-        print("crash safety (save): \(Self.trials) trials over \(Int(runTime * 1000)) ms runs, \(killedMidway) killed while running, \(expected - 1) edits landed")
+        print(
+            "crash safety (save): \(Self.trials) trials over \(Int(runTime * 1000)) ms runs, \(killedMidway) killed while running, \(expected - 1) edits landed"
+        )
     }
 
     @Test func anExportKilledAnywhereLeavesNoHalfFileAndTheNextRunCompletes() throws {
@@ -70,13 +73,19 @@ struct CrashSafetyTests {
         for trial in 0..<Self.trials {
             // Every other trial re-renders everything, so that kills land mid-export.
             let force = trial % 2 == 0 ? ["--force"] : []
-            if try runAndKill(s, ["export", "Docs", "--out", "Out", "--jobs", "2"] + force, after: Double.random(in: 0...0.6)) { killedMidway += 1 }
+            if try runAndKill(s, ["export", "Docs", "--out", "Out", "--jobs", "2"] + force, after: Double.random(in: 0...0.6)) {
+                killedMidway += 1
+            }
             for png in try pngs(in: s.folder.file("Out")) {
-                #expect((try? PNGDecoder.decode(Array(Data(contentsOf: png)))) != nil, "trial \(trial): \(png.path) is not a whole PNG")
+                #expect(
+                    (try? PNGDecoder.decode(Array(Data(contentsOf: png)))) != nil,
+                    "trial \(trial): \(png.path) is not a whole PNG")
             }
             let manifest = s.folder.file("Out/.easel-manifest.json")
             if FileManager.default.fileExists(atPath: manifest.path) {
-                #expect((try? JSONSerialization.jsonObject(with: Data(contentsOf: manifest))) != nil, "trial \(trial): the manifest is whole")
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(contentsOf: manifest))) != nil,
+                    "trial \(trial): the manifest is whole")
             }
             // Touch a few documents so later trials have work to do.
             if trial % 3 == 0 { try s.folder.write(card, to: "Docs/0/card-\(trial % 40 - trial % 40 % 4).rwcard") }
@@ -85,7 +94,9 @@ struct CrashSafetyTests {
         let report = try JSONDecoder().decode(BatchReport.self, from: Data(contentsOf: s.folder.file("r.json")))
         #expect(report.totals.failed == 0 && report.totals.rendered + report.totals.skipped == 40, "\(final.stderr)")
         #expect(try pngs(in: s.folder.file("Out")).count == 40)
-        print("crash safety (export): \(Self.trials) trials, \(killedMidway) killed while running; the next run rendered \(report.totals.rendered)")
+        print(
+            "crash safety (export): \(Self.trials) trials, \(killedMidway) killed while running; the next run rendered \(report.totals.rendered)"
+        )
     }
 
     @Test func theNextRunPicksUpWhereAKilledOneStopped() throws {
@@ -99,7 +110,9 @@ struct CrashSafetyTests {
         // At most the document in flight when it was killed is done again.
         #expect(report.totals.rendered <= 60 - done + 1, "\(done) outputs existed; \(report.totals.rendered) rendered again")
         #expect(report.totals.skipped >= done - 1)
-        #expect(!FileManager.default.fileExists(atPath: s.folder.file("Out/.easel-manifest.json.journal").path), "the journal is folded in")
+        #expect(
+            !FileManager.default.fileExists(atPath: s.folder.file("Out/.easel-manifest.json.journal").path),
+            "the journal is folded in")
     }
 
     func pngs(in folder: URL) throws -> [URL] {

@@ -30,28 +30,40 @@ struct EditingSessionTests {
         let s = CLIScratch()
         try Self.writeQuadrantsPNG(to: s.folder.file("photo.png"))
         try s.ok(["new", "drawing", "kinds.drawing", "--size", "600x420", "--background", "#F1FAEE"])
-        let adds: [[String]] = [
-            ["rect", "--at", "60,50", "--size", "90x60"],
-            ["rounded-rect", "--corner-radius", "14", "--at", "170,50", "--size", "90x60", "--fill", "steelblue"],
-            ["ellipse", "--at", "280,50", "--size", "90x60", "--fill", "tomato", "--stroke", "black", "--stroke-width", "2"],
-            ["polygon", "--sides", "5", "--at", "390,50", "--size", "70x70", "--fill", "gold"],
-            ["star", "--points", "7", "--inner-ratio", "0.6", "--at", "500,50", "--size", "80x80", "--fill", "orchid"],
-            ["line", "--from", "20,110", "--to", "580,130", "--stroke", "navy", "--stroke-width", "5", "--dash", "12,6", "--cap", "round"],
-            ["path", "M 0 1 Q 0.25 0 0.5 0.5 C 0.7 1 0.9 0 1 1 Z", "--at", "300,190", "--size", "560x80", "--fill", "0.42,0.3,0.58"],
-            ["text", "Every kind", "--font", "Avenir-Heavy", "--font-size", "30", "--at", "300,260", "--align", "center"],
-            ["image", "photo.png", "--at", "80,340", "--size", "120x120", "--clip", "heart"],
-        ] + ["circle", "heart", "lens", "chevron", "cone", "cloud", "diamond", "hexagon", "octagon"].enumerated().map { i, shape in
-            [shape, "--at", "\(200 + (i % 5) * 80),\(320 + (i / 5) * 60)", "--size", "60x46", "--fill", "#2A9D8F", "--stroke", "#1B1B1E"]
-        }
+        let adds: [[String]] =
+            [
+                ["rect", "--at", "60,50", "--size", "90x60"],
+                ["rounded-rect", "--corner-radius", "14", "--at", "170,50", "--size", "90x60", "--fill", "steelblue"],
+                ["ellipse", "--at", "280,50", "--size", "90x60", "--fill", "tomato", "--stroke", "black", "--stroke-width", "2"],
+                ["polygon", "--sides", "5", "--at", "390,50", "--size", "70x70", "--fill", "gold"],
+                ["star", "--points", "7", "--inner-ratio", "0.6", "--at", "500,50", "--size", "80x80", "--fill", "orchid"],
+                [
+                    "line", "--from", "20,110", "--to", "580,130", "--stroke", "navy", "--stroke-width", "5", "--dash", "12,6",
+                    "--cap", "round",
+                ],
+                [
+                    "path", "M 0 1 Q 0.25 0 0.5 0.5 C 0.7 1 0.9 0 1 1 Z", "--at", "300,190", "--size", "560x80", "--fill",
+                    "0.42,0.3,0.58",
+                ],
+                ["text", "Every kind", "--font", "Avenir-Heavy", "--font-size", "30", "--at", "300,260", "--align", "center"],
+                ["image", "photo.png", "--at", "80,340", "--size", "120x120", "--clip", "heart"],
+            ]
+            + ["circle", "heart", "lens", "chevron", "cone", "cloud", "diamond", "hexagon", "octagon"].enumerated().map {
+                i, shape in
+                [
+                    shape, "--at", "\(200 + (i % 5) * 80),\(320 + (i / 5) * 60)", "--size", "60x46", "--fill", "#2A9D8F",
+                    "--stroke", "#1B1B1E",
+                ]
+            }
         for arguments in adds { try s.ok(["add", "kinds.drawing"] + arguments) }
         try s.ok(["set", "kinds.drawing", "3", "--rotation", "20", "--opacity", "0.6"])
         try s.ok(["move", "kinds.drawing", "0", "--by", "0,10"])
         try s.ok(["order", "kinds.drawing", "8", "back"])
         try s.ok(["remove", "kinds.drawing", "17"])
         try s.ok(["background", "kinds.drawing", "ivory"])
-        try s.ok(["undo", "kinds.drawing"])   // background back to #F1FAEE
-        try s.ok(["undo", "kinds.drawing"])   // the octagon is back
-        try s.ok(["redo", "kinds.drawing"])   // and removed again
+        try s.ok(["undo", "kinds.drawing"])  // background back to #F1FAEE
+        try s.ok(["undo", "kinds.drawing"])  // the octagon is back
+        try s.ok(["redo", "kinds.drawing"])  // and removed again
         let info = try s.ok(["info", "kinds.drawing", "--json"])
         let description = try JSONDecoder().decode(DocumentDescription.self, from: Data(info.stdout.utf8))
         #expect(description.elements.count == 17)
@@ -69,21 +81,30 @@ struct EditingSessionTests {
         let created = try s.ok(["new", "card", "Documents", "--background", "random6"])
         let cardPath = try #require(created.stdout.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(cardPath.hasSuffix(".rwcard"))
-        try s.ok(["add", cardPath, "image", "photo.png", "--at", "650,700", "--size", "900x700", "--rotation", "-6", "--clip", "roundedRectangle"])
+        try s.ok([
+            "add", cardPath, "image", "photo.png", "--at", "650,700", "--size", "900x700", "--rotation", "-6", "--clip",
+            "roundedRectangle",
+        ])
         try s.ok(["add", cardPath, "image", "big.png", "--at", "650,1350", "--size", "500x500", "--clip", "circle"])
-        try s.ok(["add", cardPath, "text", "Wish you were here", "--font", "ChalkboardSE-Regular", "--color", "appColor1",
-                  "--at", "650,1800", "--size", "1100x200"])
+        try s.ok([
+            "add", cardPath, "text", "Wish you were here", "--font", "ChalkboardSE-Regular", "--color", "appColor1",
+            "--at", "650,1800", "--size", "1100x200",
+        ])
         try s.ok(["set", cardPath, "2", "--text", "Wish you were here!"])
         // The images were copied in as the app stores them: upper-case UUIDs, no extension,
         // and the large one shrunk to 1000 pixels on its longer side.
         let folder = s.folder.file("Documents")
         let images = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { UUID(uuidString: $0) != nil }
         #expect(images.count == 2)
-        let sizes = try images.map { try PNGDecoder.decode(Array(Data(contentsOf: folder.appendingPathComponent($0)))) }.map { [$0.width, $0.height] }
+        let sizes = try images.map { try PNGDecoder.decode(Array(Data(contentsOf: folder.appendingPathComponent($0)))) }.map {
+            [$0.width, $0.height]
+        }
         #expect(Set(sizes) == [[300, 200], [1000, 750]])
         // The card is written as the app writes it.
         let json = try String(contentsOf: URL(fileURLWithPath: cardPath, relativeTo: s.folder.url), encoding: .utf8)
-        #expect(json.contains("\"frameIndex\" : 2") && json.contains("\"frame\" : 2") && json.contains("\"textFont\" : \"ChalkboardSE-Regular\""))
+        #expect(
+            json.contains("\"frameIndex\" : 2") && json.contains("\"frame\" : 2")
+                && json.contains("\"textFont\" : \"ChalkboardSE-Regular\""))
         try s.ok(["export", cardPath, "--out", "card.png", "--preset", "thumbnail"])
         assertGolden(try s.image("card.png"), named: "card-session", suite: "CLI")
     }

@@ -31,8 +31,12 @@ struct ExportCommandTests {
     @Test func exportsOneCardAtAScale() throws {
         let out = TemporaryFolder()
         let target = out.file("card.png")
-        let result = try ProcessRunner.run(easel, ["export", samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard").path,
-                                                   "--out", target.path, "--scale", "0.5"])
+        let result = try ProcessRunner.run(
+            easel,
+            [
+                "export", samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard").path,
+                "--out", target.path, "--scale", "0.5",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "wrote \(target.path) (650x1000)\n")
         let image = try PNGDecoder.decode(Array(try Data(contentsOf: target)))
@@ -47,13 +51,17 @@ struct ExportCommandTests {
 
     @Test func aCorruptCardNamesTheFileAndTheKeyPath() throws {
         let folder = TemporaryFolder()
-        let card = try folder.write("""
+        let card = try folder.write(
+            """
             {"id": "1A2B3C4D-0000-4000-8000-000000000009", "backgroundColor": [1, 1, 1, 1], "textElements": [],
              "imageElements": [{"transform": {"size": "big", "rotation": {"degrees": 0}, "offset": [0, 0]}}]}
             """, to: "bad.rwcard")
         let result = try ProcessRunner.run(easel, ["export", card.path, "--out", folder.file("bad.png").path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("\(card.path): imageElements[0].transform.size: expected an array of 2 numbers (width, height), found the string \"big\""))
+        #expect(
+            result.stderr.contains(
+                "\(card.path): imageElements[0].transform.size: expected an array of 2 numbers (width, height), found the string \"big\""
+            ))
         #expect(!FileManager.default.fileExists(atPath: folder.file("bad.png").path))
     }
 
@@ -69,8 +77,9 @@ struct ExportCommandTests {
         // A 1-block file-size limit makes the write fail (EFBIG) even for root; SIGXFSZ is
         // ignored by the shell, and ignored signals stay ignored across exec.
         let card = samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard").path
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"),
-                                           ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" export \"$1\" --out \"$2\"", easel.path, card, target.path])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" export \"$1\" --out \"$2\"", easel.path, card, target.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains(target.path))
         #expect(try String(contentsOf: target, encoding: .utf8) == "previous export")

@@ -63,8 +63,12 @@ struct GoldenCommandTests {
         #expect(result.status == 1)
         let failed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
         #expect(failed.count == 1 && failed[0].contains("Docs/b.rwcard"))
-        let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("Report/report.json"))) as? [[String: Any]]
-        #expect(entries?.filter { $0["passed"] as? Bool == false }.compactMap { $0["document"] as? String }.map { URL(fileURLWithPath: $0).lastPathComponent } == ["b.rwcard"])
+        let entries =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("Report/report.json"))) as? [[String: Any]]
+        #expect(
+            entries?.filter { $0["passed"] as? Bool == false }.compactMap { $0["document"] as? String }.map {
+                URL(fileURLWithPath: $0).lastPathComponent
+            } == ["b.rwcard"])
         let junit = try String(contentsOf: s.folder.file("Report/junit.xml"), encoding: .utf8)
         #expect(junit.contains("tests=\"3\" failures=\"1\"") && junit.contains("b.rwcard\">\n      <failure"))
         let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)

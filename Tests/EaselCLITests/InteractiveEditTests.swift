@@ -78,7 +78,10 @@ struct InteractiveEditTests {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         let (process, input) = try startSession(s, autosave: "0.3")
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         input.fileHandleForWriting.write(Data("add octagon\n".utf8))
         let saved = try waitUntil(seconds: 10) { try drawing(at: s.folder.file("d.drawing")).graphics.count == 1 }
         #expect(saved, "the edit was saved while the session was still open")

@@ -42,7 +42,11 @@ enum ShellSplit {
                 quote = character
                 inWord = true
             } else if character == " " {
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
             } else {
                 current.append(character)
                 inWord = true

@@ -87,7 +87,7 @@ struct PNGCodecTests {
     func decodesEveryColorTypeAndBitDepth(colorType: ReferencePNGWriter.ColorType, interlaced: Bool) throws {
         for depth in colorType.allowedBitDepths {
             let maxValue = (1 << depth) - 1
-            let (width, height) = (13, 11) // odd sizes exercise partial bytes and every Adam7 pass
+            let (width, height) = (13, 11)  // odd sizes exercise partial bytes and every Adam7 pass
             // Level for pixel (x, y): spread over the whole range of the depth.
             func level(_ x: Int, _ y: Int, _ salt: Int) -> Int { ((x * 7 + y * 3 + salt * 5) % (maxValue + 1)) }
             func to8(_ value: Int) -> UInt8 {
@@ -97,8 +97,10 @@ struct PNGCodecTests {
             for index in 0...min(maxValue, 255) {
                 palette.append((UInt8(index * 3 % 256), UInt8(255 - index), UInt8(index * 17 % 256)))
             }
-            let bytes = ReferencePNGWriter.encode(width: width, height: height, colorType: colorType, bitDepth: depth,
-                                                  interlaced: interlaced, palette: palette) { x, y in
+            let bytes = ReferencePNGWriter.encode(
+                width: width, height: height, colorType: colorType, bitDepth: depth,
+                interlaced: interlaced, palette: palette
+            ) { x, y in
                 (0..<colorType.channels).map { level(x, y, $0) }
             }
             let image = try PNGDecoder.decode(bytes)
@@ -116,7 +118,8 @@ struct PNGCodecTests {
                     case .rgb:
                         expected = RGBA8(r: to8(level(x, y, 0)), g: to8(level(x, y, 1)), b: to8(level(x, y, 2)), a: 255)
                     case .rgba:
-                        expected = RGBA8(r: to8(level(x, y, 0)), g: to8(level(x, y, 1)), b: to8(level(x, y, 2)), a: to8(level(x, y, 3)))
+                        expected = RGBA8(
+                            r: to8(level(x, y, 0)), g: to8(level(x, y, 1)), b: to8(level(x, y, 2)), a: to8(level(x, y, 3)))
                     case .palette:
                         let entry = palette[level(x, y, 0)]
                         expected = RGBA8(r: entry.0, g: entry.1, b: entry.2, a: 255)
@@ -125,8 +128,9 @@ struct PNGCodecTests {
                     let actual = image.pixel(x: x, y: y)
                     let tolerance = expected.a == 255 ? 0 : (expected.a == 0 ? 255 : 255 / Int(expected.a) + 1)
                     #expect(actual.a == expected.a, "\(colorType) \(depth)-bit interlaced=\(interlaced) at (\(x), \(y))")
-                    #expect(actual.maxChannelDifference(to: expected) <= tolerance,
-                            "\(colorType) \(depth)-bit interlaced=\(interlaced) at (\(x), \(y)): \(actual) vs \(expected)")
+                    #expect(
+                        actual.maxChannelDifference(to: expected) <= tolerance,
+                        "\(colorType) \(depth)-bit interlaced=\(interlaced) at (\(x), \(y)): \(actual) vs \(expected)")
                 }
             }
         }
@@ -134,14 +138,18 @@ struct PNGCodecTests {
 
     @Test func paletteTransparencyAndColorKeyBecomeAlpha() throws {
         let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 0, 255)]
-        let indexed = ReferencePNGWriter.encode(width: 2, height: 1, colorType: .palette, bitDepth: 8,
-                                                palette: palette, transparency: [0, 255]) { x, _ in [x] }
+        let indexed = ReferencePNGWriter.encode(
+            width: 2, height: 1, colorType: .palette, bitDepth: 8,
+            palette: palette, transparency: [0, 255]
+        ) { x, _ in [x] }
         let image = try PNGDecoder.decode(indexed)
         #expect(image.pixel(x: 0, y: 0).a == 0)
         #expect(image.pixel(x: 1, y: 0) == RGBA8(r: 0, g: 0, b: 255, a: 255))
 
-        let keyed = ReferencePNGWriter.encode(width: 2, height: 1, colorType: .rgb, bitDepth: 8,
-                                              transparency: [0, 10, 0, 20, 0, 30]) { x, _ in x == 0 ? [10, 20, 30] : [1, 2, 3] }
+        let keyed = ReferencePNGWriter.encode(
+            width: 2, height: 1, colorType: .rgb, bitDepth: 8,
+            transparency: [0, 10, 0, 20, 0, 30]
+        ) { x, _ in x == 0 ? [10, 20, 30] : [1, 2, 3] }
         let keyedImage = try PNGDecoder.decode(keyed)
         #expect(keyedImage.pixel(x: 0, y: 0).a == 0)
         #expect(keyedImage.pixel(x: 1, y: 0) == RGBA8(r: 1, g: 2, b: 3, a: 255))
@@ -167,26 +175,29 @@ struct PNGCodecTests {
                 _ = try PNGDecoder.decode(Array(bytes.prefix(cut)))
                 Issue.record("a PNG cut at \(cut) bytes decoded")
             } catch {
-                guard case .truncated = error else { Issue.record("cut at \(cut): \(error)"); continue }
+                guard case .truncated = error else {
+                    Issue.record("cut at \(cut): \(error)")
+                    continue
+                }
             }
         }
     }
 
     @Test func corruptDataIsReportedAsCorrupt() {
         var bytes = validPNG()
-        bytes[50] ^= 0xFF // inside IDAT's data: zlib's check fails
+        bytes[50] ^= 0xFF  // inside IDAT's data: zlib's check fails
         #expect { try PNGDecoder.decode(bytes) } throws: { error in
             guard case PNGError.corrupt(let message) = error else { return false }
             return message.contains("IDAT")
         }
         var badCRC = validPNG()
-        badCRC[30] ^= 0xFF // IHDR's CRC
+        badCRC[30] ^= 0xFF  // IHDR's CRC
         #expect { try PNGDecoder.decode(badCRC) } throws: { error in
             guard case PNGError.corrupt(let message) = error else { return false }
             return message.contains("CRC")
         }
         var badHeader = validPNG()
-        badHeader[24] = 3 // bit depth 3 does not exist
+        badHeader[24] = 3  // bit depth 3 does not exist
         badHeader[29...32] = ArraySlice(ReferencePNGWriter.chunk("IHDR", Array(badHeader[16..<29])).suffix(4))
         #expect { try PNGDecoder.decode(badHeader) } throws: { error in
             if case PNGError.corrupt = error { return true } else { return false }
@@ -197,7 +208,8 @@ struct PNGCodecTests {
         // 100000 x 100000 pixels claimed by an otherwise tiny file.
         var header: [UInt8] = []
         header += [0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 8, 6, 0, 0, 0]
-        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ReferencePNGWriter.chunk("IHDR", header)
+        let bytes: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ReferencePNGWriter.chunk("IHDR", header)
             + ReferencePNGWriter.chunk("IEND", [])
         #expect { try PNGDecoder.decode(bytes) } throws: { error in
             guard case PNGError.tooLarge(let message) = error else { return false }

@@ -11,7 +11,8 @@ struct CardDecodingTests {
 
     @Test func editionTwoWithFrameIndex() throws {
         var warnings: [DocumentWarning] = []
-        let card = try decode("""
+        let card = try decode(
+            """
             {"id":"8E2E4B4C-1C5B-4D0E-9C0A-5C7C1E2B3A4F","backgroundColor":[0.5,0.25,1,1],"textElements":[],
              "imageElements":[{"transform":{"size":[250,180.5],"rotation":{"degrees":-12.5},"offset":[10,-20]},"imageFilename":"ABC","frameIndex":3}]}
             """, warnings: &warnings)
@@ -19,14 +20,17 @@ struct CardDecodingTests {
         #expect(card.id.uuidString == "8E2E4B4C-1C5B-4D0E-9C0A-5C7C1E2B3A4F")
         #expect(card.backgroundColor == Color(red: 0.5, green: 0.25, blue: 1, alpha: 1))
         let element = try #require(card.imageElements.first)
-        #expect(element.transform == ElementTransform(size: Size(width: 250, height: 180.5), rotationDegrees: -12.5, offset: Point(x: 10, y: -20)))
+        #expect(
+            element.transform
+                == ElementTransform(size: Size(width: 250, height: 180.5), rotationDegrees: -12.5, offset: Point(x: 10, y: -20)))
         #expect(element.imageFilename == "ABC")
         #expect(element.clip == .library(.heart))
     }
 
     @Test func editionOneWithFrame() throws {
         var warnings: [DocumentWarning] = []
-        let card = try decode("""
+        let card = try decode(
+            """
             {"imageElements":[{"frame":6,"imageFilename":"none","transform":{"offset":[0,0],"rotation":{"degrees":0},"size":[1,2]}}],
              "textElements":[],"backgroundColor":[-0.003,1.02,0,1],"id":"8E2E4B4C-1C5B-4D0E-9C0A-5C7C1E2B3A4F"}
             """, warnings: &warnings)
@@ -37,7 +41,8 @@ struct CardDecodingTests {
 
     @Test func legacyCardsAreUpgradedWithAWarning() throws {
         var warnings: [DocumentWarning] = []
-        let card = try decode("""
+        let card = try decode(
+            """
             {"id":"8E2E4B4C-1C5B-4D0E-9C0A-5C7C1E2B3A4F","imageElements":[]}
             """, warnings: &warnings)
         #expect(card.backgroundColor == Card.defaultBackground)
@@ -47,9 +52,13 @@ struct CardDecodingTests {
 
     @Test func errorsNameTheKeyPathWhatWasExpectedAndWhatWasFound() {
         var warnings: [DocumentWarning] = []
-        #expect(throws: DocumentError(file: "test.rwcard", keyPath: "imageElements[0].transform.size",
-                                      kind: .typeMismatch(expected: "an array of 2 numbers (width, height)", found: "the string \"big\""))) {
-            try decode("""
+        #expect(
+            throws: DocumentError(
+                file: "test.rwcard", keyPath: "imageElements[0].transform.size",
+                kind: .typeMismatch(expected: "an array of 2 numbers (width, height)", found: "the string \"big\""))
+        ) {
+            try decode(
+                """
                 {"id":"x","backgroundColor":[1,1,1,1],"textElements":[],
                  "imageElements":[{"transform":{"size":"big","rotation":{"degrees":0},"offset":[0,0]}}]}
                 """, warnings: &warnings)

@@ -23,7 +23,8 @@ struct CardFormatTests {
     let transform = #"{"size":[100,50],"rotation":{"degrees":0},"offset":[0,0]}"#
 
     @Test func integersLongDoublesEscapedSlashesAndAnyKeyOrder() throws {
-        let (card, _) = try decode("""
+        let (card, _) = try decode(
+            """
             {"textElements":[{"textFont":"Gill Sans","textColor":[0,0,0,1],"text":"A \\/ B",
               "transform":{"offset":[-6.0000000000000009,250],"rotation":{"degrees":90},"size":[800,200.5]}}],
              "imageElements":[],"id":"\(id)","backgroundColor":[0.98499999999999999,0.711,0.152,1]}
@@ -42,31 +43,40 @@ struct CardFormatTests {
     }
 
     @Test func noneNullAndMissingImageNames() throws {
-        let (card, _) = try decode(minimal(images: """
-            [{"transform":\(transform),"imageFilename":"none"},{"transform":\(transform),"imageFilename":null},{"transform":\(transform)}]
-            """))
+        let (card, _) = try decode(
+            minimal(
+                images: """
+                    [{"transform":\(transform),"imageFilename":"none"},{"transform":\(transform),"imageFilename":null},{"transform":\(transform)}]
+                    """))
         #expect(card.imageElements.map(\.imageFilename) == [nil, nil, nil])
     }
 
     @Test func frameIndexNullMeansNoClipAndDisagreementPrefersFrameIndex() throws {
-        let (card, warnings) = try decode(minimal(images: """
-            [{"transform":\(transform),"frameIndex":null},{"transform":\(transform),"frameIndex":4,"frame":9}]
-            """))
+        let (card, warnings) = try decode(
+            minimal(
+                images: """
+                    [{"transform":\(transform),"frameIndex":null},{"transform":\(transform),"frameIndex":4,"frame":9}]
+                    """))
         #expect(card.imageElements[0].clip == nil)
         #expect(card.imageElements[1].clip == .library(.lens))
         #expect(warnings.count == 1 && warnings[0].message.contains("disagree"))
     }
 
     @Test func anOutOfRangeClipIndexIsAnError() {
-        #expect(throws: DocumentError(file: "t.rwcard", keyPath: "imageElements[0].frameIndex",
-                                      kind: .typeMismatch(expected: "a clip-shape index from 0 to 10", found: "the number 11"))) {
+        #expect(
+            throws: DocumentError(
+                file: "t.rwcard", keyPath: "imageElements[0].frameIndex",
+                kind: .typeMismatch(expected: "a clip-shape index from 0 to 10", found: "the number 11"))
+        ) {
             try decode(minimal(images: #"[{"transform":\#(transform),"frameIndex":11}]"#))
         }
     }
 
     @Test func imagesAreDrawnBeforeTexts() throws {
-        let (card, _) = try decode(minimal(images: #"[{"transform":\#(transform),"imageFilename":"A"}]"#,
-                                           texts: #"[{"transform":\#(transform),"text":"T","textColor":[0,0,0,1],"textFont":"x"}]"#))
+        let (card, _) = try decode(
+            minimal(
+                images: #"[{"transform":\#(transform),"imageFilename":"A"}]"#,
+                texts: #"[{"transform":\#(transform),"text":"T","textColor":[0,0,0,1],"textFont":"x"}]"#))
         let order = card.elementsInDrawingOrder.map { element -> String in
             if case .image = element { return "image" } else { return "text" }
         }
@@ -77,9 +87,11 @@ struct CardFormatTests {
         let card = Card(
             id: UUID(uuidString: id)!, backgroundColor: Color(red: -0.003, green: 0.924, blue: 0.942, alpha: 1),
             imageElements: LibraryShape.allCases.map { shape in
-                ImageElement(transform: ElementTransform(size: Size(width: 123.25, height: 77), rotationDegrees: -33.3,
-                                                         offset: Point(x: -6.0000000000000009, y: 1e-7)),
-                             imageFilename: "IMG-\(shape.rawValue)", clip: .library(shape))
+                ImageElement(
+                    transform: ElementTransform(
+                        size: Size(width: 123.25, height: 77), rotationDegrees: -33.3,
+                        offset: Point(x: -6.0000000000000009, y: 1e-7)),
+                    imageFilename: "IMG-\(shape.rawValue)", clip: .library(shape))
             } + [ImageElement(imageFilename: nil)],
             textElements: [TextElement(text: "Grüße \"aus\" 東京 / \\ \n tab\t", textColor: .white, textFont: "Chalkduster")])
         let bytes = try CardEncoder.encode(card, file: "t.rwcard")
@@ -91,10 +103,14 @@ struct CardFormatTests {
     }
 
     @Test func writesTheAppsKeysAndShapes() throws {
-        let card = Card(id: UUID(uuidString: id)!, backgroundColor: .white, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 250, height: 180)), imageFilename: "ABC", clip: .library(.heart)),
-            ImageElement(transform: .appDefault, imageFilename: "DEF"),
-        ])
+        let card = Card(
+            id: UUID(uuidString: id)!, backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 250, height: 180)), imageFilename: "ABC", clip: .library(.heart)
+                ),
+                ImageElement(transform: .appDefault, imageFilename: "DEF"),
+            ])
         let text = String(decoding: try CardEncoder.encode(card, file: "t.rwcard"), as: UTF8.self)
         #expect(text.contains(#""id" : "8E2E4B4C-1C5B-4D0E-9C0A-5C7C1E2B3A4F""#), "upper-case UUID")
         #expect(text.contains(#""frameIndex" : 3"#) && text.contains(#""frame" : 3"#), "both editions see the clip")
@@ -119,7 +135,9 @@ struct CardFormatTests {
     @Test func aCustomClipThatIsNoLibraryShapeCannotBeSaved() {
         var triangle = Path()
         triangle.addPolygon([Point(x: 0.5, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])
-        let card = Card(imageElements: [ImageElement(imageFilename: "A"), ImageElement(imageFilename: "B", clip: .custom(triangle))])
+        let card = Card(imageElements: [
+            ImageElement(imageFilename: "A"), ImageElement(imageFilename: "B", clip: .custom(triangle)),
+        ])
         #expect { try CardEncoder.encode(card, file: "t.rwcard") } throws: { error in
             guard let error = error as? DocumentError, case .notRepresentable(let reason) = error.kind else { return false }
             return error.keyPath == "imageElements[1].frameIndex" && reason.contains("equals none of the app's 11 library shapes")

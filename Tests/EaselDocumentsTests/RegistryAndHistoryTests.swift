@@ -5,7 +5,8 @@ import EaselTestSupport
 
 /// A library user's own document type: plain text notes.
 struct Note: FileDocument, Hashable {
-    static let noteType = ContentType(identifier: "com.example.note", preferredFilenameExtension: "note", conformsTo: ["public.plain-text"])
+    static let noteType = ContentType(
+        identifier: "com.example.note", preferredFilenameExtension: "note", conformsTo: ["public.plain-text"])
     static var readableContentTypes: [ContentType] { [noteType] }
     var text: String
 
@@ -38,7 +39,6 @@ struct RegistryAndHistoryTests {
         #expect(registry.supportedExtensions == ["rwcard", "drawing", "note"])
         let folder = TemporaryFolder()
         try registry.save(Note(text: "hello"), to: folder.file("a.note"))
-        var warnings: [DocumentWarning] = []
         #expect(try registry.open(folder.file("a.note")).document as? Note == Note(text: "hello"))
     }
 
@@ -69,7 +69,10 @@ struct RegistryAndHistoryTests {
         for _ in 0..<10 { history.perform({ $0 += 1 }, on: &value) }
         #expect(history.undoStack == [7, 8, 9], "the values before the last three edits")
         var steps = 0
-        while let previous = history.undo(from: value) { value = previous; steps += 1 }
+        while let previous = history.undo(from: value) {
+            value = previous
+            steps += 1
+        }
         #expect(steps == 3 && value == 7)
     }
 }

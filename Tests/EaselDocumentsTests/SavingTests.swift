@@ -13,7 +13,8 @@ struct SavingTests {
         let replacement = [UInt8](repeating: 0x41, count: 200_000)
         #expect(throws: DocumentError.self) { try AtomicFile.write(replacement, to: target.path, failingAt: step) }
         #expect(Array(try Data(contentsOf: target)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["doc.rwcard"], "the temporary file is removed")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["doc.rwcard"], "the temporary file is removed")
     }
 
     @Test func aSuccessfulSaveReplacesTheFileAndKeepsItsPermissions() throws {
@@ -34,10 +35,11 @@ struct SavingTests {
     @Test func theRegistrySavesAndReopensBothDocumentTypes() throws {
         let folder = TemporaryFolder()
         let card = Card(imageElements: [ImageElement(imageFilename: "A", clip: .library(.cloud))])
-        let drawing = Drawing(graphics: [Graphic(kind: .ellipse, transform: GraphicTransform(center: .zero, size: Size(width: 2, height: 3)), fill: .black)])
+        let drawing = Drawing(graphics: [
+            Graphic(kind: .ellipse, transform: GraphicTransform(center: .zero, size: Size(width: 2, height: 3)), fill: .black)
+        ])
         try DocumentRegistry.standard.save(card, to: folder.file("c.rwcard"))
         try DocumentRegistry.standard.save(drawing, to: folder.file("d.drawing"))
-        var warnings: [DocumentWarning] = []
         #expect(try DocumentRegistry.standard.open(folder.file("c.rwcard")).document as? Card == card)
         #expect(try DocumentRegistry.standard.open(folder.file("d.drawing")).document as? Drawing == drawing)
         // A card cannot be saved as a drawing.

@@ -66,7 +66,8 @@ struct Badge: RenderableDocument, EditableDocument {
                 // The photo stretched over the right half.
                 let transform = Transform2D.scale(x: 50 / Double(pixels.width), y: 100 / Double(pixels.height))
                     .concatenating(.translation(x: 50, y: 0))
-                scene.operations.append(.image(SceneImage(name: photo, pixels: pixels, source: source), transform: transform, clip: nil))
+                scene.operations.append(
+                    .image(SceneImage(name: photo, pixels: pixels, source: source), transform: transform, clip: nil))
             case .failed(let reason):
                 scene.warnings.append(DocumentWarning(file: context.file, keyPath: "photo", message: reason))
             }
@@ -92,8 +93,10 @@ struct Badge: RenderableDocument, EditableDocument {
 
     static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Badge {
         var warnings: [DocumentWarning] = []
-        return try Badge(configuration: ReadConfiguration(contentType: contentType, file: .regularFile(bytes), fileURL: URL(fileURLWithPath: file)),
-                         warnings: &warnings)
+        return try Badge(
+            configuration: ReadConfiguration(
+                contentType: contentType, file: .regularFile(bytes), fileURL: URL(fileURLWithPath: file)),
+            warnings: &warnings)
     }
 
     mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement {
@@ -140,7 +143,9 @@ struct Badge: RenderableDocument, EditableDocument {
 
 /// A type that only reads and writes: registered, but neither renderable nor editable.
 struct Memo: FileDocument, Equatable {
-    static var readableContentTypes: [ContentType] { [ContentType(identifier: "org.example.memo", preferredFilenameExtension: "memo")] }
+    static var readableContentTypes: [ContentType] {
+        [ContentType(identifier: "org.example.memo", preferredFilenameExtension: "memo")]
+    }
     var text: String
 
     init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
@@ -201,7 +206,10 @@ struct ThirdDocumentTypeTests {
     @Test func aMissingPhotoIsAWarningNamingTheFile() throws {
         let url = try writeBadge(Badge(color: Self.teal, photo: "gone.png"))
         let rendered = try DocumentRenderer.render(try registry.open(url))
-        #expect(rendered.warnings.map(\.description) == ["\(url.path): photo: the image file \"gone.png\" is missing from \(folder.path)"])
+        #expect(
+            rendered.warnings.map(\.description) == [
+                "\(url.path): photo: the image file \"gone.png\" is missing from \(folder.path)"
+            ])
     }
 
     @Test func itBatchExportsAndIsRedoneWhenItsPhotoChanges() throws {
@@ -209,8 +217,9 @@ struct ThirdDocumentTypeTests {
         let url = folder.file("docs/a.badge")
         try registry.save(try registry.locate(Badge(color: Self.teal, photo: "photo.png"), at: url))
         let out = folder.file("out")
-        let exporter = try BatchExporter(inputs: [folder.file("docs")], outputFolder: out,
-                                         options: BatchExportOptions(render: RenderOptions(size: .scale(1)), jobs: 1), registry: registry)
+        let exporter = try BatchExporter(
+            inputs: [folder.file("docs")], outputFolder: out,
+            options: BatchExportOptions(render: RenderOptions(size: .scale(1)), jobs: 1), registry: registry)
         let items = exporter.plan()
         #expect(items.map(\.output) == ["a.png"])
 
@@ -231,14 +240,16 @@ struct ThirdDocumentTypeTests {
 
     @Test func itIsEditedWithUndoThroughTheSameEditor() throws {
         let url = try writeBadge(Badge(color: Self.teal, dots: [Point(x: 20, y: 20)]))
-        do { // an editor holds the document's lock until it is released
+        do {  // an editor holds the document's lock until it is released
             var editor = try DocumentEditor(opening: url, registry: registry)
             var request = ElementRequest(kind: "dot", documentName: "a.badge")
             request.style.center = Point(x: 70, y: 30)
             #expect(try editor.add(request) == AddedElement(index: 1, kind: "dot"))
             try editor.perform { try $0.move(0, by: Point(x: 5, y: 5)) }
             try editor.save()
-            #expect(try registry.open(url).document as? Badge == Badge(color: Self.teal, dots: [Point(x: 25, y: 25), Point(x: 70, y: 30)]))
+            #expect(
+                try registry.open(url).document as? Badge
+                    == Badge(color: Self.teal, dots: [Point(x: 25, y: 25), Point(x: 70, y: 30)]))
             #expect(editor.description.type == "badge")
             #expect(editor.description.elements.map(\.center) == [[25, 25], [70, 30]])
         }
@@ -247,7 +258,9 @@ struct ThirdDocumentTypeTests {
         var again = try DocumentEditor(opening: url, registry: registry)
         #expect(try again.undo())
         try again.save()
-        #expect(try registry.open(url).document as? Badge == Badge(color: Self.teal, dots: [Point(x: 20, y: 20), Point(x: 70, y: 30)]))
+        #expect(
+            try registry.open(url).document as? Badge
+                == Badge(color: Self.teal, dots: [Point(x: 20, y: 20), Point(x: 70, y: 30)]))
 
         #expect { _ = try again.add(ElementRequest(kind: "star", documentName: "a.badge")) } throws: { error in
             (error as? EditError)?.isInvalidRequest == true

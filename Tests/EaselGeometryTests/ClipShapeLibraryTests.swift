@@ -19,8 +19,11 @@ struct ClipShapeLibraryTests {
     }
 
     @Test func theOrderIsTheApps() {
-        #expect(LibraryShape.allCases.map(\.name) == ["circle", "rectangle", "roundedRectangle", "heart", "lens", "chevron",
-                                                      "cone", "cloud", "diamond", "hexagon", "octagon"])
+        #expect(
+            LibraryShape.allCases.map(\.name) == [
+                "circle", "rectangle", "roundedRectangle", "heart", "lens", "chevron",
+                "cone", "cloud", "diamond", "hexagon", "octagon",
+            ])
     }
 
     @Test(arguments: [wide, tall]) func circleHasTheShorterSideAsDiameterCentred(rect: Rect) throws {
@@ -33,8 +36,11 @@ struct ClipShapeLibraryTests {
     }
 
     @Test(arguments: [wide, tall]) func rectangleAndRoundedRectangle(rect: Rect) {
-        #expect(points(.rectangle, rect).prefix(4) == [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-                                                       Point(x: rect.maxX, y: rect.maxY), Point(x: rect.minX, y: rect.maxY)])
+        #expect(
+            points(.rectangle, rect).prefix(4) == [
+                Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
+                Point(x: rect.maxX, y: rect.maxY), Point(x: rect.minX, y: rect.maxY),
+            ])
         let rounded = points(.roundedRectangle, rect)
         #expect(rounded[0] == Point(x: rect.minX + 25, y: rect.minY), "corner radius 25 in absolute units")
         #expect(rounded[1] == Point(x: rect.maxX - 25, y: rect.minY))
@@ -45,32 +51,45 @@ struct ClipShapeLibraryTests {
         let (x, y, w, h) = (rect.minX, rect.minY, rect.width, rect.height)
         let elements = LibraryShape.heart.path(in: rect).elements
         #expect(elements[0] == .move(to: Point(x: x + w / 2, y: y + h)))
-        #expect(elements[1] == .curve(to: Point(x: x, y: y + 0.25 * h), control1: Point(x: x + 0.35 * w, y: y + 0.9 * h),
-                                      control2: Point(x: x, y: y + 0.5 * h)))
+        #expect(
+            elements[1]
+                == .curve(
+                    to: Point(x: x, y: y + 0.25 * h), control1: Point(x: x + 0.35 * w, y: y + 0.9 * h),
+                    control2: Point(x: x, y: y + 0.5 * h)))
         // Two half-circle lobes through the top (-90 degrees), two quarter segments each.
         let ends = points(.heart, rect)
         close(ends[2], Point(x: x + 0.25 * w, y: y + 0.25 * h - 0.25 * w), "top of the left lobe")
         close(ends[3], Point(x: x + 0.5 * w, y: y + 0.25 * h), "between the lobes")
         close(ends[4], Point(x: x + 0.75 * w, y: y + 0.25 * h - 0.25 * w), "top of the right lobe")
         close(ends[5], Point(x: x + w, y: y + 0.25 * h), "right end")
-        #expect(elements[6] == .curve(to: Point(x: x + w / 2, y: y + h), control1: Point(x: x + w, y: y + 0.5 * h),
-                                      control2: Point(x: x + 0.65 * w, y: y + 0.9 * h)))
+        #expect(
+            elements[6]
+                == .curve(
+                    to: Point(x: x + w / 2, y: y + h), control1: Point(x: x + w, y: y + 0.5 * h),
+                    control2: Point(x: x + 0.65 * w, y: y + 0.9 * h)))
         #expect(elements[7] == .closeSubpath)
         #expect(elements.count == 8, "no stray joining lines")
     }
 
     @Test(arguments: [wide, tall]) func lensChevronDiamond(rect: Rect) {
         let (x, y, w, h) = (rect.minX, rect.minY, rect.width, rect.height)
-        #expect(LibraryShape.lens.path(in: rect).elements == [
-            .move(to: Point(x: x, y: y + h / 2)),
-            .quadCurve(to: Point(x: x + w, y: y + h / 2), control: Point(x: x + w / 2, y: y)),
-            .quadCurve(to: Point(x: x, y: y + h / 2), control: Point(x: x + w / 2, y: y + h)),
-            .closeSubpath,
-        ])
-        #expect(points(.chevron, rect).prefix(6) == [Point(x: x, y: y), Point(x: x + 0.75 * w, y: y), Point(x: x + w, y: y + 0.5 * h),
-                                                     Point(x: x + 0.75 * w, y: y + h), Point(x: x, y: y + h), Point(x: x + 0.25 * w, y: y + 0.5 * h)])
-        #expect(points(.diamond, rect).prefix(4) == [Point(x: x + w / 2, y: y), Point(x: x + w, y: y + h / 2),
-                                                     Point(x: x + w / 2, y: y + h), Point(x: x, y: y + h / 2)])
+        #expect(
+            LibraryShape.lens.path(in: rect).elements == [
+                .move(to: Point(x: x, y: y + h / 2)),
+                .quadCurve(to: Point(x: x + w, y: y + h / 2), control: Point(x: x + w / 2, y: y)),
+                .quadCurve(to: Point(x: x, y: y + h / 2), control: Point(x: x + w / 2, y: y + h)),
+                .closeSubpath,
+            ])
+        #expect(
+            points(.chevron, rect).prefix(6) == [
+                Point(x: x, y: y), Point(x: x + 0.75 * w, y: y), Point(x: x + w, y: y + 0.5 * h),
+                Point(x: x + 0.75 * w, y: y + h), Point(x: x, y: y + h), Point(x: x + 0.25 * w, y: y + 0.5 * h),
+            ])
+        #expect(
+            points(.diamond, rect).prefix(4) == [
+                Point(x: x + w / 2, y: y), Point(x: x + w, y: y + h / 2),
+                Point(x: x + w / 2, y: y + h), Point(x: x, y: y + h / 2),
+            ])
     }
 
     @Test(arguments: [wide, tall]) func coneArcsOverTheTop(rect: Rect) {
@@ -88,9 +107,14 @@ struct ClipShapeLibraryTests {
         let (x, y, w, h) = (rect.minX, rect.minY, rect.width, rect.height)
         let elements = LibraryShape.cloud.path(in: rect).elements
         #expect(elements[0] == .move(to: Point(x: x + 0.2 * w, y: y + 0.2 * h)))
-        #expect(elements[1] == .quadCurve(to: Point(x: x + 0.6 * w, y: y + 0.1 * h), control: Point(x: x + 0.32 * w, y: y - 0.12 * h)))
-        #expect(elements[3] == .quadCurve(to: Point(x: x + 0.9 * w, y: y + 0.6 * h), control: Point(x: x + 1.1 * w, y: y + 0.35 * h)))
-        #expect(elements[6] == .quadCurve(to: Point(x: x + 0.2 * w, y: y + 0.2 * h), control: Point(x: x - 0.15 * w, y: y + 0.45 * h)))
+        #expect(
+            elements[1] == .quadCurve(to: Point(x: x + 0.6 * w, y: y + 0.1 * h), control: Point(x: x + 0.32 * w, y: y - 0.12 * h))
+        )
+        #expect(
+            elements[3] == .quadCurve(to: Point(x: x + 0.9 * w, y: y + 0.6 * h), control: Point(x: x + 1.1 * w, y: y + 0.35 * h)))
+        #expect(
+            elements[6] == .quadCurve(to: Point(x: x + 0.2 * w, y: y + 0.2 * h), control: Point(x: x - 0.15 * w, y: y + 0.45 * h))
+        )
         #expect(elements.count == 8)
     }
 

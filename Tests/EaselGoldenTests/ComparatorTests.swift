@@ -41,15 +41,21 @@ struct ComparatorTests {
     @Test func identicalImagesPass() throws {
         let a = try Self.base()
         let result = ImageComparator.compare(a, try Self.copy(a), tolerance: .exact)
-        guard case .identical = result else { Issue.record("\(result)"); return }
+        guard case .identical = result else {
+            Issue.record("\(result)")
+            return
+        }
     }
 
     @Test func onePixelOffByOnePassesTheDefaultAndFailsExact() throws {
         let a = try Self.base(), b = try Self.copy(a)
-        Self.set(b, x: 5, y: 5, Self.argb(a, x: 5, y: 5) - 1) // white's blue channel 255 -> 254
+        Self.set(b, x: 5, y: 5, Self.argb(a, x: 5, y: 5) - 1)  // white's blue channel 255 -> 254
         #expect(ImageComparator.compare(b, a, tolerance: .default).passed)
         #expect(!ImageComparator.compare(b, a, tolerance: .exact).passed)
-        guard case .different(let statistics, _) = ImageComparator.compare(b, a, tolerance: .exact) else { Issue.record("not different"); return }
+        guard case .different(let statistics, _) = ImageComparator.compare(b, a, tolerance: .exact) else {
+            Issue.record("not different")
+            return
+        }
         #expect(statistics.differingPixels == 1 && statistics.maxChannelDelta == 1)
     }
 
@@ -57,14 +63,21 @@ struct ComparatorTests {
         let a = try Self.base(), b = try Self.copy(a)
         for y in 60..<70 { for x in 20..<30 { Self.set(b, x: x, y: y, 0xFF00_FF00) } }
         let result = ImageComparator.compare(b, a)
-        guard case .different(let statistics, let passed) = result else { Issue.record("\(result)"); return }
+        guard case .different(let statistics, let passed) = result else {
+            Issue.record("\(result)")
+            return
+        }
         #expect(!passed)
         #expect(statistics.differingPixels == 100)
         #expect(statistics.clusters == [DifferenceStatistics.Box(x: 20, y: 60, width: 10, height: 10, pixels: 100)])
         #expect(statistics.maxChannelDelta == 255)
         let message = GoldenVerifier.describe(statistics, golden: "g.png", tolerance: .default)
-        #expect(message.contains("100 pixels differ") && message.contains("10x10 at (20, 60)") && message.contains(".fuzzy(maxDelta: 255, maxPixels: 100)"))
-        #expect(ImageComparator.compare(b, a, tolerance: .fuzzy(maxDelta: 255, maxPixels: 100)).passed, "the suggested tolerance passes")
+        #expect(
+            message.contains("100 pixels differ") && message.contains("10x10 at (20, 60)")
+                && message.contains(".fuzzy(maxDelta: 255, maxPixels: 100)"))
+        #expect(
+            ImageComparator.compare(b, a, tolerance: .fuzzy(maxDelta: 255, maxPixels: 100)).passed,
+            "the suggested tolerance passes")
     }
 
     @Test func theTwoLimitsAreIndependent() throws {
@@ -84,15 +97,21 @@ struct ComparatorTests {
     @Test func aSizeMismatchIsReportedAsSuch() throws {
         let a = try Self.base()
         let b = try RasterImage(width: 100, height: 81)
-        guard case .sizeMismatch(let actual, let expected) = ImageComparator.compare(b, a) else { Issue.record("not a size mismatch"); return }
+        guard case .sizeMismatch(let actual, let expected) = ImageComparator.compare(b, a) else {
+            Issue.record("not a size mismatch")
+            return
+        }
         #expect(actual == (100, 81) && expected == (100, 80))
     }
 
     @Test func alphaOnlyDifferencesCount() throws {
         let a = try RasterImage(width: 4, height: 4), b = try RasterImage(width: 4, height: 4)
-        Self.set(a, x: 1, y: 1, 0x8000_0000) // half-transparent black
-        Self.set(b, x: 1, y: 1, 0x4000_0000) // quarter-transparent black: same colour, other alpha
-        guard case .different(let statistics, false) = ImageComparator.compare(b, a) else { Issue.record("alpha change missed"); return }
+        Self.set(a, x: 1, y: 1, 0x8000_0000)  // half-transparent black
+        Self.set(b, x: 1, y: 1, 0x4000_0000)  // quarter-transparent black: same colour, other alpha
+        guard case .different(let statistics, false) = ImageComparator.compare(b, a) else {
+            Issue.record("alpha change missed")
+            return
+        }
         #expect(statistics.maxChannelDelta == 64)
     }
 
@@ -106,7 +125,10 @@ struct ComparatorTests {
         let fromStraight = try PNGDecoder.decode(straight)
         let fromPremultiplied = try PNGDecoder.decode(try PNGEncoder.encode(fromStraight))
         let result = ImageComparator.compare(fromPremultiplied, fromStraight, tolerance: .exact)
-        guard case .identical = result else { Issue.record("\(result)"); return }
+        guard case .identical = result else {
+            Issue.record("\(result)")
+            return
+        }
     }
 
     @Test func aCorruptGoldenFailsClearly() throws {
@@ -120,7 +142,9 @@ struct ComparatorTests {
 
 @Suite("Golden verifier and record modes")
 struct GoldenVerifierTests {
-    func verifier(_ goldens: TemporaryFolder, _ mode: RecordMode, artifacts: TemporaryFolder = TemporaryFolder()) -> GoldenVerifier {
+    func verifier(_ goldens: TemporaryFolder, _ mode: RecordMode, artifacts: TemporaryFolder = TemporaryFolder())
+        -> GoldenVerifier
+    {
         GoldenVerifier(goldensFolder: goldens.url, artifactsFolder: artifacts.url, recordMode: mode)
     }
 
@@ -149,7 +173,9 @@ struct GoldenVerifierTests {
         let modified = try FileManager.default.attributesOfItem(atPath: goldens.file("S/g.png").path)[.modificationDate] as? Date
         Thread.sleep(forTimeInterval: 0.01)
         #expect(verifier(goldens, .all).verify(image, named: "S/g").passed, "identical: left alone, passes")
-        #expect(try FileManager.default.attributesOfItem(atPath: goldens.file("S/g.png").path)[.modificationDate] as? Date == modified)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: goldens.file("S/g.png").path)[.modificationDate] as? Date == modified
+        )
         let changed = try ComparatorTests.copy(image)
         for y in 0..<10 { for x in 0..<10 { ComparatorTests.set(changed, x: x, y: y, 0xFF00_0000) } }
         let failed = verifier(goldens, .failed).verify(changed, named: "S/g")
@@ -178,7 +204,9 @@ struct GoldenVerifierTests {
         // ...and its cluster is boxed in blue just outside it.
         let boxPixel = composite.pixel(x: panelLeft + 25, y: panelTop + 58)
         #expect(boxPixel.b > 200 && boxPixel.r < 100, "\(boxPixel)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("statistics.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("statistics.json")))
+            as? [String: Any]
         #expect((json?["statistics"] as? [String: Any])?["differingPixels"] as? Int == 100)
     }
 }

@@ -65,9 +65,9 @@ struct ResourceLimitTests {
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(CardLimits.maxFileBytes + (1 << 20)))
         try handle.close()
-        var warnings: [DocumentWarning] = []
         #expect { try DocumentRegistry.standard.open(url) } throws: { error in
-            "\(error)" == "\(url.path): the file is \(CardLimits.maxFileBytes + (1 << 20)) bytes, over the limit of \(CardLimits.maxFileBytes) bytes"
+            "\(error)"
+                == "\(url.path): the file is \(CardLimits.maxFileBytes + (1 << 20)) bytes, over the limit of \(CardLimits.maxFileBytes) bytes"
         }
     }
 

@@ -8,12 +8,14 @@ import EaselTestSupport
 
 @Suite("Card export")
 struct CardExportTests {
-    let background = Color(red: 0.816, green: 0.722, blue: 0.942) // the app's random1
+    let background = Color(red: 0.816, green: 0.722, blue: 0.942)  // the app's random1
     let green = Color(red: 0, green: 0.8, blue: 0.2)
 
     /// Renders the card in `folder` at `scale` through the PNG encoder and decodes the result,
     /// so every check sees exactly what a user's PNG file holds.
-    func export(_ card: Card, in folder: TemporaryFolder, scale: Double = 1) throws -> (image: RasterImage, warnings: [DocumentWarning]) {
+    func export(_ card: Card, in folder: TemporaryFolder, scale: Double = 1) throws -> (
+        image: RasterImage, warnings: [DocumentWarning]
+    ) {
         let url = try Fixtures.write(card, in: folder)
         let document = try DocumentRegistry.standard.open(url)
         let result = try DocumentRenderer.renderPNG(document, options: RenderOptions(size: .scale(scale)))
@@ -25,10 +27,13 @@ struct CardExportTests {
         try folder.write(try Fixtures.solidPNG(width: 200, height: 100, color: green), to: "IMAGE-A")
         // A 400x400 frame centred 200 right of and 300 below the card's centre; the 2:1
         // image fits as 400x200, centred vertically in the frame.
-        let card = Card(backgroundColor: background, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 400, height: 400), offset: Point(x: 200, y: 300)),
-                         imageFilename: "IMAGE-A"),
-        ])
+        let card = Card(
+            backgroundColor: background,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 400, height: 400), offset: Point(x: 200, y: 300)),
+                    imageFilename: "IMAGE-A")
+            ])
         let (image, warnings) = try export(card, in: folder)
         #expect(warnings.isEmpty)
         #expect(image.width == 1300 && image.height == 2000)
@@ -49,9 +54,12 @@ struct CardExportTests {
     @Test func rotationTurnsTheFrameClockwiseAboutItsCentre() throws {
         let folder = TemporaryFolder()
         try folder.write(try Fixtures.solidPNG(width: 300, height: 100, color: green), to: "WIDE")
-        let card = Card(backgroundColor: .white, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 600, height: 200), rotationDegrees: 90), imageFilename: "WIDE"),
-        ])
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 600, height: 200), rotationDegrees: 90), imageFilename: "WIDE")
+            ])
         let (image, _) = try export(card, in: folder)
         // Turned a quarter: now 200 wide and 600 tall about (650, 1000).
         #expect(image.pixel(x: 650, y: 1000 - 280).g == 204)
@@ -62,10 +70,13 @@ struct CardExportTests {
 
     @Test func translucentImagesAreCompositedOverTheBackground() throws {
         let folder = TemporaryFolder()
-        try folder.write(try Fixtures.solidPNG(width: 50, height: 50, color: Color(red: 1, green: 0, blue: 0, alpha: 0.5)), to: "HALF")
-        let card = Card(backgroundColor: .white, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 500, height: 500)), imageFilename: "HALF"),
-        ])
+        try folder.write(
+            try Fixtures.solidPNG(width: 50, height: 50, color: Color(red: 1, green: 0, blue: 0, alpha: 0.5)), to: "HALF")
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(transform: ElementTransform(size: Size(width: 500, height: 500)), imageFilename: "HALF")
+            ])
         let (image, _) = try export(card, in: folder, scale: 0.2)
         #expect(image.width == 260 && image.height == 400)
         let pixel = image.pixel(x: 130, y: 200)
@@ -75,10 +86,13 @@ struct CardExportTests {
     @Test func aClipShapeIsLaidOutInTheFittedImageRectangle() throws {
         let folder = TemporaryFolder()
         try folder.write(try Fixtures.solidPNG(width: 400, height: 200, color: green), to: "CLIPPED")
-        let card = Card(backgroundColor: .white, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 800, height: 800)), imageFilename: "CLIPPED",
-                         clip: .library(.circle)),
-        ])
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 800, height: 800)), imageFilename: "CLIPPED",
+                    clip: .library(.circle))
+            ])
         let (image, _) = try export(card, in: folder)
         // Fitted 800x400 at y 800...1200; the circle has diameter 400 centred at (650, 1000).
         #expect(image.pixel(x: 650, y: 1000).g == 204)
@@ -89,9 +103,11 @@ struct CardExportTests {
 
     @Test func aMissingImageDrawsTheErrorImageAndWarns() throws {
         let folder = TemporaryFolder()
-        let card = Card(backgroundColor: .white, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 600, height: 600)), imageFilename: "NOT-THERE"),
-        ])
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(transform: ElementTransform(size: Size(width: 600, height: 600)), imageFilename: "NOT-THERE")
+            ])
         let (image, warnings) = try export(card, in: folder)
         #expect(warnings.count == 1)
         #expect(warnings.first?.keyPath == "imageElements[0].imageFilename")
@@ -104,9 +120,13 @@ struct CardExportTests {
     @Test func theSameCardGivesByteIdenticalPNGs() throws {
         let folder = TemporaryFolder()
         try folder.write(try Fixtures.solidPNG(width: 120, height: 80, color: green), to: "IMG")
-        let card = Card(backgroundColor: background, imageElements: [
-            ImageElement(transform: ElementTransform(size: Size(width: 700, height: 500), rotationDegrees: 17), imageFilename: "IMG", clip: .library(.heart)),
-        ])
+        let card = Card(
+            backgroundColor: background,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 700, height: 500), rotationDegrees: 17), imageFilename: "IMG",
+                    clip: .library(.heart))
+            ])
         let url = try Fixtures.write(card, in: folder)
         let document = try DocumentRegistry.standard.open(url)
         let first = try DocumentRenderer.renderPNG(document).png

@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import EaselGeometry
 import EaselDocuments
@@ -15,7 +15,6 @@ struct OutputFormatTests {
 
     func sampleCard() throws -> (LocatedDocument, URL) {
         let url = samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard")
-        var warnings: [DocumentWarning] = []
         return (try DocumentRegistry.standard.open(url), url)
     }
 
@@ -23,14 +22,17 @@ struct OutputFormatTests {
     final class ElementCollector: NSObject, XMLParserDelegate {
         var names: [String] = []
         var rootAttributes: [String: String] = [:]
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if names.isEmpty { rootAttributes = attributes }
             names.append(name)
         }
     }
 
     @Test func oneCardAsPNGSVGAndPDF() throws {
-        let (card, url) = try sampleCard()
+        let (card, _) = try sampleCard()
         let png = try DocumentRenderer.export(card, options: RenderOptions(format: .png, size: .thumbnail))
         let image = try PNGDecoder.decode(png.bytes)
         #expect(image.width == 260 && image.height == 400)
@@ -50,7 +52,8 @@ struct OutputFormatTests {
         let text = String(decoding: pdf.bytes, as: UTF8.self)
         #expect(pdf.bytes.starts(with: Array("%PDF-".utf8)))
         #expect(text.hasSuffix("%%EOF\n"))
-        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        let pages =
+            text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
         #expect(pages == 1)
         #expect(text.contains("/MediaBox [ 0 0 1300 2000 ]"))
     }
@@ -65,7 +68,7 @@ struct OutputFormatTests {
     }
 
     @Test func anOutputOverTheLimitFailsBeforeAllocating() throws {
-        let (card, url) = try sampleCard()
+        let (card, _) = try sampleCard()
         #expect { try DocumentRenderer.render(card, options: RenderOptions(size: .scale(20))) } throws: { error in
             guard case RenderError.cairo(.tooLarge(26000, 40000, _)) = error else { return false }
             return true
@@ -79,7 +82,6 @@ struct OutputFormatTests {
             .filter { $0.hasSuffix(".rwcard") || $0.hasSuffix(".drawing") }.sorted()
             .map { samples.appendingPathComponent($0) }
         @Sendable func exportAll(_ url: URL) throws -> [UInt8] {
-            var warnings: [DocumentWarning] = []
             let document = try DocumentRegistry.standard.open(url)
             return try DocumentRenderer.export(document, options: RenderOptions(size: .scale(0.25))).bytes
         }
@@ -89,7 +91,9 @@ struct OutputFormatTests {
             results.set(i, try? exportAll(documents[i % documents.count]))
         }
         for i in 0..<documents.count * 4 {
-            #expect(results.get(i) == serial[i % documents.count], "\(documents[i % documents.count].lastPathComponent) on a worker thread")
+            #expect(
+                results.get(i) == serial[i % documents.count],
+                "\(documents[i % documents.count].lastPathComponent) on a worker thread")
         }
     }
 
@@ -103,6 +107,14 @@ final class ResultBox: @unchecked Sendable {
     private var slots: [[UInt8]?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: [UInt8]?) { lock.lock(); slots[i] = value; lock.unlock() }
-    func get(_ i: Int) -> [UInt8]? { lock.lock(); defer { lock.unlock() }; return slots[i] }
+    func set(_ i: Int, _ value: [UInt8]?) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+    func get(_ i: Int) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i]
+    }
 }

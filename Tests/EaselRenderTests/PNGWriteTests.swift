@@ -22,7 +22,7 @@ struct PNGWriteTests {
         let image = try RasterImage(width: 10, height: 10)
         chmod(folder.path, 0o500)
         defer { chmod(folder.path, 0o700) }
-        if getuid() != 0 { // root ignores permissions; the check only means something for others
+        if getuid() != 0 {  // root ignores permissions; the check only means something for others
             #expect(throws: RenderError.self) { try image.writePNG(to: target.path) }
         }
         chmod(folder.path, 0o700)

@@ -24,19 +24,38 @@ struct FolderFileResolverTests {
         try FileManager.default.createDirectory(at: cards, withIntermediateDirectories: true)
         try root.write("secret", to: "secret")
         try root.write("image", to: "cards/REAL")
-        try FileManager.default.createSymbolicLink(atPath: cards.appendingPathComponent("OUTSIDE").path, withDestinationPath: root.file("secret").path)
-        try FileManager.default.createSymbolicLink(atPath: cards.appendingPathComponent("RELATIVE").path, withDestinationPath: "../secret")
-        try FileManager.default.createSymbolicLink(atPath: cards.appendingPathComponent("INSIDE").path, withDestinationPath: "REAL")
-        try FileManager.default.createSymbolicLink(atPath: cards.appendingPathComponent("BROKEN").path, withDestinationPath: "NOWHERE")
+        try FileManager.default.createSymbolicLink(
+            atPath: cards.appendingPathComponent("OUTSIDE").path, withDestinationPath: root.file("secret").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: cards.appendingPathComponent("RELATIVE").path, withDestinationPath: "../secret")
+        try FileManager.default.createSymbolicLink(
+            atPath: cards.appendingPathComponent("INSIDE").path, withDestinationPath: "REAL")
+        try FileManager.default.createSymbolicLink(
+            atPath: cards.appendingPathComponent("BROKEN").path, withDestinationPath: "NOWHERE")
         try FileManager.default.createDirectory(at: cards.appendingPathComponent("FOLDER"), withIntermediateDirectories: true)
 
-        guard case .refused(let reason) = FolderFileResolver.resolve("OUTSIDE", inFolder: cards) else { Issue.record("OUTSIDE"); return }
+        guard case .refused(let reason) = FolderFileResolver.resolve("OUTSIDE", inFolder: cards) else {
+            Issue.record("OUTSIDE")
+            return
+        }
         #expect(reason.contains("symbolic link that leads outside"))
-        guard case .refused = FolderFileResolver.resolve("RELATIVE", inFolder: cards) else { Issue.record("RELATIVE"); return }
+        guard case .refused = FolderFileResolver.resolve("RELATIVE", inFolder: cards) else {
+            Issue.record("RELATIVE")
+            return
+        }
         #expect(FolderFileResolver.resolve("INSIDE", inFolder: cards) == .file(cards.appendingPathComponent("INSIDE")))
         #expect(FolderFileResolver.resolve("REAL", inFolder: cards) == .file(cards.appendingPathComponent("REAL")))
-        guard case .missing = FolderFileResolver.resolve("BROKEN", inFolder: cards) else { Issue.record("BROKEN"); return }
-        guard case .missing = FolderFileResolver.resolve("ABSENT", inFolder: cards) else { Issue.record("ABSENT"); return }
-        guard case .refused = FolderFileResolver.resolve("FOLDER", inFolder: cards) else { Issue.record("FOLDER"); return }
+        guard case .missing = FolderFileResolver.resolve("BROKEN", inFolder: cards) else {
+            Issue.record("BROKEN")
+            return
+        }
+        guard case .missing = FolderFileResolver.resolve("ABSENT", inFolder: cards) else {
+            Issue.record("ABSENT")
+            return
+        }
+        guard case .refused = FolderFileResolver.resolve("FOLDER", inFolder: cards) else {
+            Issue.record("FOLDER")
+            return
+        }
     }
 }

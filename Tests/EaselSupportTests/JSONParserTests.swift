@@ -6,10 +6,12 @@ struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
     @Test func scalarsAndContainers() throws {
-        #expect(try parse(#"{"a":[1,-2.5e3,true,false,null,"x"],"b":{}}"#) == .object([
-            ("a", .array([.number(1), .number(-2500), .bool(true), .bool(false), .null, .string("x")])),
-            ("b", .object([])),
-        ]))
+        #expect(
+            try parse(#"{"a":[1,-2.5e3,true,false,null,"x"],"b":{}}"#)
+                == .object([
+                    ("a", .array([.number(1), .number(-2500), .bool(true), .bool(false), .null, .string("x")])),
+                    ("b", .object([])),
+                ]))
         #expect(try parse("\u{FEFF}[]") == .array([]), "a UTF-8 byte order mark is tolerated")
     }
 
@@ -35,8 +37,10 @@ struct JSONParserTests {
     }
 
     @Test func writerOutputParsesBackEqual() throws {
-        let value: JSONValue = .object([("a", .array([.number(0.1), .number(-6.0000000000000009), .number(250)])),
-                                        ("s", .string("line\nbreak \u{1} / é")), ("n", .null), ("e", .array([])), ("o", .object([]))])
+        let value: JSONValue = .object([
+            ("a", .array([.number(0.1), .number(-6.0000000000000009), .number(250)])),
+            ("s", .string("line\nbreak \u{1} / é")), ("n", .null), ("e", .array([])), ("o", .object([])),
+        ])
         #expect(try JSONParser.parse(JSONWriter.prettyPrinted(value)) == value)
     }
 }

@@ -9,8 +9,10 @@ public struct ProcessResult: Sendable {
 }
 
 public enum ProcessRunner {
-    public static func run(_ executable: URL, _ arguments: [String], stdin: String? = nil,
-                           environment: [String: String]? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: String? = nil,
+        environment: [String: String]? = nil, currentDirectory: URL? = nil
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -30,9 +32,10 @@ public enum ProcessRunner {
         try? input.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// The built `easel` executable: next to the test bundle in the build folder.

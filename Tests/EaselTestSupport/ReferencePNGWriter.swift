@@ -4,7 +4,11 @@
 /// of the format.
 public enum ReferencePNGWriter {
     public enum ColorType: UInt8, CaseIterable, Sendable {
-        case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6
+        case grey = 0
+        case rgb = 2
+        case palette = 3
+        case greyAlpha = 4
+        case rgba = 6
 
         public var channels: Int {
             switch self {
@@ -26,9 +30,11 @@ public enum ReferencePNGWriter {
 
     /// `samples(x, y)` gives the channel values of a pixel (each within the bit depth; a
     /// palette index for `.palette`).
-    public static func encode(width: Int, height: Int, colorType: ColorType, bitDepth: Int, interlaced: Bool = false,
-                              palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil,
-                              samples: (Int, Int) -> [Int]) -> [UInt8] {
+    public static func encode(
+        width: Int, height: Int, colorType: ColorType, bitDepth: Int, interlaced: Bool = false,
+        palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil,
+        samples: (Int, Int) -> [Int]
+    ) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
@@ -40,7 +46,8 @@ public enum ReferencePNGWriter {
         if let transparency { png += chunk("tRNS", transparency) }
 
         var raw: [UInt8] = []
-        let passes: [(x0: Int, y0: Int, dx: Int, dy: Int)] = interlaced
+        let passes: [(x0: Int, y0: Int, dx: Int, dy: Int)] =
+            interlaced
             ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
             : [(0, 0, 1, 1)]
         for pass in passes {
@@ -48,7 +55,7 @@ public enum ReferencePNGWriter {
             let ys = Array(stride(from: pass.y0, to: height, by: pass.dy))
             guard !xs.isEmpty, !ys.isEmpty else { continue }
             for y in ys {
-                raw.append(0) // filter: none
+                raw.append(0)  // filter: none
                 var bits = BitPacker()
                 for x in xs {
                     for value in samples(x, y) { bits.append(value, depth: bitDepth) }
@@ -74,7 +81,11 @@ public enum ReferencePNGWriter {
             } else {
                 current |= UInt8(value) << (8 - depth - used)
                 used += depth
-                if used == 8 { bytes.append(current); current = 0; used = 0 }
+                if used == 8 {
+                    bytes.append(current)
+                    current = 0
+                    used = 0
+                }
             }
         }
 
@@ -113,7 +124,10 @@ public enum ReferencePNGWriter {
             offset += count
         } while offset < data.count
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         return out + bigEndian(b << 16 | a)
     }
 }

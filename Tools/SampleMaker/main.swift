@@ -38,8 +38,10 @@ func landscape() throws -> RasterImage {
     sun.addEllipse(in: Rect(center: Point(x: 420, y: 150), size: Size(width: 110, height: 110)))
     try context.setSource(Color(red: 1, green: 0.85, blue: 0.2))
     try context.fill(sun)
-    for (peak, color) in [(Point(x: 180, y: 170), Color(red: 0.2, green: 0.55, blue: 0.25)),
-                          (Point(x: 470, y: 230), Color(red: 0.1, green: 0.4, blue: 0.2))] {
+    for (peak, color) in [
+        (Point(x: 180, y: 170), Color(red: 0.2, green: 0.55, blue: 0.25)),
+        (Point(x: 470, y: 230), Color(red: 0.1, green: 0.4, blue: 0.2)),
+    ] {
         var hill = Path()
         hill.move(to: Point(x: peak.x - 330, y: 400))
         hill.addQuadCurve(to: Point(x: peak.x + 330, y: 400), control: Point(x: peak.x, y: peak.y - 120))
@@ -54,8 +56,10 @@ func landscape() throws -> RasterImage {
 func stripes() throws -> RasterImage {
     let image = try RasterImage(width: 300, height: 450)
     let context = try CairoContext(image: image)
-    let colors = [Color(red: 0.9, green: 0.3, blue: 0.3), Color(red: 0.95, green: 0.95, blue: 0.9),
-                  Color(red: 0.2, green: 0.4, blue: 0.8)]
+    let colors = [
+        Color(red: 0.9, green: 0.3, blue: 0.3), Color(red: 0.95, green: 0.95, blue: 0.9),
+        Color(red: 0.2, green: 0.4, blue: 0.8),
+    ]
     for stripe in 0..<9 {
         var path = Path()
         path.addRect(Rect(x: 0, y: Double(stripe) * 50, width: 300, height: 50))
@@ -73,7 +77,8 @@ func checkerboard() throws -> RasterImage {
         for x in 0..<4 {
             var path = Path()
             path.addRect(Rect(x: Double(x * 4), y: Double(y * 4), width: 4, height: 4))
-            try context.setSource((x + y) % 2 == 0 ? Color(red: 0.1, green: 0.1, blue: 0.1) : Color(red: 0.3, green: 0.85, blue: 0.9))
+            try context.setSource(
+                (x + y) % 2 == 0 ? Color(red: 0.1, green: 0.1, blue: 0.1) : Color(red: 0.3, green: 0.85, blue: 0.9))
             try context.fill(path)
         }
     }
@@ -111,18 +116,23 @@ let postcard = Card(
     id: UUID(uuidString: "1A2B3C4D-0000-4000-8000-000000000001")!,
     backgroundColor: Color(red: 0.816, green: 0.722, blue: 0.942),
     imageElements: [
-        ImageElement(transform: ElementTransform(size: Size(width: 900, height: 600), rotationDegrees: -8, offset: Point(x: 0, y: -450)),
-                     imageFilename: landscapeName, clip: .library(.roundedRectangle)),
-        ImageElement(transform: ElementTransform(size: Size(width: 500, height: 500), rotationDegrees: 12, offset: Point(x: -280, y: 250)),
-                     imageFilename: stripesName, clip: .library(.heart)),
-        ImageElement(transform: ElementTransform(size: Size(width: 420, height: 420), rotationDegrees: 0, offset: Point(x: 300, y: 300)),
-                     imageFilename: checkerName, clip: .library(.circle)),
-        ImageElement(transform: ElementTransform(size: Size(width: 300, height: 300), rotationDegrees: 0, offset: Point(x: 350, y: 720)),
-                     imageFilename: discName),
+        ImageElement(
+            transform: ElementTransform(size: Size(width: 900, height: 600), rotationDegrees: -8, offset: Point(x: 0, y: -450)),
+            imageFilename: landscapeName, clip: .library(.roundedRectangle)),
+        ImageElement(
+            transform: ElementTransform(size: Size(width: 500, height: 500), rotationDegrees: 12, offset: Point(x: -280, y: 250)),
+            imageFilename: stripesName, clip: .library(.heart)),
+        ImageElement(
+            transform: ElementTransform(size: Size(width: 420, height: 420), rotationDegrees: 0, offset: Point(x: 300, y: 300)),
+            imageFilename: checkerName, clip: .library(.circle)),
+        ImageElement(
+            transform: ElementTransform(size: Size(width: 300, height: 300), rotationDegrees: 0, offset: Point(x: 350, y: 720)),
+            imageFilename: discName),
     ],
     textElements: [
-        TextElement(transform: ElementTransform(size: Size(width: 1000, height: 200), offset: Point(x: 0, y: 800)),
-                    text: "Greetings from Easel", textColor: Color(red: 0.187, green: 0.151, blue: 0.907), textFont: "Gill Sans"),
+        TextElement(
+            transform: ElementTransform(size: Size(width: 1000, height: 200), offset: Point(x: 0, y: 800)),
+            text: "Greetings from Easel", textColor: Color(red: 0.187, green: 0.151, blue: 0.907), textFont: "Gill Sans")
     ])
 try write(try CardEncoder.encode(postcard, file: postcard.appFileName), postcard.appFileName)
 
@@ -132,31 +142,33 @@ let shapes = Card(
     backgroundColor: Color(red: 0.034, green: 0.688, blue: 0.700),
     imageElements: LibraryShape.allCases.map { shape in
         let column = Double(shape.rawValue % 3), row = Double(shape.rawValue / 3)
-        return ImageElement(transform: ElementTransform(size: Size(width: 380, height: 380),
-                                                        offset: Point(x: (column - 1) * 420, y: (row - 1.5) * 460)),
-                            imageFilename: landscapeName, clip: .library(shape))
+        return ImageElement(
+            transform: ElementTransform(
+                size: Size(width: 380, height: 380),
+                offset: Point(x: (column - 1) * 420, y: (row - 1.5) * 460)),
+            imageFilename: landscapeName, clip: .library(shape))
     })
 try write(try CardEncoder.encode(shapes, file: shapes.appFileName), shapes.appFileName)
 
 /// Edition 1 of the app: `frame` instead of `frameIndex`, integer numbers, escaped slashes.
 let editionOne = """
-{"textElements":[{"text":"Edition 1 \\/ frame","textColor":[0,0,0,1],"textFont":"ChalkboardSE-Regular","transform":{"offset":[0,700],"rotation":{"degrees":0},"size":[1000,200]}}],
- "backgroundColor":[0.98499999999999999,0.71099999999999997,0.152,1],"id":"1A2B3C4D-0000-4000-8000-000000000003",
- "imageElements":[{"frame":6,"imageFilename":"\(stripesName)","transform":{"offset":[-6.0000000000000009,-150],"rotation":{"degrees":30},"size":[700,700]}},
-                  {"imageFilename":"none","transform":{"offset":[0,-700],"rotation":{"degrees":0},"size":[300,300]}}]}
-"""
+    {"textElements":[{"text":"Edition 1 \\/ frame","textColor":[0,0,0,1],"textFont":"ChalkboardSE-Regular","transform":{"offset":[0,700],"rotation":{"degrees":0},"size":[1000,200]}}],
+     "backgroundColor":[0.98499999999999999,0.71099999999999997,0.152,1],"id":"1A2B3C4D-0000-4000-8000-000000000003",
+     "imageElements":[{"frame":6,"imageFilename":"\(stripesName)","transform":{"offset":[-6.0000000000000009,-150],"rotation":{"degrees":30},"size":[700,700]}},
+                      {"imageFilename":"none","transform":{"offset":[0,-700],"rotation":{"degrees":0},"size":[300,300]}}]}
+    """
 try write(Array(editionOne.utf8), "1A2B3C4D-0000-4000-8000-000000000003.rwcard")
 
 /// A legacy card from before the app saved text and colours, and a missing image.
 let legacy = """
-{
-  "id" : "1A2B3C4D-0000-4000-8000-000000000004",
-  "imageElements" : [
-    { "transform" : { "size" : [800, 550], "rotation" : { "degrees" : -15 }, "offset" : [0, -300] }, "imageFilename" : "\(landscapeName)" },
-    { "transform" : { "size" : [500, 500], "rotation" : { "degrees" : 0 }, "offset" : [0, 450] }, "imageFilename" : "0BADF00D-0000-4000-8000-000000000000" }
-  ]
-}
-"""
+    {
+      "id" : "1A2B3C4D-0000-4000-8000-000000000004",
+      "imageElements" : [
+        { "transform" : { "size" : [800, 550], "rotation" : { "degrees" : -15 }, "offset" : [0, -300] }, "imageFilename" : "\(landscapeName)" },
+        { "transform" : { "size" : [500, 500], "rotation" : { "degrees" : 0 }, "offset" : [0, 450] }, "imageFilename" : "0BADF00D-0000-4000-8000-000000000000" }
+      ]
+    }
+    """
 try write(Array(legacy.utf8), "1A2B3C4D-0000-4000-8000-000000000004.rwcard")
 
 // MARK: A drawing with every kind of graphic
@@ -172,26 +184,42 @@ wave.addCurve(to: Point(x: 1, y: 1), control1: Point(x: 0.6, y: 1), control2: Po
 wave.closeSubpath()
 var triangle = Path()
 triangle.addPolygon([Point(x: 0.5, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])
-let showcase = Drawing(canvasSize: Size(width: 800, height: 600), background: Color(hex: "#F4F1E8"), graphics: [
-    Graphic(kind: .rectangle, transform: frame(400, 150, 800, 300), fill: Color(red: 0.55, green: 0.75, blue: 0.95), name: "sky"),
-    Graphic(kind: .ellipse, transform: frame(620, 110, 120, 120), fill: Color(hex: "#FFD23F"), stroke: Stroke(color: Color(hex: "#E0A000")!, width: 6)),
-    Graphic(kind: .libraryShape(.cloud), transform: frame(250, 100, 200, 120), fill: Color(red: 1, green: 1, blue: 1, alpha: 0.9)),
-    Graphic(kind: .image(file: landscapeName), transform: frame(110, 190, 170, 170, 8), clip: .library(.heart)),
-    Graphic(kind: .roundedRectangle(cornerRadius: 24), transform: frame(200, 420, 240, 150, -6), fill: Color(hex: "#2E86AB"), opacity: 0.85),
-    Graphic(kind: .polygon(sides: 6), transform: frame(420, 420, 140, 140, 15), fill: Color(hex: "#8AC926"),
+let showcase = Drawing(
+    canvasSize: Size(width: 800, height: 600), background: Color(hex: "#F4F1E8"),
+    graphics: [
+        Graphic(
+            kind: .rectangle, transform: frame(400, 150, 800, 300), fill: Color(red: 0.55, green: 0.75, blue: 0.95), name: "sky"),
+        Graphic(
+            kind: .ellipse, transform: frame(620, 110, 120, 120), fill: Color(hex: "#FFD23F"),
+            stroke: Stroke(color: Color(hex: "#E0A000")!, width: 6)),
+        Graphic(
+            kind: .libraryShape(.cloud), transform: frame(250, 100, 200, 120), fill: Color(red: 1, green: 1, blue: 1, alpha: 0.9)),
+        Graphic(kind: .image(file: landscapeName), transform: frame(110, 190, 170, 170, 8), clip: .library(.heart)),
+        Graphic(
+            kind: .roundedRectangle(cornerRadius: 24), transform: frame(200, 420, 240, 150, -6), fill: Color(hex: "#2E86AB"),
+            opacity: 0.85),
+        Graphic(
+            kind: .polygon(sides: 6), transform: frame(420, 420, 140, 140, 15), fill: Color(hex: "#8AC926"),
             stroke: Stroke(color: ink, width: 3, join: .bevel)),
-    Graphic(kind: .star(points: 5, innerRadiusRatio: 0.45), transform: frame(600, 420, 150, 150), fill: Color(hex: "#FF595E"),
+        Graphic(
+            kind: .star(points: 5, innerRadiusRatio: 0.45), transform: frame(600, 420, 150, 150), fill: Color(hex: "#FF595E"),
             stroke: Stroke(color: ink, width: 3, join: .round)),
-    Graphic(kind: .line(from: Point(x: 0, y: 0.5), to: Point(x: 1, y: 0.5)), transform: frame(400, 305, 720, 0),
+        Graphic(
+            kind: .line(from: Point(x: 0, y: 0.5), to: Point(x: 1, y: 0.5)), transform: frame(400, 305, 720, 0),
             stroke: Stroke(color: Color(hex: "#333333")!, width: 5, dash: [18, 10], cap: .round)),
-    Graphic(kind: .path(wave), transform: frame(400, 545, 800, 110), fill: Color(hex: "#6A4C93")),
-    Graphic(kind: .text(TextContent(string: "Hello, Easel ✓ 世界", fontFamily: "Gill Sans", fontSize: 44)), transform: frame(400, 250, 600, 70), fill: ink),
-    Graphic(kind: .group([
-        Graphic(kind: .rectangle, transform: frame(30, 60, 60, 120), fill: .white),
-        Graphic(kind: .rectangle, transform: frame(90, 60, 60, 120), fill: Color(hex: "#D62828")),
-        Graphic(kind: .libraryShape(.diamond), transform: frame(60, 60, 70, 70), fill: Color(hex: "#003049")),
-    ]), transform: frame(730, 280, 110, 110, 45), opacity: 0.9, clip: .library(.circle)),
-    Graphic(kind: .rectangle, transform: frame(60, 560, 80, 60), fill: ink, clip: .custom(triangle)),
-    Graphic(kind: .libraryShape(.octagon), transform: frame(740, 560, 70, 70), fill: nil, stroke: Stroke(color: Color(hex: "#D62828")!, width: 4)),
-])
+        Graphic(kind: .path(wave), transform: frame(400, 545, 800, 110), fill: Color(hex: "#6A4C93")),
+        Graphic(
+            kind: .text(TextContent(string: "Hello, Easel ✓ 世界", fontFamily: "Gill Sans", fontSize: 44)),
+            transform: frame(400, 250, 600, 70), fill: ink),
+        Graphic(
+            kind: .group([
+                Graphic(kind: .rectangle, transform: frame(30, 60, 60, 120), fill: .white),
+                Graphic(kind: .rectangle, transform: frame(90, 60, 60, 120), fill: Color(hex: "#D62828")),
+                Graphic(kind: .libraryShape(.diamond), transform: frame(60, 60, 70, 70), fill: Color(hex: "#003049")),
+            ]), transform: frame(730, 280, 110, 110, 45), opacity: 0.9, clip: .library(.circle)),
+        Graphic(kind: .rectangle, transform: frame(60, 560, 80, 60), fill: ink, clip: .custom(triangle)),
+        Graphic(
+            kind: .libraryShape(.octagon), transform: frame(740, 560, 70, 70), fill: nil,
+            stroke: Stroke(color: Color(hex: "#D62828")!, width: 4)),
+    ])
 try write(DrawingEncoder.encode(showcase), "Showcase.drawing")

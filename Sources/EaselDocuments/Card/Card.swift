@@ -21,8 +21,10 @@ public struct Card: Hashable, Sendable {
     public static let defaultBackground = Color(red: 1, green: 0.8, blue: 0)
 
     /// A card; by default a new random id, the app's yellow background and no elements.
-    public init(id: UUID = UUID(), backgroundColor: Color = Card.defaultBackground,
-                imageElements: [ImageElement] = [], textElements: [TextElement] = []) {
+    public init(
+        id: UUID = UUID(), backgroundColor: Color = Card.defaultBackground,
+        imageElements: [ImageElement] = [], textElements: [TextElement] = []
+    ) {
         self.id = id
         self.backgroundColor = backgroundColor
         self.imageElements = imageElements
@@ -106,8 +108,10 @@ public struct TextElement: Hashable, Sendable {
 
     /// A text element; by default black, in the app's default frame and its default font
     /// name (spelled "San Fransisco", as the app spells it).
-    public init(transform: ElementTransform = .appDefault, text: String, textColor: Color = .black,
-                textFont: String = "San Fransisco") {
+    public init(
+        transform: ElementTransform = .appDefault, text: String, textColor: Color = .black,
+        textFont: String = "San Fransisco"
+    ) {
         self.transform = transform
         self.text = text
         self.textColor = textColor

@@ -11,7 +11,9 @@ public enum CardDecoder {
     /// to `warnings`, anything else throws. `file` names the file in messages.
     public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Card {
         if bytes.count > CardLimits.maxFileBytes {
-            throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the card limit of \(CardLimits.maxFileBytes) bytes"))
+            throw DocumentError(
+                file: file,
+                kind: .limitExceeded("the file is \(bytes.count) bytes, over the card limit of \(CardLimits.maxFileBytes) bytes"))
         }
         let root = try JSONNode.parse(bytes, file: file)
         guard case .object = root.value else { throw root.typeMismatch(expected: "a card object") }
@@ -25,12 +27,17 @@ public enum CardDecoder {
         let textNode = try root.optional("textElements")
         let backgroundNode = try root.optional("backgroundColor")
         if textNode == nil && backgroundNode == nil {
-            warnings.append(DocumentWarning(file: file, message: "a legacy card (no textElements or backgroundColor): upgraded with no text and the default background"))
+            warnings.append(
+                DocumentWarning(
+                    file: file,
+                    message:
+                        "a legacy card (no textElements or backgroundColor): upgraded with no text and the default background"))
             return Card(id: id, backgroundColor: Card.defaultBackground, imageElements: imageElements, textElements: [])
         }
         guard let textNode else { throw root.error(.missingKey("textElements")) }
         guard let backgroundNode else { throw root.error(.missingKey("backgroundColor")) }
-        let textElements = try textNode
+        let textElements =
+            try textNode
             .array(maxCount: CardLimits.maxElements, of: "text elements")
             .map { (node) throws(DocumentError) in try decodeTextElement(node) }
         let background = try decodeColor(backgroundNode)
@@ -41,7 +48,10 @@ public enum CardDecoder {
         let text = try node.string()
         if let id = UUID(uuidString: text) { return id }
         let id = UUID()
-        warnings.append(DocumentWarning(file: node.file, keyPath: "id", message: "\"\(text.prefix(60))\" is not a UUID; the card gets the new id \(id.uuidString) (as the app does)"))
+        warnings.append(
+            DocumentWarning(
+                file: node.file, keyPath: "id",
+                message: "\"\(text.prefix(60))\" is not a UUID; the card gets the new id \(id.uuidString) (as the app does)"))
         return id
     }
 
@@ -54,30 +64,43 @@ public enum CardDecoder {
         let degrees = try degreesNode.double()
         for (value, place) in [(size[0], sizeNode), (size[1], sizeNode), (offset[0], offsetNode), (offset[1], offsetNode)]
         where abs(value) > CardLimits.maxCoordinate {
-            throw place.error(.limitExceeded("\(JSONWriter.format(number: value)) is beyond the coordinate limit of ±\(JSONWriter.format(number: CardLimits.maxCoordinate))"))
+            throw place.error(
+                .limitExceeded(
+                    "\(JSONWriter.format(number: value)) is beyond the coordinate limit of ±\(JSONWriter.format(number: CardLimits.maxCoordinate))"
+                ))
         }
         if abs(degrees) > CardLimits.maxRotationDegrees {
-            throw degreesNode.error(.limitExceeded("a rotation of \(JSONWriter.format(number: degrees)) degrees is beyond the limit of ±\(JSONWriter.format(number: CardLimits.maxRotationDegrees))"))
+            throw degreesNode.error(
+                .limitExceeded(
+                    "a rotation of \(JSONWriter.format(number: degrees)) degrees is beyond the limit of ±\(JSONWriter.format(number: CardLimits.maxRotationDegrees))"
+                ))
         }
-        return ElementTransform(size: Size(width: size[0], height: size[1]), rotationDegrees: degrees,
-                                offset: Point(x: offset[0], y: offset[1]))
+        return ElementTransform(
+            size: Size(width: size[0], height: size[1]), rotationDegrees: degrees,
+            offset: Point(x: offset[0], y: offset[1]))
     }
 
-    private static func decodeImageElement(_ node: JSONNode, warnings: inout [DocumentWarning]) throws(DocumentError) -> ImageElement {
+    private static func decodeImageElement(_ node: JSONNode, warnings: inout [DocumentWarning]) throws(DocumentError)
+        -> ImageElement
+    {
         let transform = try decodeTransform(node.required("transform"))
         var filename: String?
         if let nameNode = try node.optionalNonNull("imageFilename") {
             let name = try nameNode.string()
             if name.utf8.count > CardLimits.maxFilenameBytes {
-                throw nameNode.error(.limitExceeded("an image file name of \(name.utf8.count) bytes, over the limit of \(CardLimits.maxFilenameBytes)"))
+                throw nameNode.error(
+                    .limitExceeded(
+                        "an image file name of \(name.utf8.count) bytes, over the limit of \(CardLimits.maxFilenameBytes)"))
             }
             filename = name == "none" ? nil : name
         }
         let indexFromFrameIndex = try node.optionalNonNull("frameIndex").map { (n) throws(DocumentError) in try clipIndex(n) }
         let indexFromFrame = try node.optionalNonNull("frame").map { (n) throws(DocumentError) in try clipIndex(n) }
         if let a = indexFromFrameIndex, let b = indexFromFrame, a != b {
-            warnings.append(DocumentWarning(file: node.file, keyPath: node.path.description,
-                                            message: "frameIndex \(a) and frame \(b) disagree; using frameIndex (the newer app's key)"))
+            warnings.append(
+                DocumentWarning(
+                    file: node.file, keyPath: node.path.description,
+                    message: "frameIndex \(a) and frame \(b) disagree; using frameIndex (the newer app's key)"))
         }
         let clip = (indexFromFrameIndex ?? indexFromFrame).flatMap(LibraryShape.init(rawValue:)).map(ClipShape.library)
         return ImageElement(transform: transform, imageFilename: filename, clip: clip)
@@ -96,7 +119,8 @@ public enum CardDecoder {
         let textNode = try node.required("text")
         let text = try textNode.string()
         if text.count > CardLimits.maxTextCharacters {
-            throw textNode.error(.limitExceeded("a text of \(text.count) characters, over the limit of \(CardLimits.maxTextCharacters)"))
+            throw textNode.error(
+                .limitExceeded("a text of \(text.count) characters, over the limit of \(CardLimits.maxTextCharacters)"))
         }
         let color = try decodeColor(node.required("textColor"))
         let font = try node.required("textFont").string()

@@ -22,12 +22,17 @@ public enum CardEncoder {
         return JSONWriter.prettyPrinted(root)
     }
 
-    private static func encodeImageElement(_ element: ImageElement, keyPath: String, file: String) throws(DocumentError) -> JSONValue {
+    private static func encodeImageElement(_ element: ImageElement, keyPath: String, file: String) throws(DocumentError)
+        -> JSONValue
+    {
         var members: [(key: String, value: JSONValue)] = [("transform", encodeTransform(element.transform))]
         if let clip = element.clip {
             guard let index = clip.libraryIndex else {
-                throw DocumentError(file: file, keyPath: keyPath + ".frameIndex", kind: .notRepresentable(
-                    "the clip shape is a custom path that equals none of the app's \(LibraryShape.allCases.count) library shapes, so a card file cannot store it; choose a library shape (\(LibraryShape.allCases.map(\.name).joined(separator: ", "))) or save as a drawing"))
+                throw DocumentError(
+                    file: file, keyPath: keyPath + ".frameIndex",
+                    kind: .notRepresentable(
+                        "the clip shape is a custom path that equals none of the app's \(LibraryShape.allCases.count) library shapes, so a card file cannot store it; choose a library shape (\(LibraryShape.allCases.map(\.name).joined(separator: ", "))) or save as a drawing"
+                    ))
             }
             members.append(("frameIndex", .number(Double(index))))
             members.append(("frame", .number(Double(index))))

@@ -21,7 +21,9 @@ extension Drawing: FileDocument {
             bytes = contents
         case .directory(let children):
             guard let contents = children[Self.packageDocumentName]?.regularFileContents else {
-                throw DocumentError(file: configuration.displayName, kind: .io("a drawing package folder must contain \(Self.packageDocumentName)"))
+                throw DocumentError(
+                    file: configuration.displayName,
+                    kind: .io("a drawing package folder must contain \(Self.packageDocumentName)"))
             }
             bytes = contents
         }

@@ -72,8 +72,10 @@ public struct Graphic: Hashable, Sendable {
     public var name: String?
 
     /// A graphic; by default neither filled nor stroked, fully opaque, unclipped and unnamed.
-    public init(kind: GraphicKind, transform: GraphicTransform, fill: Color? = nil, stroke: Stroke? = nil,
-                opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil) {
+    public init(
+        kind: GraphicKind, transform: GraphicTransform, fill: Color? = nil, stroke: Stroke? = nil,
+        opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil
+    ) {
         self.kind = kind
         self.transform = transform
         self.fill = fill

@@ -11,21 +11,28 @@ public enum DrawingDecoder {
 
     /// The drawing in `bytes`, migrated to the current version (with a warning per step);
     /// throws for bad JSON, a newer version or any value out of `DrawingLimits`.
-    public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Drawing {
+    public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Drawing
+    {
         if bytes.count > DrawingLimits.maxFileBytes {
-            throw DocumentError(file: file, kind: .limitExceeded("the file is \(bytes.count) bytes, over the drawing limit of \(DrawingLimits.maxFileBytes) bytes"))
+            throw DocumentError(
+                file: file,
+                kind: .limitExceeded(
+                    "the file is \(bytes.count) bytes, over the drawing limit of \(DrawingLimits.maxFileBytes) bytes"))
         }
         var root = try JSONNode.parse(bytes, file: file)
         if let format = try root.optional("format") {
             guard try format.string() == Drawing.formatIdentifier else {
-                throw format.invalid("this is not an Easel drawing (format \"\(try format.string())\", expected \"\(Drawing.formatIdentifier)\")")
+                throw format.invalid(
+                    "this is not an Easel drawing (format \"\(try format.string())\", expected \"\(Drawing.formatIdentifier)\")")
             }
         }
         let versionNode = try root.required("version")
         var version = try versionNode.int()
         guard version >= 1 else { throw versionNode.invalid("version \(version) does not exist; drawings start at version 1") }
         guard version <= Drawing.currentVersion else {
-            throw versionNode.invalid("the drawing was written by a newer Easel (format version \(version)); this Easel reads versions up to \(Drawing.currentVersion)")
+            throw versionNode.invalid(
+                "the drawing was written by a newer Easel (format version \(version)); this Easel reads versions up to \(Drawing.currentVersion)"
+            )
         }
         while version < Drawing.currentVersion, let migrate = migrations[version] {
             root = JSONNode(value: migrate(root.value), file: file)
@@ -37,7 +44,9 @@ public enum DrawingDecoder {
         let sizeNode = try canvas.required("size")
         let size = try sizeNode.numbers(count: 2, meaning: "width, height")
         guard size[0] > 0, size[1] > 0, size[0] <= DrawingLimits.maxCoordinate, size[1] <= DrawingLimits.maxCoordinate else {
-            throw sizeNode.invalid("the canvas size must be positive and at most \(formatNumber(DrawingLimits.maxCoordinate)) units a side, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
+            throw sizeNode.invalid(
+                "the canvas size must be positive and at most \(formatNumber(DrawingLimits.maxCoordinate)) units a side, found \(formatNumber(size[0]))x\(formatNumber(size[1]))"
+            )
         }
         let background = try canvas.optionalNonNull("background").map { (node) throws(DocumentError) in try decodeColor(node) }
         var context = Context()
@@ -69,15 +78,20 @@ public enum DrawingDecoder {
         case "rectangle": kind = .rectangle
         case "roundedRectangle":
             // Without a radius it is the Cards library's rounded rectangle (radius 25).
-            let radius = try node.optional("cornerRadius").map { (n) throws(DocumentError) in try length(n, meaning: "the corner radius") }
+            let radius = try node.optional("cornerRadius").map { (n) throws(DocumentError) in
+                try length(n, meaning: "the corner radius")
+            }
             kind = .roundedRectangle(cornerRadius: radius ?? 25)
         case "ellipse": kind = .ellipse
         case "polygon":
             kind = .polygon(sides: try count(node.required("sides"), minimum: 3, meaning: "a polygon's sides"))
         case "star":
             let ratioNode = try node.optional("innerRadiusRatio")
-            let ratio = try ratioNode.map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the inner radius ratio") } ?? 0.5
-            kind = .star(points: try count(node.required("points"), minimum: 2, meaning: "a star's points"), innerRadiusRatio: ratio)
+            let ratio =
+                try ratioNode.map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the inner radius ratio") }
+                ?? 0.5
+            kind = .star(
+                points: try count(node.required("points"), minimum: 2, meaning: "a star's points"), innerRadiusRatio: ratio)
         case "line":
             let from = try node.optional("from").map { (n) throws(DocumentError) in try point(n) } ?? Point(x: 0, y: 0.5)
             let to = try node.optional("to").map { (n) throws(DocumentError) in try point(n) } ?? Point(x: 1, y: 0.5)
@@ -97,20 +111,23 @@ public enum DrawingDecoder {
             if let shape = LibraryShape(name: kindName) {
                 kind = .shape(shape)
             } else {
-                throw kindNode.invalid("unknown graphic kind \"\(kindName)\"; expected one of \(allKindNames.joined(separator: ", "))")
+                throw kindNode.invalid(
+                    "unknown graphic kind \"\(kindName)\"; expected one of \(allKindNames.joined(separator: ", "))")
             }
         }
 
         let transform = try decodeTransform(node.required("transform"))
         let fill = try node.optionalNonNull("fill").map { (n) throws(DocumentError) in try decodeColor(n) }
         let stroke = try node.optionalNonNull("stroke").map { (n) throws(DocumentError) in try decodeStroke(n) }
-        let opacity = try node.optional("opacity").map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the opacity") } ?? 1
+        let opacity =
+            try node.optional("opacity").map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the opacity") } ?? 1
         let clip = try node.optionalNonNull("clip").map { (n) throws(DocumentError) in try decodeClip(n) }
         let name = try node.optionalNonNull("name").map { (n) throws(DocumentError) in try n.string() }
         return Graphic(kind: kind, transform: transform, fill: fill, stroke: stroke, opacity: opacity, clip: clip, name: name)
     }
 
-    static let allKindNames = ["rectangle", "roundedRectangle", "ellipse", "polygon", "star", "line", "path", "text", "image", "group"]
+    static let allKindNames =
+        ["rectangle", "roundedRectangle", "ellipse", "polygon", "star", "line", "path", "text", "image", "group"]
         + LibraryShape.allCases.map(\.name).filter { $0 != "rectangle" && $0 != "roundedRectangle" }
 
     static func decodeTransform(_ node: JSONNode) throws(DocumentError) -> GraphicTransform {
@@ -120,15 +137,20 @@ public enum DrawingDecoder {
         let size = try sizeNode.numbers(count: 2, meaning: "width, height")
         for (value, place) in [(center[0], centerNode), (center[1], centerNode), (size[0], sizeNode), (size[1], sizeNode)]
         where abs(value) > DrawingLimits.maxCoordinate {
-            throw place.error(.limitExceeded("\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))
+            throw place.error(
+                .limitExceeded(
+                    "\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))
         }
         guard size[0] >= 0, size[1] >= 0 else {
             throw sizeNode.invalid("a size cannot be negative, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
         }
-        let rotation = try node.optional("rotation").map { (n) throws(DocumentError) in
-            try n.double(in: -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees, meaning: "the rotation in degrees")
-        } ?? 0
-        return GraphicTransform(center: Point(x: center[0], y: center[1]), size: Size(width: size[0], height: size[1]), rotationDegrees: rotation)
+        let rotation =
+            try node.optional("rotation").map { (n) throws(DocumentError) in
+                try n.double(
+                    in: -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees, meaning: "the rotation in degrees")
+            } ?? 0
+        return GraphicTransform(
+            center: Point(x: center[0], y: center[1]), size: Size(width: size[0], height: size[1]), rotationDegrees: rotation)
     }
 
     /// A colour: `[r, g, b]` or `[r, g, b, a]` in (extended) sRGB, or `"#RRGGBB"` / `"#RRGGBBAA"`.
@@ -149,7 +171,8 @@ public enum DrawingDecoder {
 
     static func decodeStroke(_ node: JSONNode) throws(DocumentError) -> Stroke {
         let color = try node.optionalNonNull("color").map { (n) throws(DocumentError) in try decodeColor(n) } ?? .black
-        let width = try node.optional("width").map { (n) throws(DocumentError) in try length(n, meaning: "the stroke width") } ?? 1
+        let width =
+            try node.optional("width").map { (n) throws(DocumentError) in try length(n, meaning: "the stroke width") } ?? 1
         var dash: [Double] = []
         if let dashNode = try node.optionalNonNull("dash") {
             for item in try dashNode.array(maxCount: DrawingLimits.maxDashCount, of: "dash lengths") {
@@ -168,13 +191,16 @@ public enum DrawingDecoder {
         let textNode = try node.required("text")
         let string = try textNode.string()
         if string.count > DrawingLimits.maxTextCharacters {
-            throw textNode.error(.limitExceeded("a text of \(string.count) characters, over the limit of \(DrawingLimits.maxTextCharacters)"))
+            throw textNode.error(
+                .limitExceeded("a text of \(string.count) characters, over the limit of \(DrawingLimits.maxTextCharacters)"))
         }
         let family = try node.optional("font").map { (n) throws(DocumentError) in try n.string() } ?? "DejaVu Sans"
-        let size = try node.optional("fontSize").map { (n) throws(DocumentError) in
-            try n.double(in: 0...DrawingLimits.maxFontSize, meaning: "the font size")
-        } ?? 48
-        let alignment = try enumValue(node.optional("alignment"), default: TextContent.Alignment.center, meaning: "a text alignment")
+        let size =
+            try node.optional("fontSize").map { (n) throws(DocumentError) in
+                try n.double(in: 0...DrawingLimits.maxFontSize, meaning: "the font size")
+            } ?? 48
+        let alignment = try enumValue(
+            node.optional("alignment"), default: TextContent.Alignment.center, meaning: "a text alignment")
         return TextContent(string: string, fontFamily: family, fontSize: size, alignment: alignment)
     }
 
@@ -182,7 +208,9 @@ public enum DrawingDecoder {
     static func decodeClip(_ node: JSONNode) throws(DocumentError) -> ClipShape {
         if case .string(let name) = node.value {
             guard let shape = LibraryShape(name: name) else {
-                throw node.invalid("unknown clip shape \"\(name)\"; expected one of \(LibraryShape.allCases.map(\.name).joined(separator: ", ")) or {\"path\": [...]}")
+                throw node.invalid(
+                    "unknown clip shape \"\(name)\"; expected one of \(LibraryShape.allCases.map(\.name).joined(separator: ", ")) or {\"path\": [...]}"
+                )
             }
             return .library(shape)
         }
@@ -224,7 +252,8 @@ public enum DrawingDecoder {
             default: elements.append(.closeSubpath)
             }
         }
-        if let first = elements.first, case .move = first {} else if !elements.isEmpty {
+        if let first = elements.first, case .move = first {
+        } else if !elements.isEmpty {
             throw node.invalid("a path must start with a \"move\" element")
         }
         do { return try Path(validating: elements) } catch { throw node.invalid(error.description) }
@@ -247,11 +276,14 @@ public enum DrawingDecoder {
         return value
     }
 
-    static func enumValue<E: RawRepresentable & CaseIterable>(_ node: JSONNode?, default fallback: E, meaning: String) throws(DocumentError) -> E where E.RawValue == String {
+    static func enumValue<E: RawRepresentable & CaseIterable>(_ node: JSONNode?, default fallback: E, meaning: String)
+        throws(DocumentError) -> E where E.RawValue == String
+    {
         guard let node, !node.isNull else { return fallback }
         let text = try node.string()
         guard let value = E(rawValue: text) else {
-            throw node.invalid("\"\(text)\" is not \(meaning); expected one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw node.invalid(
+                "\"\(text)\" is not \(meaning); expected one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }

@@ -42,20 +42,28 @@ public enum DrawingEncoder {
         case .group(let children): members.append(("children", .array(children.map(Self.graphic))))
         }
         let t = graphic.transform
-        members.append(("transform", .object([
-            ("center", pair(t.center.x, t.center.y)),
-            ("size", pair(t.size.width, t.size.height)),
-            ("rotation", .number(t.rotationDegrees)),
-        ])))
+        members.append(
+            (
+                "transform",
+                .object([
+                    ("center", pair(t.center.x, t.center.y)),
+                    ("size", pair(t.size.width, t.size.height)),
+                    ("rotation", .number(t.rotationDegrees)),
+                ])
+            ))
         if let fill = graphic.fill { members.append(("fill", color(fill))) }
         if let stroke = graphic.stroke {
-            members.append(("stroke", .object([
-                ("color", color(stroke.color)),
-                ("width", .number(stroke.width)),
-                ("dash", .array(stroke.dash.map(JSONValue.number))),
-                ("cap", .string(stroke.cap.rawValue)),
-                ("join", .string(stroke.join.rawValue)),
-            ])))
+            members.append(
+                (
+                    "stroke",
+                    .object([
+                        ("color", color(stroke.color)),
+                        ("width", .number(stroke.width)),
+                        ("dash", .array(stroke.dash.map(JSONValue.number))),
+                        ("cap", .string(stroke.cap.rawValue)),
+                        ("join", .string(stroke.join.rawValue)),
+                    ])
+                ))
         }
         members.append(("opacity", .number(graphic.opacity)))
         switch graphic.clip {
@@ -67,18 +75,19 @@ public enum DrawingEncoder {
     }
 
     static func elements(_ path: Path) -> JSONValue {
-        .array(path.elements.map { element -> JSONValue in
-            func numbers(_ verb: String, _ points: [Point]) -> JSONValue {
-                .array([.string(verb)] + points.flatMap { [JSONValue.number($0.x), .number($0.y)] })
-            }
-            switch element {
-            case .move(let p): return numbers("move", [p])
-            case .line(let p): return numbers("line", [p])
-            case .quadCurve(let p, let c): return numbers("quad", [c, p])
-            case .curve(let p, let c1, let c2): return numbers("cubic", [c1, c2, p])
-            case .closeSubpath: return .array([.string("close")])
-            }
-        })
+        .array(
+            path.elements.map { element -> JSONValue in
+                func numbers(_ verb: String, _ points: [Point]) -> JSONValue {
+                    .array([.string(verb)] + points.flatMap { [JSONValue.number($0.x), .number($0.y)] })
+                }
+                switch element {
+                case .move(let p): return numbers("move", [p])
+                case .line(let p): return numbers("line", [p])
+                case .quadCurve(let p, let c): return numbers("quad", [c, p])
+                case .curve(let p, let c1, let c2): return numbers("cubic", [c1, c2, p])
+                case .closeSubpath: return .array([.string("close")])
+                }
+            })
     }
 
     static func pair(_ a: Double, _ b: Double) -> JSONValue { .array([.number(a), .number(b)]) }

@@ -18,11 +18,13 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The Cards app's card: JSON in a `.rwcard` file.
-    public static let card = ContentType(identifier: "com.raywenderlich.rwcard", preferredFilenameExtension: "rwcard",
-                                         conformsTo: ["public.json", "public.data"])
+    public static let card = ContentType(
+        identifier: "com.raywenderlich.rwcard", preferredFilenameExtension: "rwcard",
+        conformsTo: ["public.json", "public.data"])
     /// Easel's own drawing: JSON in a `.drawing` file.
-    public static let drawing = ContentType(identifier: "org.easel.drawing", preferredFilenameExtension: "drawing",
-                                            conformsTo: ["public.json", "public.data"])
+    public static let drawing = ContentType(
+        identifier: "org.easel.drawing", preferredFilenameExtension: "drawing",
+        conformsTo: ["public.json", "public.data"])
 
     /// True when `identifier` is this type's own or one it lists in `conformsTo`.
     public func conforms(to identifier: String) -> Bool {

@@ -60,11 +60,13 @@ public struct DocumentRegistry: Sendable {
     /// it lives, where its resources resolve from, and the warnings noticed on the way.
     public func open(_ url: URL) throws(DocumentError) -> LocatedDocument {
         guard let entry = entry(for: url) else {
-            throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
+            throw DocumentError(
+                file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
-        let configuration = ReadConfiguration(contentType: entry.contentType,
-                                              file: try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes),
-                                              fileURL: url)
+        let configuration = ReadConfiguration(
+            contentType: entry.contentType,
+            file: try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes),
+            fileURL: url)
         var warnings: [DocumentWarning] = []
         let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
         return LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
@@ -92,8 +94,11 @@ public struct DocumentRegistry: Sendable {
     /// The entry `document` is saved as at `url`; throws when its type cannot write that extension.
     private func writableEntry(for document: any FileDocument, at url: URL) throws(DocumentError) -> Entry {
         guard let entry = entry(for: url), type(of: document).writableContentTypes.contains(entry.contentType) else {
-            throw DocumentError(file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension,
-                                                                       supported: type(of: document).writableContentTypes.map(\.preferredFilenameExtension)))
+            throw DocumentError(
+                file: url.path,
+                kind: .unsupportedType(
+                    fileExtension: url.pathExtension,
+                    supported: type(of: document).writableContentTypes.map(\.preferredFilenameExtension)))
         }
         return entry
     }

@@ -82,7 +82,8 @@ public struct ReadConfiguration: Sendable {
     /// The bytes of a regular file; throws when the document is a folder.
     public func regularFileBytes() throws(DocumentError) -> [UInt8] {
         guard let bytes = file.regularFileContents else {
-            throw DocumentError(file: displayName, kind: .io("is a folder, expected a \(contentType.preferredFilenameExtension) file"))
+            throw DocumentError(
+                file: displayName, kind: .io("is a folder, expected a \(contentType.preferredFilenameExtension) file"))
         }
         return bytes
     }

@@ -37,7 +37,8 @@ public enum FileWrapper: Hashable, Sendable {
             throw DocumentError(file: path, kind: .io("not a regular file"))
         }
         if Int(status.st_size) > maxBytes {
-            throw DocumentError(file: path, kind: .limitExceeded("the file is \(status.st_size) bytes, over the limit of \(maxBytes) bytes"))
+            throw DocumentError(
+                file: path, kind: .limitExceeded("the file is \(status.st_size) bytes, over the limit of \(maxBytes) bytes"))
         }
         self = .regularFile(try FileIO.readBytes(at: path, maxBytes: maxBytes))
     }

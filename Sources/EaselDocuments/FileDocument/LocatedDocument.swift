@@ -42,7 +42,9 @@ public struct LocatedDocument: Sendable {
 
     /// The files the document draws from, each resolved in its resource folder.
     public var referencedFiles: [ReferencedFile] {
-        document.referencedFileNames.map { ReferencedFile(name: $0, resolution: FolderFileResolver.resolve($0, inFolder: resourceFolder), folder: resourceFolder) }
+        document.referencedFileNames.map {
+            ReferencedFile(name: $0, resolution: FolderFileResolver.resolve($0, inFolder: resourceFolder), folder: resourceFolder)
+        }
     }
 }
 

@@ -31,8 +31,10 @@ public struct RenderOptions: Codable, Hashable, Sendable {
 
     /// Options; by default a PNG at the app's share size (scale 1) with the document's own
     /// background, the good image filter and Easel's fast PNG settings.
-    public init(format: OutputFormat = .png, size: OutputSize = .share, background: Color? = nil,
-                imageFilter: ImageFilter = .good, png: PNGEncodingOptions = .default) {
+    public init(
+        format: OutputFormat = .png, size: OutputSize = .share, background: Color? = nil,
+        imageFilter: ImageFilter = .good, png: PNGEncodingOptions = .default
+    ) {
         self.format = format
         self.size = size
         self.background = background
@@ -70,34 +72,44 @@ public struct ExportedFile {
 public enum DocumentRenderer {
     /// Lowers a document to a scene, resolving its images in its resource folder.
     /// `background`, when set, replaces the document's own.
-    public static func scene(for located: LocatedDocument, background: Color? = nil,
-                             images: ImageLoader = ImageLoader()) throws(RenderError) -> Scene {
+    public static func scene(
+        for located: LocatedDocument, background: Color? = nil,
+        images: ImageLoader = ImageLoader()
+    ) throws(RenderError) -> Scene {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
-        let context = LoweringContext(resourceFolder: located.resourceFolder, file: located.displayName, images: images,
-                                      background: background)
+        let context = LoweringContext(
+            resourceFolder: located.resourceFolder, file: located.displayName, images: images,
+            background: background)
         var scene = renderable.scene(in: context)
         scene.file = located.displayName
         return scene
     }
 
     /// Renders to pixels.
-    public static func render(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
+    public static func render(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError)
+        -> RenderedImage
+    {
         let scene = try scene(for: located, background: options.background)
         let pixels = try options.size.pixelSize(for: scene.canvasSize)
-        let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
-                                                     imageFilter: options.imageFilter)
+        let image = try CairoSceneRenderer.rasterize(
+            scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
+            imageFilter: options.imageFilter)
         return RenderedImage(image: image, warnings: scene.warnings)
     }
 
     /// Renders and encodes in `options.format`.
-    public static func export(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> ExportedFile {
+    public static func export(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError)
+        -> ExportedFile
+    {
         try export(try scene(for: located, background: options.background), options: options)
     }
 
     /// Renders and encodes as PNG bytes, whatever `options.format` says.
-    public static func renderPNG(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> (png: [UInt8], warnings: [DocumentWarning]) {
+    public static func renderPNG(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError) -> (
+        png: [UInt8], warnings: [DocumentWarning]
+    ) {
         var pngOptions = options
         pngOptions.format = .png
         let file = try export(located, options: pngOptions)
@@ -110,17 +122,21 @@ public enum DocumentRenderer {
         let bytes: [UInt8]
         switch options.format {
         case .png:
-            let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
-                                                         imageFilter: options.imageFilter)
+            let image = try CairoSceneRenderer.rasterize(
+                scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
+                imageFilter: options.imageFilter)
             do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
         case .svg:
-            bytes = try CairoSceneRenderer.vectorFile(scene, format: .svg, width: pixels.width, height: pixels.height,
-                                                      imageFilter: options.imageFilter)
+            bytes = try CairoSceneRenderer.vectorFile(
+                scene, format: .svg, width: pixels.width, height: pixels.height,
+                imageFilter: options.imageFilter)
         case .pdf:
-            bytes = try CairoSceneRenderer.vectorFile(scene, format: .pdf, width: pixels.width, height: pixels.height,
-                                                      imageFilter: options.imageFilter)
+            bytes = try CairoSceneRenderer.vectorFile(
+                scene, format: .pdf, width: pixels.width, height: pixels.height,
+                imageFilter: options.imageFilter)
         }
-        return ExportedFile(bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)
+        return ExportedFile(
+            bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)
     }
 }
 

@@ -30,7 +30,8 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
             (width, height) = (Double(w), Double(h))
         }
         guard width.isFinite, height.isFinite, width < 1e9, height < 1e9 else {
-            throw .tooLarge(width: Int(min(width, 1e9)), height: Int(min(height, 1e9)), limit: "\(RenderLimits.maxOutputPixels) pixels")
+            throw .tooLarge(
+                width: Int(min(width, 1e9)), height: Int(min(height, 1e9)), limit: "\(RenderLimits.maxOutputPixels) pixels")
         }
         let pixels = (width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
         guard width >= 0.5, height >= 0.5 else {

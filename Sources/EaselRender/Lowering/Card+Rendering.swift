@@ -6,7 +6,8 @@ extension Card: RenderableDocument {
     public func scene(in context: LoweringContext) -> Scene {
         var card = self
         if let background = context.background { card.backgroundColor = background }
-        return CardLowering.scene(for: card, folder: context.resourceFolder, images: context.images, fonts: context.fonts,
-                                  file: context.file)
+        return CardLowering.scene(
+            for: card, folder: context.resourceFolder, images: context.images, fonts: context.fonts,
+            file: context.file)
     }
 }

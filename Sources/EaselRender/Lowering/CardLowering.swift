@@ -15,7 +15,9 @@ import EaselCairo
 public enum CardLowering {
     /// The card as a scene on its 1300x2000 canvas, with images resolved in `folder`;
     /// problems drawn around become warnings naming `file`. Never fails.
-    public static func scene(for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
+    public static func scene(for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String)
+        -> Scene
+    {
         var scene = Scene(canvasSize: Card.canvasSize)
         var background = Path()
         background.addRect(Rect(origin: .zero, size: Card.canvasSize))
@@ -36,8 +38,10 @@ public enum CardLowering {
                 scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".imageFilename", message: reason))
                 scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard, fonts: fonts)
             case .loaded(let pixels, let source):
-                scene.operations.append(ImagePlacement.operation(SceneImage(name: element.imageFilename ?? "", pixels: pixels, source: source),
-                                                                 frame: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip))
+                scene.operations.append(
+                    ImagePlacement.operation(
+                        SceneImage(name: element.imageFilename ?? "", pixels: pixels, source: source),
+                        frame: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip))
             }
         }
 
@@ -45,20 +49,28 @@ public enum CardLowering {
             let keyPath = "textElements[\(index)]"
             let frame = element.transform
             guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings),
-                  let line = TextPlacement.layout(element.text, fontName: element.textFont, fonts: fonts, file: file,
-                                                  keyPath: keyPath, fontKey: ".textFont", warnings: &scene.warnings) else { continue }
+                let line = TextPlacement.layout(
+                    element.text, fontName: element.textFont, fonts: fonts, file: file,
+                    keyPath: keyPath, fontKey: ".textFont", warnings: &scene.warnings)
+            else { continue }
             let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
-            scene.operations.append(TextPlacement.place(line, size: size, in: Rect(origin: .zero, size: frame.size),
-                                                        alignment: .center, color: element.textColor, frameToCanvas: frame.frameToCard))
+            scene.operations.append(
+                TextPlacement.place(
+                    line, size: size, in: Rect(origin: .zero, size: frame.size),
+                    alignment: .center, color: element.textColor, frameToCanvas: frame.frameToCard))
         }
         return scene
     }
 
     /// An element whose frame has no area is not drawn, with a warning.
-    private static func hasArea(_ frame: ElementTransform, keyPath: String, file: String, warnings: inout [DocumentWarning]) -> Bool {
+    private static func hasArea(_ frame: ElementTransform, keyPath: String, file: String, warnings: inout [DocumentWarning])
+        -> Bool
+    {
         guard frame.size.width > 0, frame.size.height > 0 else {
-            warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".transform.size",
-                                            message: "the frame \(frame.size) has no area; the element is not drawn"))
+            warnings.append(
+                DocumentWarning(
+                    file: file, keyPath: keyPath + ".transform.size",
+                    message: "the frame \(frame.size) has no area; the element is not drawn"))
             return false
         }
         return true

@@ -6,7 +6,8 @@ extension Drawing: RenderableDocument {
     public func scene(in context: LoweringContext) -> Scene {
         var drawing = self
         if let background = context.background { drawing.background = background }
-        return DrawingLowering.scene(for: drawing, imageFolder: context.resourceFolder, images: context.images,
-                                     fonts: context.fonts, file: context.file)
+        return DrawingLowering.scene(
+            for: drawing, imageFolder: context.resourceFolder, images: context.images,
+            fonts: context.fonts, file: context.file)
     }
 }

@@ -10,7 +10,9 @@ import EaselCairo
 public enum DrawingLowering {
     /// The drawing as a scene on its canvas, with images resolved in `imageFolder`;
     /// problems drawn around become warnings naming `file`. Never fails.
-    public static func scene(for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String) -> Scene {
+    public static func scene(
+        for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String
+    ) -> Scene {
         var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file)
         var scene = Scene(canvasSize: drawing.canvasSize)
         if let background = drawing.background {
@@ -39,9 +41,10 @@ public enum DrawingLowering {
         case .polygon(let sides):
             path.addPolygon((0..<sides).map { onEllipse(-90 + 360 * Double($0) / Double(sides), 1) })
         case .star(let points, let ratio):
-            path.addPolygon((0..<(2 * points)).map { i in
-                onEllipse(-90 + 180 * Double(i) / Double(points), i % 2 == 0 ? 1 : ratio)
-            })
+            path.addPolygon(
+                (0..<(2 * points)).map { i in
+                    onEllipse(-90 + 180 * Double(i) / Double(points), i % 2 == 0 ? 1 : ratio)
+                })
         case .line(let from, let to):
             path.move(to: Point(x: rect.minX + from.x * w, y: rect.minY + from.y * h))
             path.addLine(to: Point(x: rect.minX + to.x * w, y: rect.minY + to.y * h))
@@ -95,8 +98,10 @@ public enum DrawingLowering {
                 lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath, into: &scene)
             case .image(let name):
                 if let loadedImage {
-                    scene.operations.append(ImagePlacement.operation(SceneImage(name: name, pixels: loadedImage.pixels, source: loadedImage.source), frame: rect.size,
-                                                                     frameToCanvas: frameToCanvas, clip: nil))
+                    scene.operations.append(
+                        ImagePlacement.operation(
+                            SceneImage(name: name, pixels: loadedImage.pixels, source: loadedImage.source), frame: rect.size,
+                            frameToCanvas: frameToCanvas, clip: nil))
                 } else {
                     scene.operations += ErrorImage.operations(in: rect.size, frameToCanvas: frameToCanvas, fonts: fonts)
                 }
@@ -112,13 +117,19 @@ public enum DrawingLowering {
             return false
         }
 
-        func lowerText(_ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene) {
+        func lowerText(
+            _ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene
+        ) {
             guard !content.string.isEmpty, content.fontSize > 0,
-                  let line = TextPlacement.layout(content.string, fontName: content.fontFamily, fonts: fonts, file: file,
-                                                  keyPath: keyPath, fontKey: ".font", warnings: &scene.warnings) else { return }
-            scene.operations.append(TextPlacement.place(line, size: content.fontSize, in: graphic.transform.localRect,
-                                                        alignment: content.alignment, color: graphic.fill ?? .black,
-                                                        frameToCanvas: frameToCanvas))
+                let line = TextPlacement.layout(
+                    content.string, fontName: content.fontFamily, fonts: fonts, file: file,
+                    keyPath: keyPath, fontKey: ".font", warnings: &scene.warnings)
+            else { return }
+            scene.operations.append(
+                TextPlacement.place(
+                    line, size: content.fontSize, in: graphic.transform.localRect,
+                    alignment: content.alignment, color: graphic.fill ?? .black,
+                    frameToCanvas: frameToCanvas))
         }
     }
 }

@@ -32,7 +32,8 @@ enum ErrorImage {
             let line = TextLine.layout("No image", primary: face, fallbacks: [])
             let band = Rect(x: 8, y: 72, width: 84, height: 20)
             let size = min(band.width / line.width, band.height / line.height)
-            operations.append(TextPlacement.place(line, size: size, in: band, alignment: .center, color: grey, frameToCanvas: designToCanvas))
+            operations.append(
+                TextPlacement.place(line, size: size, in: band, alignment: .center, color: grey, frameToCanvas: designToCanvas))
         }
         return operations
     }

@@ -12,9 +12,11 @@ enum ImagePlacement {
 
     static func operation(_ image: SceneImage, frame: Size, frameToCanvas: Transform2D, clip: ClipShape?) -> SceneOperation {
         let fitted = fittedRect(for: image.pixels, in: frame)
-        let imageToCanvas = Transform2D.scale(x: fitted.width / Double(image.pixels.width), y: fitted.height / Double(image.pixels.height))
-            .concatenating(.translation(x: fitted.minX, y: fitted.minY))
-            .concatenating(frameToCanvas)
+        let imageToCanvas = Transform2D.scale(
+            x: fitted.width / Double(image.pixels.width), y: fitted.height / Double(image.pixels.height)
+        )
+        .concatenating(.translation(x: fitted.minX, y: fitted.minY))
+        .concatenating(frameToCanvas)
         return .image(image, transform: imageToCanvas, clip: clip.map { $0.path(in: fitted).applying(frameToCanvas) })
     }
 }

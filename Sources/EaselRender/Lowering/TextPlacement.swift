@@ -5,8 +5,10 @@ import EaselCairo
 /// Places one laid-out line of text in a frame: horizontally by alignment, vertically
 /// centred (the line box, ascent + descent, centred on the frame's middle).
 enum TextPlacement {
-    static func place(_ line: TextLine, size: Double, in rect: Rect, alignment: TextContent.Alignment,
-                      color: Color, frameToCanvas: Transform2D) -> SceneOperation {
+    static func place(
+        _ line: TextLine, size: Double, in rect: Rect, alignment: TextContent.Alignment,
+        color: Color, frameToCanvas: Transform2D
+    ) -> SceneOperation {
         let width = line.width * size
         let x: Double
         switch alignment {
@@ -22,13 +24,17 @@ enum TextPlacement {
     /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
     /// characters it lacks. Warns (at `keyPath` + `fontKey`) when the name is not mapped,
     /// and returns nil (with a warning) when no font can be loaded at all.
-    static func layout(_ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
-                       warnings: inout [DocumentWarning]) -> TextLine? {
+    static func layout(
+        _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
+        warnings: inout [DocumentWarning]
+    ) -> TextLine? {
         do {
             let (face, substituted) = try fonts.face(named: fontName)
             if substituted {
-                warnings.append(DocumentWarning(file: file, keyPath: keyPath + fontKey,
-                                                message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
+                warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath + fontKey,
+                        message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
             }
             return TextLine.layout(text, primary: face, fallbacks: fonts.fallbackFaces)
         } catch {

@@ -117,12 +117,20 @@ extension Scene: CustomStringConvertible {
                 lines.append(indent + "fill \(color) \(path)")
             case .stroke(let path, let style):
                 let dash = style.dash.isEmpty ? "" : " dash \(style.dash.map(formatNumber).joined(separator: ","))"
-                lines.append(indent + "stroke \(style.color) width \(formatNumber(style.width))\(dash) cap \(style.cap) join \(style.join) \(path)")
+                lines.append(
+                    indent
+                        + "stroke \(style.color) width \(formatNumber(style.width))\(dash) cap \(style.cap) join \(style.join) \(path)"
+                )
             case .image(let image, let transform, let clip):
-                lines.append(indent + "image \(image.name) \(image.pixels.width)x\(image.pixels.height) \(transform)" + (clip.map { " clip \($0)" } ?? ""))
+                lines.append(
+                    indent + "image \(image.name) \(image.pixels.width)x\(image.pixels.height) \(transform)"
+                        + (clip.map { " clip \($0)" } ?? ""))
             case .text(let text):
                 let fonts = text.line.runs.map(\.font.description).joined(separator: "+")
-                lines.append(indent + "text \"\(text.line.text)\" \(fonts) size \(formatNumber(text.fontSize)) \(text.color) \(text.transform)")
+                lines.append(
+                    indent
+                        + "text \"\(text.line.text)\" \(fonts) size \(formatNumber(text.fontSize)) \(text.color) \(text.transform)"
+                )
             case .beginGroup(let opacity, let clip):
                 lines.append(indent + "group opacity \(formatNumber(opacity))" + (clip.map { " clip \($0)" } ?? ""))
                 depth += 1

@@ -7,9 +7,13 @@ import EaselGeometry
 public enum CairoSceneRenderer {
     /// Draws `scene` into `context`, whose user space is already set up so that the
     /// scene's canvas units map onto the output.
-    public static func draw(_ scene: Scene, in context: CairoContext, imageFilter: ImageFilter = .good,
-                            fonts: FontLibrary = .shared) throws(RenderError) {
-        try draw(scene, in: context, images: try RenderError.wrapping { try cairoImages(for: scene) }, imageFilter: imageFilter, fonts: fonts)
+    public static func draw(
+        _ scene: Scene, in context: CairoContext, imageFilter: ImageFilter = .good,
+        fonts: FontLibrary = .shared
+    ) throws(RenderError) {
+        try draw(
+            scene, in: context, images: try RenderError.wrapping { try cairoImages(for: scene) }, imageFilter: imageFilter,
+            fonts: fonts)
     }
 
     /// One cairo image per decoded buffer, however often the scene draws it (a PDF or SVG
@@ -23,8 +27,10 @@ public enum CairoSceneRenderer {
         return images
     }
 
-    static func draw(_ scene: Scene, in context: CairoContext, images: [ObjectIdentifier: RasterImage], imageFilter: ImageFilter,
-                     fonts: FontLibrary) throws(RenderError) {
+    static func draw(
+        _ scene: Scene, in context: CairoContext, images: [ObjectIdentifier: RasterImage], imageFilter: ImageFilter,
+        fonts: FontLibrary
+    ) throws(RenderError) {
         var images = images
         var openGroups: [Double] = []
         try RenderError.wrapping {
@@ -34,8 +40,9 @@ public enum CairoSceneRenderer {
                     try context.setSource(color)
                     try context.fill(path)
                 case .stroke(let path, let style):
-                    try context.stroke(path, color: style.color, width: style.width, dash: style.dash,
-                                       cap: lineCap(style.cap), join: lineJoin(style.join))
+                    try context.stroke(
+                        path, color: style.color, width: style.width, dash: style.dash,
+                        cap: lineCap(style.cap), join: lineJoin(style.join))
                 case .image(let image, let transform, let clip):
                     let key = ObjectIdentifier(image.pixels)
                     let raster = try images[key] ?? RasterImage(sharing: image.pixels)
@@ -68,31 +75,39 @@ public enum CairoSceneRenderer {
 
     /// Rasterises `scene` into a new image of `pixelWidth` x `pixelHeight`, stretching the
     /// canvas onto it (the caller keeps the aspect ratio when it wants to).
-    public static func rasterize(_ scene: Scene, pixelWidth: Int, pixelHeight: Int,
-                                 imageFilter: ImageFilter = .good) throws(RenderError) -> RasterImage {
+    public static func rasterize(
+        _ scene: Scene, pixelWidth: Int, pixelHeight: Int,
+        imageFilter: ImageFilter = .good
+    ) throws(RenderError) -> RasterImage {
         try RenderError.wrapping {
             let images = try cairoImages(for: scene)
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
-            try fitCanvas(of: scene, into: CairoContext(image: image), images: images, width: pixelWidth, height: pixelHeight,
-                          imageFilter: imageFilter)
+            try fitCanvas(
+                of: scene, into: CairoContext(image: image), images: images, width: pixelWidth, height: pixelHeight,
+                imageFilter: imageFilter)
             return image
         }
     }
 
     /// Draws `scene` as a one-page SVG or PDF of `width` x `height` and returns its bytes.
-    public static func vectorFile(_ scene: Scene, format: VectorSurface.Format, width: Int, height: Int,
-                                  imageFilter: ImageFilter = .good) throws(RenderError) -> [UInt8] {
+    public static func vectorFile(
+        _ scene: Scene, format: VectorSurface.Format, width: Int, height: Int,
+        imageFilter: ImageFilter = .good
+    ) throws(RenderError) -> [UInt8] {
         try RenderError.wrapping {
             let images = try cairoImages(for: scene)
             let surface = try VectorSurface(format: format, width: width, height: height)
-            try fitCanvas(of: scene, into: surface.context(), images: images, width: width, height: height, imageFilter: imageFilter)
+            try fitCanvas(
+                of: scene, into: surface.context(), images: images, width: width, height: height, imageFilter: imageFilter)
             return try surface.finish()
         }
     }
 
     /// Maps the scene's canvas onto `width` x `height` and draws it.
-    private static func fitCanvas(of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
-                                  width: Int, height: Int, imageFilter: ImageFilter) throws {
+    private static func fitCanvas(
+        of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
+        width: Int, height: Int, imageFilter: ImageFilter
+    ) throws {
         try context.concatenate(.scale(x: Double(width) / scene.canvasSize.width, y: Double(height) / scene.canvasSize.height))
         try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared)
     }

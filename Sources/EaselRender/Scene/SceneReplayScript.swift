@@ -34,14 +34,18 @@ public enum SceneReplayScript {
                 lines.append("fill \(rgba(color)) \(script(path))")
             case .stroke(let path, let style):
                 let dash = ([String(style.dash.count)] + style.dash.map(n)).joined(separator: " ")
-                lines.append("stroke \(rgba(style.color)) \(n(style.width)) \(style.cap.rawValue) \(style.join.rawValue) \(dash) \(script(path))")
+                lines.append(
+                    "stroke \(rgba(style.color)) \(n(style.width)) \(style.cap.rawValue) \(style.join.rawValue) \(dash) \(script(path))"
+                )
             case .image(let image, let transform, let clip):
                 guard let source = image.source else { throw Unsupported(description: "an image without a file (\(image.name))") }
                 lines.append("image \(source.path) \(matrix(transform)) \(clip.map(script) ?? "-")")
             case .text(let text):
                 for run in text.line.runs {
                     let glyphs = run.glyphs.map { "\($0.index) \(n($0.x * text.fontSize))" }.joined(separator: " ")
-                    lines.append("text \(run.font.path) \(n(text.fontSize)) \(rgba(text.color)) \(matrix(text.transform)) \(run.glyphs.count) \(glyphs)")
+                    lines.append(
+                        "text \(run.font.path) \(n(text.fontSize)) \(rgba(text.color)) \(matrix(text.transform)) \(run.glyphs.count) \(glyphs)"
+                    )
                 }
             case .beginGroup(let opacity, let clip):
                 lines.append("group \(n(opacity)) \(clip.map(script) ?? "-")")
@@ -66,14 +70,23 @@ public enum SceneReplayScript {
         var current = Point.zero, start = Point.zero
         for element in path.elements {
             switch element {
-            case .move(let p): parts.append("M \(n(p.x)) \(n(p.y))"); current = p; start = p
-            case .line(let p): parts.append("L \(n(p.x)) \(n(p.y))"); current = p
+            case .move(let p):
+                parts.append("M \(n(p.x)) \(n(p.y))")
+                current = p
+                start = p
+            case .line(let p):
+                parts.append("L \(n(p.x)) \(n(p.y))")
+                current = p
             case .quadCurve(let p, let c):
                 let (c1, c2) = Path.cubicControls(start: current, control: c, end: p)
-                parts.append("C \(n(c1.x)) \(n(c1.y)) \(n(c2.x)) \(n(c2.y)) \(n(p.x)) \(n(p.y))"); current = p
+                parts.append("C \(n(c1.x)) \(n(c1.y)) \(n(c2.x)) \(n(c2.y)) \(n(p.x)) \(n(p.y))")
+                current = p
             case .curve(let p, let c1, let c2):
-                parts.append("C \(n(c1.x)) \(n(c1.y)) \(n(c2.x)) \(n(c2.y)) \(n(p.x)) \(n(p.y))"); current = p
-            case .closeSubpath: parts.append("Z"); current = start
+                parts.append("C \(n(c1.x)) \(n(c1.y)) \(n(c2.x)) \(n(c2.y)) \(n(p.x)) \(n(p.y))")
+                current = p
+            case .closeSubpath:
+                parts.append("Z")
+                current = start
             }
         }
         return "\(parts.count) " + parts.joined(separator: " ")

@@ -41,7 +41,11 @@ public struct TextLine: Sendable {
             if glyph == 0 {
                 for fallback in fallbacks where fallback !== primary {
                     let candidate = fallback.glyph(for: scalar)
-                    if candidate != 0 { face = fallback; glyph = candidate; break }
+                    if candidate != 0 {
+                        face = fallback
+                        glyph = candidate
+                        break
+                    }
                 }
             }
             if face !== primary {

@@ -18,8 +18,9 @@ package struct JSONNode: Sendable {
             return JSONNode(value: try JSONParser.parse(bytes, limits: limits), file: file)
         } catch {
             let keyPath = error.keyPath == "(top level)" ? "" : error.keyPath
-            throw DocumentError(file: file, keyPath: keyPath,
-                                kind: .syntax(line: error.line, column: error.column, message: error.message))
+            throw DocumentError(
+                file: file, keyPath: keyPath,
+                kind: .syntax(line: error.line, column: error.column, message: error.message))
         }
     }
 
@@ -101,7 +102,9 @@ package struct JSONNode: Sendable {
     package func double(in range: ClosedRange<Double>, meaning: String) throws(DocumentError) -> Double {
         let number = try double()
         guard range.contains(number) else {
-            throw invalid("\(meaning) must be between \(JSONWriter.format(number: range.lowerBound)) and \(JSONWriter.format(number: range.upperBound)), found \(JSONWriter.format(number: number))")
+            throw invalid(
+                "\(meaning) must be between \(JSONWriter.format(number: range.lowerBound)) and \(JSONWriter.format(number: range.upperBound)), found \(JSONWriter.format(number: number))"
+            )
         }
         return number
     }

@@ -41,9 +41,15 @@ package struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
         }
@@ -131,7 +137,8 @@ package struct JSONParser {
     private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
-              bytes[index..<index + expected.count].elementsEqual(expected) else {
+            bytes[index..<index + expected.count].elementsEqual(expected)
+        else {
             throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
         }
         index += expected.count
@@ -166,7 +173,7 @@ package struct JSONParser {
     }
 
     private mutating func parseString() throws(SyntaxError) -> String {
-        index += 1 // the opening quote
+        index += 1  // the opening quote
         var utf8: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("a string that is never closed") }
@@ -262,7 +269,12 @@ package struct JSONParser {
     private func error(_ message: String, at keyPath: KeyPath? = nil) -> SyntaxError {
         var line = 1, column = 1
         for byte in bytes[..<min(index, bytes.count)] {
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return SyntaxError(line: line, column: column, message: message, keyPath: (keyPath ?? path).description)
     }

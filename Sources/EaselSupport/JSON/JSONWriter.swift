@@ -18,7 +18,10 @@ package enum JSONWriter {
         case .number(let n): out += format(number: n)
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += pad(indent + 1)
@@ -27,7 +30,10 @@ package enum JSONWriter {
             }
             out += pad(indent) + "]"
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{\n"
             for (i, member) in members.enumerated() {
                 out += pad(indent + 1)
@@ -61,7 +67,7 @@ package enum JSONWriter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "/": out += "\\/" // as Foundation's encoder does
+            case "/": out += "\\/"  // as Foundation's encoder does
             default:
                 if scalar.value < 0x20 {
                     out += String(format: "\\u%04x", scalar.value)

@@ -12,18 +12,18 @@ struct AddCommand: EditVerb {
         commandName: "add",
         abstract: "Add a graphic to a drawing, or an image or text to a card.",
         discussion: """
-        Kinds for a drawing: rect, rounded-rect, ellipse, polygon, star, line, path, text, image, \
-        and the clip library's shapes (circle, heart, lens, chevron, cone, cloud, diamond, \
-        hexagon, octagon). A card takes image and text.
+            Kinds for a drawing: rect, rounded-rect, ellipse, polygon, star, line, path, text, image, \
+            and the clip library's shapes (circle, heart, lens, chevron, cone, cloud, diamond, \
+            hexagon, octagon). A card takes image and text.
 
-        Examples:
-          easel add art.drawing star --at 400,300 --size 200x200 --fill gold --stroke black
-          easel add art.drawing line --from 10,10 --to 300,40 --stroke navy --stroke-width 4
-          easel add art.drawing path "M 0 1 L 0.5 0 L 1 1 Z" --at 100,100 --size 80x80 --fill tomato
-          easel add art.drawing text "Hello" --font "Gill Sans" --font-size 48 --at 400,80
-          easel add Card.rwcard image photo.png --clip heart
-          easel add Card.rwcard text "Happy birthday" --font Chalkduster --color appColor1
-        """
+            Examples:
+              easel add art.drawing star --at 400,300 --size 200x200 --fill gold --stroke black
+              easel add art.drawing line --from 10,10 --to 300,40 --stroke navy --stroke-width 4
+              easel add art.drawing path "M 0 1 L 0.5 0 L 1 1 Z" --at 100,100 --size 80x80 --fill tomato
+              easel add art.drawing text "Hello" --font "Gill Sans" --font-size 48 --at 400,80
+              easel add Card.rwcard image photo.png --clip heart
+              easel add Card.rwcard text "Happy birthday" --font Chalkduster --color appColor1
+            """
     )
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
@@ -56,12 +56,18 @@ struct AddCommand: EditVerb {
     var to: PointArgument?
 
     func validate() throws {
-        guard (3...DrawingLimits.maxPolygonSides).contains(sides) else { throw ValidationError("--sides must be from 3 to \(DrawingLimits.maxPolygonSides).") }
-        guard (2...DrawingLimits.maxPolygonSides).contains(points) else { throw ValidationError("--points must be from 2 to \(DrawingLimits.maxPolygonSides).") }
+        guard (3...DrawingLimits.maxPolygonSides).contains(sides) else {
+            throw ValidationError("--sides must be from 3 to \(DrawingLimits.maxPolygonSides).")
+        }
+        guard (2...DrawingLimits.maxPolygonSides).contains(points) else {
+            throw ValidationError("--points must be from 2 to \(DrawingLimits.maxPolygonSides).")
+        }
         guard (0...1).contains(innerRatio) else { throw ValidationError("--inner-ratio must be from 0 to 1.") }
         guard cornerRadius >= 0, cornerRadius.isFinite else { throw ValidationError("--corner-radius must be zero or more.") }
         if ["text", "image", "path"].contains(kind.lowercased()), value == nil {
-            throw ValidationError("`add \(kind)` needs its \(kind == "image" ? "PNG file" : kind == "text" ? "string" : "path commands") after the kind.")
+            throw ValidationError(
+                "`add \(kind)` needs its \(kind == "image" ? "PNG file" : kind == "text" ? "string" : "path commands") after the kind."
+            )
         }
     }
 

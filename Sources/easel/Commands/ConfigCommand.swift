@@ -6,15 +6,15 @@ struct ConfigCommand: EaselCommand {
         commandName: "config",
         abstract: "Read and change user defaults (export format, scale, jobs, PNG compression, colour output).",
         discussion: """
-        Settings live in $XDG_CONFIG_HOME/easel/settings.plist (~/.config/easel/settings.plist). \
-        Command-line options override them. Keys: \(Settings.Key.allCases.map { "\($0.rawValue) (\($0.help))" }.joined(separator: "; ")).
+            Settings live in $XDG_CONFIG_HOME/easel/settings.plist (~/.config/easel/settings.plist). \
+            Command-line options override them. Keys: \(Settings.Key.allCases.map { "\($0.rawValue) (\($0.help))" }.joined(separator: "; ")).
 
-        Examples:
-          easel config set format svg
-          easel config get png-compression
-          easel config list
-          easel config reset
-        """
+            Examples:
+              easel config set format svg
+              easel config get png-compression
+              easel config list
+              easel config reset
+            """
     )
 
     enum Action: String, ExpressibleByArgument, CaseIterable { case get, set, list, reset }
@@ -28,14 +28,17 @@ struct ConfigCommand: EaselCommand {
 
     func validate() throws {
         if let key, Settings.Key(rawValue: key) == nil {
-            throw ValidationError("Unknown setting \"\(key)\"; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw ValidationError(
+                "Unknown setting \"\(key)\"; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         switch action {
         case .get where key == nil: throw ValidationError("`config get` needs a setting name.")
         case .set where key == nil || value == nil: throw ValidationError("`config set` needs a setting name and a value.")
         case .set:
             let settingKey = Settings.Key(rawValue: key!)!
-            if settingKey.normalise(value!) == nil { throw ValidationError("\"\(value!)\" is not a valid \(key!): \(settingKey.help).") }
+            if settingKey.normalise(value!) == nil {
+                throw ValidationError("\"\(value!)\" is not a valid \(key!): \(settingKey.help).")
+            }
         case .list where key != nil: throw ValidationError("`config list` takes no setting name.")
         default: break
         }

@@ -12,13 +12,13 @@ struct EditCommand: EaselCommand {
         commandName: "edit",
         abstract: "Edit one document interactively, with the editing verbs typed at a prompt.",
         discussion: """
-        Verbs: add, set, move, remove, order, background, undo, redo, info, export, save, help, quit \
-        (each as its easel command, without the document path). The document is saved after \
-        --autosave seconds without input once something changed, and always on quit, at the end \
-        of input, and on SIGINT or SIGTERM. Commands can be piped in:
+            Verbs: add, set, move, remove, order, background, undo, redo, info, export, save, help, quit \
+            (each as its easel command, without the document path). The document is saved after \
+            --autosave seconds without input once something changed, and always on quit, at the end \
+            of input, and on SIGINT or SIGTERM. Commands can be piped in:
 
-          printf 'add star --fill gold\\nundo\\nquit\\n' | easel edit art.drawing
-        """
+              printf 'add star --fill gold\\nundo\\nquit\\n' | easel edit art.drawing
+            """
     )
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
@@ -58,7 +58,10 @@ final class EditSession {
         if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
         installSignalHandlers()
         startReader()
-        if interactive { print("editing \(path) — type help for the verbs, quit to leave"); prompt() }
+        if interactive {
+            print("editing \(path) — type help for the verbs, quit to leave")
+            prompt()
+        }
         var lastInput = Date()
         while true {
             let woke = input.wait(seconds: 0.1)
@@ -70,10 +73,16 @@ final class EditSession {
             }
             for line in lines {
                 lastInput = Date()
-                if try !handle(line) { try saveIfNeeded(); return }
+                if try !handle(line) {
+                    try saveIfNeeded()
+                    return
+                }
                 if interactive { prompt() }
             }
-            if ended { try saveIfNeeded(); return }
+            if ended {
+                try saveIfNeeded()
+                return
+            }
             if !woke, editor.hasUnsavedChanges, Date().timeIntervalSince(lastInput) >= autosaveDelay {
                 try saveIfNeeded()
             }
@@ -101,7 +110,8 @@ final class EditSession {
                 print(InfoCommand.render(editor.description, json: json))
             case "export":
                 let command = try ExportCommand.parse([path] + arguments)
-                let file = try DocumentRenderer.export(editor.located, options: command.render.renderOptions(outputPath: command.out))
+                let file = try DocumentRenderer.export(
+                    editor.located, options: command.render.renderOptions(outputPath: command.out))
                 try file.write(to: command.out)
                 print("wrote \(command.out) (\(file.width)x\(file.height))")
             default:
@@ -184,9 +194,18 @@ final class InputQueue: @unchecked Sendable {
     private var ended = false
     private var signal: Int32?
 
-    func append(_ line: String) { lock.withLock { lines.append(line) }; wakeUp.signal() }
-    func end() { lock.withLock { ended = true }; wakeUp.signal() }
-    func caught(_ number: Int32) { lock.withLock { signal = number }; wakeUp.signal() }
+    func append(_ line: String) {
+        lock.withLock { lines.append(line) }
+        wakeUp.signal()
+    }
+    func end() {
+        lock.withLock { ended = true }
+        wakeUp.signal()
+    }
+    func caught(_ number: Int32) {
+        lock.withLock { signal = number }
+        wakeUp.signal()
+    }
 
     /// Waits up to `seconds` for something to happen; true when something did.
     func wait(seconds: Double) -> Bool { wakeUp.wait(timeout: .now() + seconds) == .success }
@@ -214,15 +233,31 @@ enum ShellWords {
         var quote: Character?
         var escaped = false
         for character in line {
-            if escaped { current.append(character); escaped = false; inWord = true; continue }
-            if character == "\\" && quote != "'" { escaped = true; continue }
+            if escaped {
+                current.append(character)
+                escaped = false
+                inWord = true
+                continue
+            }
+            if character == "\\" && quote != "'" {
+                escaped = true
+                continue
+            }
             if let open = quote {
                 if character == open { quote = nil } else { current.append(character) }
                 continue
             }
-            if character == "\"" || character == "'" { quote = character; inWord = true; continue }
+            if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+                continue
+            }
             if character == " " || character == "\t" {
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
                 continue
             }
             current.append(character)

@@ -19,7 +19,9 @@ struct SetCommand: EditVerb {
     @OptionGroup var element: ElementOptions
 
     func validate() throws {
-        if element.changes.isEmpty { throw ValidationError("Nothing to change: give at least one option, such as --fill or --at.") }
+        if element.changes.isEmpty {
+            throw ValidationError("Nothing to change: give at least one option, such as --fill or --at.")
+        }
     }
 
     func apply(to editor: inout DocumentEditor) throws -> String {
@@ -51,8 +53,9 @@ struct MoveCommand: EditVerb {
 }
 
 struct RemoveCommand: EditVerb {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an element.",
-                                                    discussion: "Example: easel remove art.drawing 3")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an element.",
+        discussion: "Example: easel remove art.drawing 3")
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
     var path: String
@@ -69,7 +72,8 @@ struct OrderCommand: EditVerb {
     static let configuration = CommandConfiguration(
         commandName: "order",
         abstract: "Move an element to the front or back, or one step forward or backward.",
-        discussion: "On a card an element moves among its own kind: the app always draws images below texts.\nExample: easel order art.drawing 0 front"
+        discussion:
+            "On a card an element moves among its own kind: the app always draws images below texts.\nExample: easel order art.drawing 0 front"
     )
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
@@ -99,7 +103,9 @@ struct BackgroundCommand: EditVerb {
     var color: String
 
     func validate() throws {
-        if color.lowercased() != "none", Color(parsing: color) == nil { throw ValidationError(ElementOptions.badColor("the colour", color)) }
+        if color.lowercased() != "none", Color(parsing: color) == nil {
+            throw ValidationError(ElementOptions.badColor("the colour", color))
+        }
     }
 
     func apply(to editor: inout DocumentEditor) throws -> String {
@@ -125,8 +131,9 @@ struct UndoCommand: EditVerb {
 }
 
 struct RedoCommand: EditVerb {
-    static let configuration = CommandConfiguration(commandName: "redo", abstract: "Redo the last undone edit.",
-                                                    discussion: "Example: easel redo art.drawing")
+    static let configuration = CommandConfiguration(
+        commandName: "redo", abstract: "Redo the last undone edit.",
+        discussion: "Example: easel redo art.drawing")
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
     var path: String

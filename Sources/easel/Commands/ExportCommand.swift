@@ -12,19 +12,19 @@ struct ExportCommand: EaselCommand {
         commandName: "export",
         abstract: "Render a document, or every document in folders, to PNG, SVG or PDF.",
         discussion: """
-        One document is rendered to the file --out names. Folders are searched recursively for \
-        documents (.rwcard cards and .drawing drawings, by extension), and each is written under \
-        the --out folder with the same relative path and the format's extension (several input \
-        folders side by side under their own names). Folder exports run in parallel, skip \
-        documents whose outputs are up to date (a manifest in the output folder records what \
-        each output was made from), keep going past bad documents, and exit 1 if any failed.
+            One document is rendered to the file --out names. Folders are searched recursively for \
+            documents (.rwcard cards and .drawing drawings, by extension), and each is written under \
+            the --out folder with the same relative path and the format's extension (several input \
+            folders side by side under their own names). Folder exports run in parallel, skip \
+            documents whose outputs are up to date (a manifest in the output folder records what \
+            each output was made from), keep going past bad documents, and exit 1 if any failed.
 
-        Examples:
-          easel export Card.rwcard --out card.png
-          easel export art.drawing --out art.svg --width 2000
-          easel export ~/Documents --out pngs/ --thumbnails --report report.json
-          easel export ~/Documents --out /shared/pngs --shard 3/16
-        """
+            Examples:
+              easel export Card.rwcard --out card.png
+              easel export art.drawing --out art.svg --width 2000
+              easel export ~/Documents --out pngs/ --thumbnails --report report.json
+              easel export ~/Documents --out /shared/pngs --shard 3/16
+            """
     )
 
     @Argument(help: "A document, or folders of documents.", completion: .file())
@@ -67,7 +67,9 @@ struct ExportCommand: EaselCommand {
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256.") }
-        if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".") }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".")
+        }
         guard !inputs.isEmpty else { throw ValidationError("Name a document or a folder to export.") }
     }
 
@@ -98,7 +100,8 @@ struct ExportCommand: EaselCommand {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
             if !exists || !isFolder.boolValue || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: input)) {
-                throw ValidationError("\(input) is a document: export several documents by naming their folder, or one document at a time.")
+                throw ValidationError(
+                    "\(input) is a document: export several documents by naming their folder, or one document at a time.")
             }
         }
         let options = BatchExportOptions(
@@ -108,7 +111,8 @@ struct ExportCommand: EaselCommand {
             shard: shard.flatMap(Shard.init(parsing:)), excluded: exclude.map { URL(fileURLWithPath: $0) })
         let exporter: BatchExporter
         do {
-            exporter = try BatchExporter(inputs: inputs.map { URL(fileURLWithPath: $0) }, outputFolder: URL(fileURLWithPath: out), options: options)
+            exporter = try BatchExporter(
+                inputs: inputs.map { URL(fileURLWithPath: $0) }, outputFolder: URL(fileURLWithPath: out), options: options)
         } catch {
             throw ValidationError(error.message)
         }
@@ -140,7 +144,9 @@ struct ExportCommand: EaselCommand {
         }
         Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun))
         if let signal = signals.caught {
-            Terminal.printError("easel: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); \(result.totals.notStarted) documents not started, the manifest is saved")
+            Terminal.printError(
+                "easel: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); \(result.totals.notStarted) documents not started, the manifest is saved"
+            )
             throw ExitCode(128 + signal)
         }
         if result.totals.failed > 0 || result.interrupted { throw ExitCode.documentFailure }
@@ -157,7 +163,8 @@ struct ExportCommand: EaselCommand {
             return "nothing to do: all \(t.documents) documents are up to date (\(time)\(memory))"
         }
         let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
-        return "rendered \(t.rendered), skipped \(t.skipped), failed \(t.failed)" + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
+        return "rendered \(t.rendered), skipped \(t.skipped), failed \(t.failed)"
+            + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
             + " of \(t.documents) documents in \(time)\(rate)\(memory)"
     }
 }

@@ -12,9 +12,9 @@ struct GoldenCommand: ParsableCommand {
         commandName: "golden",
         abstract: "Compare renderings with golden images: diff, verify, record, prune.",
         discussion: """
-        Goldens mirror a documents folder: DOCS/A/x.rwcard has the golden GOLDENS/A/x.png \
-        (the layout `easel export DOCS --out GOLDENS` writes).
-        """,
+            Goldens mirror a documents folder: DOCS/A/x.rwcard has the golden GOLDENS/A/x.png \
+            (the layout `easel export DOCS --out GOLDENS` writes).
+            """,
         subcommands: [GoldenDiff.self, GoldenVerify.self, GoldenRecord.self, GoldenPrune.self]
     )
 }
@@ -38,7 +38,9 @@ struct ToleranceOptions: ParsableArguments {
     func validate() throws {
         if let maxDelta, !(0...255).contains(maxDelta) { throw ValidationError("--max-delta must be from 0 to 255.") }
         if let noiseFloor, !(0...255).contains(noiseFloor) { throw ValidationError("--noise-floor must be from 0 to 255.") }
-        if let maxPixels, Self.pixelLimit(maxPixels) == nil { throw ValidationError("--max-pixels must be a count (25) or a percentage (0.5%).") }
+        if let maxPixels, Self.pixelLimit(maxPixels) == nil {
+            throw ValidationError("--max-pixels must be a count (25) or a percentage (0.5%).")
+        }
     }
 
     static func pixelLimit(_ text: String) -> Tolerance.PixelLimit? {
@@ -95,12 +97,15 @@ struct GoldenDiff: ParsableCommand {
             line = "sizes differ: \(actual) is \(a.width)x\(a.height), \(expected) is \(e.width)x\(e.height)"
         case .different(let s, let passed):
             statistics = s
-            line = (passed ? "within tolerance: " : "different: ") + GoldenVerifier.describe(s, golden: actual, tolerance: tolerance.value)
+            line =
+                (passed ? "within tolerance: " : "different: ")
+                + GoldenVerifier.describe(s, golden: actual, tolerance: tolerance.value)
         }
         if let out {
             do {
-                let composite = try DifferenceComposite.make(expected: expectedImage, actual: actualImage, statistics: statistics,
-                                                             noiseFloor: tolerance.value.noiseFloor)
+                let composite = try DifferenceComposite.make(
+                    expected: expectedImage, actual: actualImage, statistics: statistics,
+                    noiseFloor: tolerance.value.noiseFloor)
                 try composite.writePNG(to: out)
             } catch {
                 Terminal.printError("easel: \(out): \(error)")
@@ -108,10 +113,11 @@ struct GoldenDiff: ParsableCommand {
             }
         }
         if json {
-            let summary = ComparisonSummary(golden: expected, verdict: result.passed ? "passed" : "failed", tolerance: tolerance.value,
-                                            actualSize: [actualImage.width, actualImage.height],
-                                            expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
-                                            wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
+            let summary = ComparisonSummary(
+                golden: expected, verdict: result.passed ? "passed" : "failed", tolerance: tolerance.value,
+                actualSize: [actualImage.width, actualImage.height],
+                expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
+                wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
             print(try JSONOutput.string(summary))
         } else {
             print(line)
@@ -143,11 +149,11 @@ struct GoldenVerify: EaselCommand {
         commandName: "verify",
         abstract: "Render every document and compare it with its golden; exit 1 on any failure.",
         discussion: """
-        With --report DIR, writes DIR/index.html (every failure's composite), DIR/report.json \
-        and DIR/junit.xml, and each failure's artifacts under DIR/artifacts.
+            With --report DIR, writes DIR/index.html (every failure's composite), DIR/report.json \
+            and DIR/junit.xml, and each failure's artifacts under DIR/artifacts.
 
-        Example: easel golden verify Docs Goldens --preset thumbnail --report golden-report
-        """
+            Example: easel golden verify Docs Goldens --preset thumbnail --report golden-report
+            """
     )
 
     @OptionGroup var folders: GoldenFolders
@@ -158,7 +164,9 @@ struct GoldenVerify: EaselCommand {
 
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
-        let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
+        let artifacts =
+            reportFolder?.appendingPathComponent("artifacts")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
         let options = render.renderOptions(outputPath: nil)
         let entries = try folders.suite.checked { suite throws(BatchError) in
             try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)

@@ -29,15 +29,20 @@ struct NewCommand: ParsableCommand {
         var background: String = "white"
 
         func validate() throws {
-            guard path.lowercased().hasSuffix(".drawing") else { throw ValidationError("A drawing's file name must end in .drawing.") }
-            guard size.size.width > 0, size.size.height > 0 else { throw ValidationError("--size must have a positive width and height.") }
+            guard path.lowercased().hasSuffix(".drawing") else {
+                throw ValidationError("A drawing's file name must end in .drawing.")
+            }
+            guard size.size.width > 0, size.size.height > 0 else {
+                throw ValidationError("--size must have a positive width and height.")
+            }
             if background.lowercased() != "none", Color(parsing: background) == nil {
                 throw ValidationError(ElementOptions.badColor("--background", background))
             }
         }
 
         func execute() throws {
-            let drawing = Drawing(canvasSize: size.size, background: background.lowercased() == "none" ? nil : Color(parsing: background))
+            let drawing = Drawing(
+                canvasSize: size.size, background: background.lowercased() == "none" ? nil : Color(parsing: background))
             _ = try DocumentEditor.create(drawing, at: URL(fileURLWithPath: path))
             print("created drawing \(path) (\(size.size))")
         }
@@ -48,11 +53,11 @@ struct NewCommand: ParsableCommand {
             commandName: "card",
             abstract: "Create an empty card, as the Cards app would.",
             discussion: """
-            PATH is a .rwcard file, or a folder: then the card is created in it as <UUID>.rwcard, \
-            the name the app gives its cards. A file name that is a UUID becomes the card's id.
+                PATH is a .rwcard file, or a folder: then the card is created in it as <UUID>.rwcard, \
+                the name the app gives its cards. A file name that is a UUID becomes the card's id.
 
-            Example: easel new card ~/Documents --background random3
-            """
+                Example: easel new card ~/Documents --background random3
+                """
         )
 
         @Argument(help: "The .rwcard file, or the folder, to create the card in.", completion: .file(extensions: ["rwcard"]))
@@ -68,7 +73,9 @@ struct NewCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 url = URL(fileURLWithPath: path).appendingPathComponent(card.appFileName)
             } else {
-                guard path.lowercased().hasSuffix(".rwcard") else { throw ValidationError("A card's file name must end in .rwcard.") }
+                guard path.lowercased().hasSuffix(".rwcard") else {
+                    throw ValidationError("A card's file name must end in .rwcard.")
+                }
                 url = URL(fileURLWithPath: path)
                 if let id = UUID(uuidString: url.deletingPathExtension().lastPathComponent) { card.id = id }
             }

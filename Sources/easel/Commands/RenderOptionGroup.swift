@@ -57,7 +57,9 @@ struct RenderOptionGroup: ParsableArguments {
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a positive number.") }
         if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels.") }
         if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels.") }
-        if let level = pngCompression, !(0...9).contains(level) { throw ValidationError("--png-compression must be from 0 to 9.") }
+        if let level = pngCompression, !(0...9).contains(level) {
+            throw ValidationError("--png-compression must be from 0 to 9.")
+        }
         if let background, Color(parsing: background) == nil {
             throw ValidationError(ElementOptions.badColor("--background", background))
         }
@@ -69,7 +71,9 @@ struct RenderOptionGroup: ParsableArguments {
         var options = RenderOptions()
         if let format {
             options.format = format
-        } else if let ext = outputPath.map({ ($0 as NSString).pathExtension.lowercased() }), let inferred = OutputFormat(rawValue: ext) {
+        } else if let ext = outputPath.map({ ($0 as NSString).pathExtension.lowercased() }),
+            let inferred = OutputFormat(rawValue: ext)
+        {
             options.format = inferred
         } else if let stored = settings[.format].flatMap(OutputFormat.init(rawValue:)) {
             options.format = stored

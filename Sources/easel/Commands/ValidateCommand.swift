@@ -11,13 +11,13 @@ struct ValidateCommand: EaselCommand {
         commandName: "validate",
         abstract: "Check documents and list every problem; exit 1 if there is any.",
         discussion: """
-        A problem is anything that stops a document from opening (with the JSON key path), or \
-        that makes it render differently from what it says: a missing, refused or unreadable \
-        image, an unknown font, a legacy card that needs upgrading. Folders are searched \
-        recursively.
+            A problem is anything that stops a document from opening (with the JSON key path), or \
+            that makes it render differently from what it says: a missing, refused or unreadable \
+            image, an unknown font, a legacy card that needs upgrading. Folders are searched \
+            recursively.
 
-        Example: easel validate ~/Documents --json
-        """
+            Example: easel validate ~/Documents --json
+            """
     )
 
     @Argument(help: "Documents or folders of documents.", completion: .file())
@@ -66,7 +66,9 @@ struct ValidateCommand: EaselCommand {
         if !json {
             let bad = results.filter { !$0.errors.isEmpty }.count
             let warned = results.filter { $0.errors.isEmpty && !$0.warnings.isEmpty }.count
-            Terminal.printError("easel: \(results.count) document\(results.count == 1 ? "" : "s") checked: \(results.count - bad - warned) ok, \(warned) with warnings, \(bad) invalid")
+            Terminal.printError(
+                "easel: \(results.count) document\(results.count == 1 ? "" : "s") checked: \(results.count - bad - warned) ok, \(warned) with warnings, \(bad) invalid"
+            )
         }
         if failed { throw ExitCode.documentFailure }
     }

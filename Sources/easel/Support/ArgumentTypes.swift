@@ -43,7 +43,10 @@ struct ClipArgument: ExpressibleByArgument {
     var shape: LibraryShape?
 
     init?(argument: String) {
-        if argument.lowercased() == "none" { shape = nil; return }
+        if argument.lowercased() == "none" {
+            shape = nil
+            return
+        }
         guard let shape = LibraryShape(name: argument) else { return nil }
         self.shape = shape
     }
@@ -56,7 +59,10 @@ struct DashArgument: ExpressibleByArgument {
     var lengths: [Double]
 
     init?(argument: String) {
-        if argument.lowercased() == "none" { lengths = []; return }
+        if argument.lowercased() == "none" {
+            lengths = []
+            return
+        }
         let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard !parts.isEmpty, parts.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }) else { return nil }
         lengths = parts.map { $0! }

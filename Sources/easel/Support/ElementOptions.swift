@@ -6,7 +6,9 @@ import EaselBatch
 
 /// The element properties `add` and `set` take.
 struct ElementOptions: ParsableArguments {
-    @Option(name: .customLong("at"), parsing: .unconditional, help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(
+        name: .customLong("at"), parsing: .unconditional,
+        help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
     var center: PointArgument?
 
     @Option(help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"))
@@ -15,7 +17,9 @@ struct ElementOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Rotation in degrees, clockwise (negative: anticlockwise).")
     var rotation: Double?
 
-    @Option(help: ArgumentHelp("Fill colour: #RRGGBB[AA], a CSS name, r,g,b[,a] (0-1), an app palette name, or none.", valueName: "color"))
+    @Option(
+        help: ArgumentHelp(
+            "Fill colour: #RRGGBB[AA], a CSS name, r,g,b[,a] (0-1), an app palette name, or none.", valueName: "color"))
     var fill: String?
 
     @Option(name: .customLong("color"), help: ArgumentHelp("Text colour (the same as --fill for a text).", valueName: "color"))
@@ -39,7 +43,10 @@ struct ElementOptions: ParsableArguments {
     @Option(help: "Opacity from 0 (invisible) to 1.")
     var opacity: Double?
 
-    @Option(help: ArgumentHelp("Clip shape: circle, rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon, or none.", valueName: "shape"))
+    @Option(
+        help: ArgumentHelp(
+            "Clip shape: circle, rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon, or none.",
+            valueName: "shape"))
     var clip: ClipArgument?
 
     @Option(help: "Replace a text's string.")
@@ -58,10 +65,16 @@ struct ElementOptions: ParsableArguments {
     var name: String?
 
     func validate() throws {
-        if let fill, fill.lowercased() != "none", Color(parsing: fill) == nil { throw ValidationError(Self.badColor("--fill", fill)) }
-        if let stroke, stroke.lowercased() != "none", Color(parsing: stroke) == nil { throw ValidationError(Self.badColor("--stroke", stroke)) }
+        if let fill, fill.lowercased() != "none", Color(parsing: fill) == nil {
+            throw ValidationError(Self.badColor("--fill", fill))
+        }
+        if let stroke, stroke.lowercased() != "none", Color(parsing: stroke) == nil {
+            throw ValidationError(Self.badColor("--stroke", stroke))
+        }
         if let opacity, !(0...1).contains(opacity) { throw ValidationError("--opacity must be from 0 to 1.") }
-        if let strokeWidth, !(strokeWidth >= 0 && strokeWidth.isFinite) { throw ValidationError("--stroke-width must be zero or more.") }
+        if let strokeWidth, !(strokeWidth >= 0 && strokeWidth.isFinite) {
+            throw ValidationError("--stroke-width must be zero or more.")
+        }
         if let fontSize, !(fontSize > 0 && fontSize.isFinite) { throw ValidationError("--font-size must be a positive number.") }
         if let rotation, !rotation.isFinite { throw ValidationError("--rotation must be a number of degrees.") }
     }

@@ -39,7 +39,8 @@ struct Settings {
 
     static var fileURL: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return URL(fileURLWithPath: base).appendingPathComponent("easel/settings.plist")
     }

@@ -9,7 +9,10 @@ enum Terminal {
     }
 
     enum Style: String {
-        case green = "32", yellow = "33", red = "31", bold = "1"
+        case green = "32"
+        case yellow = "33"
+        case red = "31"
+        case bold = "1"
     }
 
     /// Whether stdout gets ANSI colours: the `color` setting (always, never, auto); `auto`
