@@ -68,7 +68,8 @@ let package = Package(
         // Golden images: comparison, difference composites, record modes, folder suites and
         // their reports (no test framework, so the easel binary can use it)...
         .target(
-            name: "EaselGolden", dependencies: ["EaselSupport", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
+            name: "EaselGolden",
+            dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
         // ...one-line assertions for XCTest and Swift Testing...
         .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments"]),
         // ...and strategies for swift-snapshot-testing's assertSnapshot on Linux.
@@ -113,7 +114,7 @@ let package = Package(
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner.
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
-        .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport"]),
+        .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport"]),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
@@ -137,7 +138,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "EaselGoldenTests",
-            dependencies: ["EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselTestSupport"]),
+            dependencies: [
+                "EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
+                "EaselTestSupport",
+            ]),
         .testTarget(
             name: "EaselSnapshotTestingTests",
             dependencies: [

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-@testable import EaselDocuments
+import EaselSupport
 import EaselTestSupport
 
 @Suite("Image references stay inside the card's folder")

@@ -1,5 +1,5 @@
 import Testing
-@testable import EaselDocuments
+import EaselSupport
 
 @Suite("JSON parser")
 struct JSONParserTests {

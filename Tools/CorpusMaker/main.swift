@@ -2,9 +2,8 @@
 // images or links it names), plus expectations.json giving each case's expected outcome:
 // a clear error (with a phrase it must contain) or a render with warnings. Deterministic.
 // Run with `swift run CorpusMaker Tests/Corpus/hostile`; the tests read the result.
-import Foundation
-import EaselRender
 import EaselCairo
+import Foundation
 
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: CorpusMaker OUTPUT-FOLDER\n".utf8))

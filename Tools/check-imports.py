@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Checks the house's import rules (README, Design notes), which SwiftPM does not enforce
+in an incremental build (a module built earlier can be imported without being declared):
+
+1. every `import Easel…` / `import CEasel…` in a target's files is one of the target's
+   declared dependencies in Package.swift;
+2. only EaselCairo (and the C reference tool) import the C modules.
+
+Run from the package root: `python3 Tools/check-imports.py`. Exit status 1 on a violation.
+"""
+import glob
+import re
+import sys
+
+package = open("Package.swift").read()
+declaration = re.compile(r'\.(testTarget|target|executableTarget)\(\s*name:\s*"([^"]+)"')
+starts = [(m.start(), m.group(1), m.group(2)) for m in declaration.finditer(package)] + [(len(package), "", "")]
+problems = []
+for (start, kind, name), (end, _, _) in zip(starts, starts[1:]):
+    body = package[start:end]
+    dependencies = set(re.findall(r'"([A-Za-z][\w-]*)"', body)) - {name}
+    path = re.search(r'path:\s*"([^"]+)"', body)
+    folder = path.group(1) if path else ("Tests/" if kind == "testTarget" else "Sources/") + name
+    for file in sorted(glob.glob(folder + "/**/*.swift", recursive=True)):
+        for module in re.findall(r'^(?:@testable |@_exported )?import (\w+)', open(file).read(), re.M):
+            if not module.startswith(("Easel", "CEasel")) or module == name:
+                continue
+            if module not in dependencies:
+                problems.append(f"{file}: imports {module}, which is not a dependency of {name} in Package.swift")
+            if module.startswith("CEasel") and folder.startswith("Sources/") and name != "EaselCairo":
+                problems.append(f"{file}: imports the C module {module}; only EaselCairo may")
+
+for problem in problems:
+    print(problem)
+print(f"imports: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
+sys.exit(1 if problems else 0)
