@@ -13,8 +13,6 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case unbalancedGroups(file: String, problem: String)
     /// The document's type is registered but cannot be rendered (it is not a `RenderableDocument`).
     case unsupportedDocument(file: String, type: String)
-    /// A format asked of a path that cannot produce it (PNG bytes from a vector surface).
-    case wrongFormat(String)
     case png(PNGError)
     /// A font the scene names could not be loaded.
     case font(FontError)
@@ -31,7 +29,6 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unbalancedGroups(let file, let problem): return file.isEmpty ? problem : "\(file): \(problem)"
         case .unsupportedDocument(let file, let type):
             return "\(file): Easel cannot render a \(type) document (its type is not a RenderableDocument)"
-        case .wrongFormat(let message): return message
         case .png(let error): return error.description
         case .font(let error): return error.description
         case .io(let path, let message): return "\(path): \(message)"
