@@ -4,10 +4,15 @@ import Foundation
 /// which is flushed to disk and then renamed over the target. Readers see the old file or
 /// the new one, never a mix; a failure at any step leaves the original byte-for-byte intact
 /// and removes the temporary file.
+///
+/// In two phases when several files must change together (a document and its undo
+/// history): `prepare` writes and flushes every temporary file — where a full disk or a
+/// read-only folder fails, before anything visible changed — and `commit` only renames.
 package enum AtomicFile {
     /// The steps of a save, named so that tests can make one of them fail.
     package enum Step: Sendable { case create, write, flush, rename }
 
+    /// Writes `bytes` to `path` atomically.
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(DocumentError) {
         try write(bytes, to: path, permissions: permissions, failingAt: nil)
     }
@@ -17,13 +22,23 @@ package enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step?)
         throws(DocumentError)
     {
+        let prepared = try prepare(bytes, to: path, permissions: permissions, failingAt: injected)
+        try prepared.commit(failingAt: injected)
+    }
+
+    /// Writes and flushes `bytes` to a temporary file beside `path`; nothing at `path`
+    /// changes until the result is committed.
+    package static func prepare(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step? = nil)
+        throws(DocumentError) -> PreparedFile
+    {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).easel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // A replaced file keeps its permissions.
         var existing = stat()
-        let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions
-        let fd = injected == .create ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let mode = lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? existing.st_mode & 0o7777 : permissions
+        // O_EXCL with O_CREAT never follows a symbolic link planted at the temporary name.
+        let fd = injected == .create ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         if injected == .create { errno = EIO }
         guard fd >= 0 else {
             throw DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot create a temporary file in \(folder)")))
@@ -52,19 +67,39 @@ package enum AtomicFile {
         if close(fd) != 0, failure == nil {
             failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot close")))
         }
-        if failure == nil, injected == .rename || rename(temporary, path) != 0 {
-            if injected == .rename { errno = EXDEV }
-            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot replace the file")))
-        }
         if let failure {
             unlink(temporary)
             throw failure
         }
-        // Make the rename itself durable.
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        return PreparedFile(temporary: temporary, target: path)
+    }
+}
+
+/// A file written and flushed under a temporary name, waiting to replace its target.
+/// Every prepared file must be committed (renamed) or discarded (removed).
+package struct PreparedFile: Sendable {
+    /// The temporary file holding the new bytes.
+    package let temporary: String
+    /// The file it replaces.
+    package let target: String
+
+    /// Renames the temporary file over the target, then makes the rename durable.
+    package func commit(failingAt injected: AtomicFile.Step? = nil) throws(DocumentError) {
+        if injected == .rename || rename(temporary, target) != 0 {
+            if injected == .rename { errno = EXDEV }
+            let failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot replace the file")))
+            unlink(temporary)
+            throw failure
+        }
+        let folderFD = open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 {
             fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    package func discard() {
+        unlink(temporary)
     }
 }

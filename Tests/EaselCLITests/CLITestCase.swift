@@ -9,11 +9,13 @@ import EaselTestSupport
 struct CLIScratch {
     let folder = TemporaryFolder("easel-cli")
     let config = TemporaryFolder("easel-config")
+    let state = TemporaryFolder("easel-state")
     let easel = ProcessRunner.easelExecutable
 
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
+        environment["XDG_STATE_HOME"] = state.path
         return environment
     }
 

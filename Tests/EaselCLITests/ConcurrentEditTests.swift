@@ -37,6 +37,7 @@ struct ConcurrentEditTests {
         session.executableURL = s.easel
         session.arguments = ["edit", "d.drawing"]
         session.currentDirectoryURL = s.folder.url
+        session.environment = s.environment
         let input = Pipe()
         session.standardInput = input
         session.standardOutput = FileHandle.nullDevice
@@ -54,7 +55,7 @@ struct ConcurrentEditTests {
         #expect(loser.status == 1)
         #expect(
             loser.stderr
-                == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document (it holds .d.drawing.easel-lock); try again when it has finished\n"
+                == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document; try again when it has finished\n"
         )
         input.fileHandleForWriting.write(Data("add heart\nquit\n".utf8))
         session.waitUntilExit()

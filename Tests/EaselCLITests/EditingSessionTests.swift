@@ -132,12 +132,16 @@ struct EditingSessionTests {
         #expect(result.stdout == "nothing to undo in d.drawing\n")
     }
 
-    @Test func theHistoryFileStaysOutOfTheCardsAppsWay() throws {
+    @Test func nothingIsLeftBesideTheDocuments() throws {
+        // The Cards app decodes every file whose name contains ".rwcard", hidden ones too.
         let s = CLIScratch()
         try s.ok(["new", "card", "c.rwcard"])
         try s.ok(["background", "c.rwcard", "random3"])
-        let names = try FileManager.default.contentsOfDirectory(atPath: s.folder.path)
-        #expect(names.filter { $0.hasSuffix(".rwcard") } == ["c.rwcard"], "the history is not a card")
-        #expect(names.contains(".c.rwcard.easel-history"))
+        try s.ok(["info", "c.rwcard"])
+        try s.ok(["undo", "c.rwcard"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path) == ["c.rwcard"])
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: s.state.path)
+        #expect(kept.contains { $0.hasSuffix("index.json") }, "the history is in the state folder: \(kept)")
+        #expect(kept.contains { $0.hasSuffix("/lock") })
     }
 }

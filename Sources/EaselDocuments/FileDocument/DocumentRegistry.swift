@@ -84,11 +84,34 @@ public struct DocumentRegistry: Sendable {
     }
 
     /// Saves `document` to `url` atomically, as the content type its extension names.
+    /// Refuses, writing nothing, a file Easel could not open again (over the size limit).
     public func save(_ document: any FileDocument, to url: URL) throws(DocumentError) {
+        try fileWrapper(for: document, at: url).write(to: url)
+    }
+
+    /// The file wrapper `document` saves as at `url`, checked to be openable again: what
+    /// `save` writes, for callers that write it together with other files.
+    public func fileWrapper(for document: any FileDocument, at url: URL) throws(DocumentError) -> FileWrapper {
         let entry = try writableEntry(for: document, at: url)
-        let existing = FileManager.default.fileExists(atPath: url.path) ? try? FileWrapper(contentsOf: url) : nil
-        let configuration = WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url)
-        try document.fileWrapper(configuration: configuration).write(to: url)
+        var status = stat()
+        let existing: FileWrapper? = lstat(url.path, &status) != 0 ? nil : ((status.st_mode & S_IFMT) == S_IFDIR ? .directory([:]) : .regularFile([]))
+        let wrapper = try document.fileWrapper(
+            configuration: WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url))
+        try Self.checkReadable(wrapper, as: type(of: document), at: url)
+        return wrapper
+    }
+
+    /// Throws, before anything is written, when saving `wrapper` would make a file that
+    /// Easel itself refuses to open (over the type's `maxFileBytes`).
+    public static func checkReadable(_ wrapper: FileWrapper, as type: any FileDocument.Type, at url: URL) throws(DocumentError) {
+        let largest = wrapper.largestRegularFileSize
+        guard largest <= type.maxFileBytes else {
+            throw DocumentError(
+                file: url.path,
+                kind: .limitExceeded(
+                    "saving would write a file of \(largest) bytes, over the \(type.maxFileBytes) bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
+                ))
+        }
     }
 
     /// The entry `document` is saved as at `url`; throws when its type cannot write that extension.

@@ -93,7 +93,9 @@ public struct ReadConfiguration: Sendable {
 public struct WriteConfiguration: Sendable {
     /// The content type to write (chosen by the destination's extension).
     public var contentType: ContentType
-    /// The file as it is on disk now, if any.
+    /// What is on disk now, if anything: its kind only — `.regularFile([])` for a file,
+    /// `.directory([:])` for a folder (a drawing package stays a package) — not its contents,
+    /// so saving a large document does not read it again first.
     public var existingFile: FileWrapper?
     /// Where the document will be written (for error messages).
     public var fileURL: URL

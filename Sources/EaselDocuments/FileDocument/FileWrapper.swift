@@ -14,6 +14,14 @@ public enum FileWrapper: Hashable, Sendable {
         return nil
     }
 
+    /// The size in bytes of the largest regular file in the wrapper (itself, or any child).
+    public var largestRegularFileSize: Int {
+        switch self {
+        case .regularFile(let bytes): return bytes.count
+        case .directory(let children): return children.values.map(\.largestRegularFileSize).max() ?? 0
+        }
+    }
+
     /// Reads a regular file (refusing one over `maxBytes` before reading it) or a directory tree.
     public init(contentsOf url: URL, maxBytes: Int = 64 << 20) throws(DocumentError) {
         let path = url.path
@@ -41,6 +49,30 @@ public enum FileWrapper: Hashable, Sendable {
                 file: path, kind: .limitExceeded("the file is \(status.st_size) bytes, over the limit of \(maxBytes) bytes"))
         }
         self = .regularFile(try FileIO.readBytes(at: path, maxBytes: maxBytes))
+    }
+
+    /// The first half of `write(to:)`: every regular file written and flushed under a
+    /// temporary name beside its target (folders are created), nothing replaced yet. Commit
+    /// each prepared file, or discard them all.
+    package func prepareWrite(to url: URL) throws(DocumentError) -> [PreparedFile] {
+        switch self {
+        case .regularFile(let bytes):
+            return [try AtomicFile.prepare(bytes, to: url.path)]
+        case .directory(let children):
+            do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+                throw DocumentError(file: url.path, kind: .io("cannot create the folder: \(error.localizedDescription)"))
+            }
+            var prepared: [PreparedFile] = []
+            for (name, child) in children.sorted(by: { $0.key < $1.key }) {
+                do {
+                    prepared += try child.prepareWrite(to: url.appendingPathComponent(name))
+                } catch {
+                    for file in prepared { file.discard() }
+                    throw error
+                }
+            }
+            return prepared
+        }
     }
 
     /// Writes the wrapper to `url` atomically (see `AtomicFile`); a directory is written

@@ -118,7 +118,7 @@ struct BackgroundCommand: EditVerb {
 struct UndoCommand: EditVerb {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Undo the last edit (the history is kept beside the document, \(HistoryFile.maxDepth) steps).",
+        abstract: "Undo the last edit (the history is kept in Easel's state folder, \(DocumentEditor.maxUndoSteps) steps).",
         discussion: "Example: easel undo art.drawing"
     )
 

@@ -1,0 +1,171 @@
+import EaselDocuments
+import EaselSupport
+import Foundation
+
+/// A document's undo and redo steps as patches (see `HistoryPatch`), kept between
+/// invocations in Easel's state folder (see `HistoryStore`). Bounded: at most `maxDepth`
+/// undo steps and `maxBytes` of patches in all; the oldest are dropped first. A new edit
+/// after an undo drops the redo branch, as every editor does.
+struct EditHistory: Sendable {
+    /// One step, and the file it is stored in once saved.
+    struct Step: Sendable {
+        var patch: HistoryPatch
+        var file: String?
+    }
+
+    /// Undo steps, oldest first: the last turns the current document into the one before.
+    var undo: [Step] = []
+    /// Redo steps, oldest first: the last turns the current document into the next one.
+    var redo: [Step] = []
+
+    /// The most undo steps kept.
+    static let maxDepth = 50
+    /// The most bytes of patches kept for one document.
+    static let maxBytes = 64 << 20
+
+    /// Records an edit: `undoPatch` turns the edited document back into the one before.
+    mutating func record(_ undoPatch: HistoryPatch) {
+        undo.append(Step(patch: undoPatch))
+        redo.removeAll()
+        trim()
+    }
+
+    /// Drops the oldest undo steps beyond the bounds.
+    mutating func trim() {
+        while undo.count > Self.maxDepth || (!undo.isEmpty && totalBytes > Self.maxBytes) {
+            undo.removeFirst()
+        }
+    }
+
+    var totalBytes: Int { (undo + redo).reduce(0) { $0 + $1.patch.size } }
+
+    /// FNV-1a, 64 bits, as hex: enough to notice that a file changed.
+    static func hash(_ bytes: [UInt8]) -> String {
+        let value = bytes.withUnsafeBufferPointer { buffer in
+            var value: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in buffer {
+                value ^= UInt64(byte)
+                value = value &* 0x0000_0100_0000_01B3
+            }
+            return value
+        }
+        return String(value, radix: 16)
+    }
+}
+
+/// Where one document's history lives: a folder in Easel's state folder holding
+/// `index.json` and one file per step.
+///
+///     { "format": "org.easel.history", "version": 2, "document": "/real/path/Card.rwcard",
+///       "documentHash": "…", "undo": ["3f2a….patch", …], "redo": [ … ] }
+///
+/// `documentHash` identifies the version the history ends at: when the document on disk no
+/// longer matches (something else wrote it), the history is stale and is reset rather than
+/// applied to a different document.
+struct HistoryStore {
+    let folder: URL
+    let document: URL
+
+    var indexURL: URL { folder.appendingPathComponent("index.json") }
+
+    /// The stored history for the document whose bytes are `current`, or an empty one (with
+    /// the reason) when there is none, or it is stale or unreadable.
+    func load(current: [UInt8]) -> (history: EditHistory, note: String?) {
+        var status = stat()
+        guard lstat(indexURL.path, &status) == 0 else { return (EditHistory(), nil) }
+        do {
+            let root = try JSONNode.parse(try FileIO.readBytes(at: indexURL.path, maxBytes: 1 << 20), file: indexURL.path)
+            guard try root.required("format").string() == "org.easel.history", try root.required("version").int() == 2 else {
+                return (EditHistory(), "the undo history is of an unknown format and was reset")
+            }
+            guard try root.required("documentHash").string() == EditHistory.hash(current) else {
+                return (EditHistory(), "the document changed outside easel since its last edit, so its undo history was reset")
+            }
+            func steps(_ key: String) throws -> [EditHistory.Step] {
+                try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in
+                    let name = try node.string()
+                    guard name.hasSuffix(".patch"), !name.contains("/") else { throw node.invalid("not a step file name") }
+                    let bytes = try FileIO.readBytes(at: folder.appendingPathComponent(name).path, maxBytes: EditHistory.maxBytes + 64)
+                    guard let patch = HistoryPatch(decoding: bytes) else { throw node.invalid("the step \(name) is damaged") }
+                    return EditHistory.Step(patch: patch, file: name)
+                }
+            }
+            return (EditHistory(undo: try steps("undo"), redo: try steps("redo")), nil)
+        } catch {
+            return (EditHistory(), "the undo history is unreadable and was reset (\(error))")
+        }
+    }
+
+    /// The first half of a save: writes the steps not yet stored and the new index under a
+    /// temporary name. Nothing the next load reads has changed until `commit`.
+    func prepare(_ history: inout EditHistory, current: [UInt8]) throws(DocumentError) -> PreparedHistory {
+        var written: [String] = []
+        func store(_ steps: inout [EditHistory.Step]) throws(DocumentError) {
+            for index in steps.indices where steps[index].file == nil {
+                let name = String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".patch"
+                do {
+                    try AtomicFile.write(steps[index].patch.encoded, to: folder.appendingPathComponent(name).path, permissions: 0o600)
+                } catch {
+                    for file in written { unlink(folder.appendingPathComponent(file).path) }
+                    throw error
+                }
+                written.append(name)
+                steps[index].file = name
+            }
+        }
+        try store(&history.undo)
+        try store(&history.redo)
+        let root: JSONValue = .object([
+            ("format", .string("org.easel.history")),
+            ("version", .number(2)),
+            ("document", .string(StateFolder.realPath(of: document))),
+            ("documentHash", .string(EditHistory.hash(current))),
+            ("undo", .array(history.undo.map { .string($0.file ?? "") })),
+            ("redo", .array(history.redo.map { .string($0.file ?? "") })),
+        ])
+        do {
+            let index = try AtomicFile.prepare(JSONWriter.prettyPrinted(root), to: indexURL.path, permissions: 0o600)
+            let kept = Set((history.undo + history.redo).compactMap(\.file))
+            return PreparedHistory(index: index, folder: folder, written: written, kept: kept)
+        } catch {
+            for file in written { unlink(folder.appendingPathComponent(file).path) }
+            throw error
+        }
+    }
+
+    /// Removes the stored history (a new document at the same path starts afresh).
+    func reset() {
+        try? FileManager.default.removeItem(at: indexURL)
+        removeSteps(except: [])
+    }
+
+    /// Removes step files the index no longer names.
+    func removeSteps(except kept: Set<String>) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasSuffix(".patch") && !kept.contains(name) {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}
+
+/// A history written but not yet in force: commit it with the document, or discard it.
+struct PreparedHistory {
+    let index: PreparedFile
+    let folder: URL
+    /// Step files written for this save.
+    let written: [String]
+    /// Every step file the new index names.
+    let kept: Set<String>
+
+    /// Puts the new index in force and removes the step files it no longer names.
+    func commit() throws(DocumentError) {
+        try index.commit()
+        HistoryStore(folder: folder, document: folder).removeSteps(except: kept)
+    }
+
+    /// Leaves the stored history as it was.
+    func discard() {
+        index.discard()
+        for file in written { unlink(folder.appendingPathComponent(file).path) }
+    }
+}

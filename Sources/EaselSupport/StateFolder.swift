@@ -1,0 +1,67 @@
+import Foundation
+
+/// Easel's own folder for what it keeps about documents — undo histories and edit locks —
+/// so that nothing is left beside a user's documents (the Cards app loads every file whose
+/// name contains ".rwcard", hidden sidecars included). `$XDG_STATE_HOME/easel`, or
+/// `~/.local/state/easel` when that is not set.
+package struct StateFolder: Sendable {
+    /// The root: `…/easel`.
+    package let url: URL
+
+    package init(url: URL) {
+        self.url = url
+    }
+
+    /// The folder the environment names.
+    package static var fromEnvironment: StateFolder {
+        let environment = ProcessInfo.processInfo.environment
+        let base: URL
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = URL(fileURLWithPath: state)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".local/state")
+        }
+        return StateFolder(url: base.appendingPathComponent("easel"))
+    }
+
+    /// The folder kept for the document at `document`, keyed by its real path (so `./a.rwcard`
+    /// and `/x/../a.rwcard` share one history), created on demand with owner-only access.
+    package func folder(forDocument document: URL) throws(DocumentError) -> URL {
+        let folder = location(forDocument: document)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DocumentError(
+                file: document.path,
+                kind: .io("cannot create Easel's state folder \(folder.path): \(error.localizedDescription); set XDG_STATE_HOME to a writable folder"))
+        }
+        return folder
+    }
+
+    /// Where the folder for `document` is, without creating it.
+    package func location(forDocument document: URL) -> URL {
+        let key = String(Self.fnv1a(Self.realPath(of: document)), radix: 16)
+        return url.appendingPathComponent("documents").appendingPathComponent(key)
+    }
+
+    /// The document's path with its folder's symbolic links resolved (the document itself
+    /// may not exist yet).
+    package static func realPath(of document: URL) -> String {
+        let folder = document.deletingLastPathComponent().path
+        guard let resolved = realpath(folder, nil) else { return document.standardizedFileURL.path }
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return (base == "/" ? "" : base) + "/" + document.lastPathComponent
+    }
+
+    /// FNV-1a, 64 bits: a short, stable key for a path.
+    package static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,146 @@
+import EaselDocuments
+import EaselEditing
+import EaselGeometry
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// The editor's history: kept in Easel's state folder, as patches sized by the change, for
+/// documents of any size Easel opens; saves that could not be opened again are refused.
+@Suite("Edit history")
+struct EditHistoryTests {
+    let folder = TemporaryFolder()
+    let state = TemporaryFolder("easel-state")
+
+    func bigDrawing(shapes: Int) -> Drawing {
+        var graphics: [Graphic] = []
+        for i in 0..<shapes {
+            let center = Point(x: Double(i % 2000), y: Double(i / 2000))
+            let transform = GraphicTransform(center: center, size: Size(width: 8, height: 8))
+            let fill = Color(red: Double(i % 7) / 7, green: 0.5, blue: 0.25)
+            graphics.append(Graphic(kind: .ellipse, transform: transform, fill: fill))
+        }
+        return Drawing(canvasSize: Size(width: 2000, height: 2000), graphics: graphics)
+    }
+
+    func stepFiles() throws -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: [.fileSizeKey])!
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "patch" }
+    }
+
+    @Test func undoWorksOnADocumentOverOneMebibyteAndCostsWhatChanged() throws {
+        let url = folder.file("big.drawing")
+        try DocumentRegistry.standard.save(bigDrawing(shapes: 6000), to: url)
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+        #expect(size > 1 << 20, "the document is over 1 MiB: \(size) bytes")
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+            try editor.perform { try $0.setBackground(.black) }
+            try editor.perform { try $0.move(3000, by: Point(x: 10, y: 0)) }
+            try editor.save()
+        }
+        let steps = try stepFiles()
+        #expect(steps.count == 2)
+        let stored = try steps.map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as! Int }.reduce(0, +)
+        #expect(stored < 2_000, "two small edits of a \(size)-byte document keep \(stored) bytes")
+
+        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+        #expect(editor.canUndo)
+        #expect(try editor.undo())
+        #expect(try editor.undo())
+        #expect(try !editor.undo())
+        try editor.save()
+        #expect(try DocumentRegistry.standard.open(url).document as? Drawing == bigDrawing(shapes: 6000))
+        #expect(try editor.redo())
+        try editor.save()
+        #expect((try DocumentRegistry.standard.open(url).document as? Drawing)?.background == .black)
+    }
+
+    @Test func nothingIsWrittenBesideTheDocument() throws {
+        let url = folder.file("d.drawing")
+        var editor = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
+        _ = try editor.add(ElementRequest(kind: "star", documentName: "d.drawing"))
+        try editor.save()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["d.drawing"])
+    }
+
+    @Test func aSaveEaselCouldNotOpenAgainIsRefusedAndNothingChanges() throws {
+        // A type whose files Easel opens up to 300 bytes: an edit that would save more is
+        // refused before anything is written, as a card growing past 16 MiB would be.
+        var registry = DocumentRegistry.standard
+        registry.register(Tally.self)
+        let url = folder.file("t.tally")
+        try registry.save(Tally(marks: 150), to: url)
+        let before = try Data(contentsOf: url)
+        var editor = try DocumentEditor(opening: url, registry: registry, stateFolder: state.url)
+        try editor.perform { try $0.setBackground(nil) }  // 300 marks: just within the limit
+        #expect {
+            try editor.perform { _ = try $0.add(ElementRequest(kind: "mark", documentName: "t.tally"), resourceFolder: folder.url) }
+        } throws: { error in
+            "\(error)" == "\(url.path): saving would write a file of 301 bytes, over the 300 bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
+        }
+        try editor.save()
+        #expect(try Data(contentsOf: url).count == 300)
+        #expect(throws: DocumentError.self) { try registry.save(Tally(marks: 301), to: url) }
+        #expect(try Data(contentsOf: url).count == 300, "a refused save writes nothing")
+        _ = before
+    }
+
+    @Test func aHistoryThatCannotBeCommittedPutsTheDocumentBack() throws {
+        let url = folder.file("d.drawing")
+        _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
+        let before = try Data(contentsOf: url)
+        // A folder where the history index goes: the document is renamed into place first,
+        // then the index rename fails, and the document must be put back.
+        let index = try #require(
+            FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.first { $0.lastPathComponent == "lock" }
+        ).deletingLastPathComponent().appendingPathComponent("index.json")
+        try? FileManager.default.removeItem(at: index)
+        try FileManager.default.createDirectory(at: index.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+        _ = try editor.add(ElementRequest(kind: "star", documentName: "d.drawing"))
+        #expect { try editor.save() } throws: { error in
+            "\(error)".contains("nothing was saved: the document and its undo history are as they were")
+        }
+        #expect(try Data(contentsOf: url) == before, "the document is as it was")
+        #expect(try stepFiles().isEmpty, "no step of the failed save is left")
+    }
+}
+
+/// A document of `marks` dashes, opened up to 300 bytes: the smallest type with a file limit.
+struct Tally: EditableDocument {
+    static var readableContentTypes: [ContentType] { [ContentType(identifier: "org.example.tally", preferredFilenameExtension: "tally")] }
+    static var maxFileBytes: Int { 300 }
+    static var kindName: String { "tally" }
+    var marks: Int
+
+    init(marks: Int) { self.marks = marks }
+
+    init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        marks = try configuration.regularFileBytes().count
+    }
+
+    func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {
+        .regularFile(Array(repeating: UInt8(ascii: "-"), count: marks))
+    }
+
+    var canvas: Size { Size(width: Double(max(1, marks)), height: 1) }
+    var background: Color? { nil }
+    var elementCount: Int { marks }
+    func historyBytes(file: String) throws(DocumentError) -> [UInt8] { Array(repeating: UInt8(ascii: "-"), count: marks) }
+    static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Tally { Tally(marks: bytes.count) }
+
+    mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement {
+        marks += 1
+        return AddedElement(index: marks - 1, kind: "mark")
+    }
+
+    mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {}
+    func center(of index: Int) throws(EditError) -> Point { Point(x: Double(index), y: 0) }
+    mutating func remove(_ index: Int) throws(EditError) { marks -= 1 }
+    mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int { index }
+    /// Clearing the background doubles the marks (an edit that grows the file).
+    mutating func setBackground(_ color: Color?) throws(EditError) { marks *= 2 }
+    func elementDescriptions(resourceFolder: URL) -> [ElementDescription] { [] }
+}
