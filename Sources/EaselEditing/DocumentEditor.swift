@@ -214,10 +214,11 @@ public struct DocumentEditor {
 
     /// The failure of a save that changed nothing, saying so.
     private static func nothingSaved(_ error: Error, url: URL) -> DocumentError {
-        let reason = (error as? DocumentError).map { error in
-            if case .io(let message) = error.kind { return message }
-            return error.description
-        } ?? "\(error)"
+        let reason =
+            (error as? DocumentError).map { error in
+                if case .io(let message) = error.kind { return message }
+                return error.description
+            } ?? "\(error)"
         return DocumentError(
             file: url.path, kind: .io("\(reason); nothing was saved: the document and its undo history are as they were"))
     }

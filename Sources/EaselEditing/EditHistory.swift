@@ -85,7 +85,8 @@ struct HistoryStore {
                 try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in
                     let name = try node.string()
                     guard name.hasSuffix(".patch"), !name.contains("/") else { throw node.invalid("not a step file name") }
-                    let bytes = try FileIO.readBytes(at: folder.appendingPathComponent(name).path, maxBytes: EditHistory.maxBytes + 64)
+                    let bytes = try FileIO.readBytes(
+                        at: folder.appendingPathComponent(name).path, maxBytes: EditHistory.maxBytes + 64)
                     guard let patch = HistoryPatch(decoding: bytes) else { throw node.invalid("the step \(name) is damaged") }
                     return EditHistory.Step(patch: patch, file: name)
                 }
@@ -104,7 +105,8 @@ struct HistoryStore {
             for index in steps.indices where steps[index].file == nil {
                 let name = String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".patch"
                 do {
-                    try AtomicFile.write(steps[index].patch.encoded, to: folder.appendingPathComponent(name).path, permissions: 0o600)
+                    try AtomicFile.write(
+                        steps[index].patch.encoded, to: folder.appendingPathComponent(name).path, permissions: 0o600)
                 } catch {
                     for file in written { unlink(folder.appendingPathComponent(file).path) }
                     throw error

@@ -30,11 +30,14 @@ package struct StateFolder: Sendable {
     package func folder(forDocument document: URL) throws(DocumentError) -> URL {
         let folder = location(forDocument: document)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw DocumentError(
                 file: document.path,
-                kind: .io("cannot create Easel's state folder \(folder.path): \(error.localizedDescription); set XDG_STATE_HOME to a writable folder"))
+                kind: .io(
+                    "cannot create Easel's state folder \(folder.path): \(error.localizedDescription); set XDG_STATE_HOME to a writable folder"
+                ))
         }
         return folder
     }

@@ -24,7 +24,8 @@ struct EditTransactionTests {
         #expect(before.count > 8 * 1024)
         let failed = try runLimited(s, kilobytes: 4, ["add", "d.drawing", "heart"])
         #expect(failed.status == 1)
-        #expect(failed.stderr.contains("nothing was saved: the document and its undo history are as they were"), "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("nothing was saved: the document and its undo history are as they were"), "\(failed.stderr)")
         #expect(try s.bytes("d.drawing") == before, "the document is as it was")
         // The history is as it was too: undo takes back the 40th star, not a phantom heart.
         try s.ok(["undo", "d.drawing"])

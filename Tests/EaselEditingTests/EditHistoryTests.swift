@@ -75,9 +75,12 @@ struct EditHistoryTests {
         var editor = try DocumentEditor(opening: url, registry: registry, stateFolder: state.url)
         try editor.perform { try $0.setBackground(nil) }  // 300 marks: just within the limit
         #expect {
-            try editor.perform { _ = try $0.add(ElementRequest(kind: "mark", documentName: "t.tally"), resourceFolder: folder.url) }
+            try editor.perform {
+                _ = try $0.add(ElementRequest(kind: "mark", documentName: "t.tally"), resourceFolder: folder.url)
+            }
         } throws: { error in
-            "\(error)" == "\(url.path): saving would write a file of 301 bytes, over the 300 bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
+            "\(error)"
+                == "\(url.path): saving would write a file of 301 bytes, over the 300 bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
         }
         try editor.save()
         #expect(try Data(contentsOf: url).count == 300)
@@ -110,7 +113,9 @@ struct EditHistoryTests {
 
 /// A document of `marks` dashes, opened up to 300 bytes: the smallest type with a file limit.
 struct Tally: EditableDocument {
-    static var readableContentTypes: [ContentType] { [ContentType(identifier: "org.example.tally", preferredFilenameExtension: "tally")] }
+    static var readableContentTypes: [ContentType] {
+        [ContentType(identifier: "org.example.tally", preferredFilenameExtension: "tally")]
+    }
     static var maxFileBytes: Int { 300 }
     static var kindName: String { "tally" }
     var marks: Int

@@ -94,7 +94,8 @@ public struct DocumentRegistry: Sendable {
     public func fileWrapper(for document: any FileDocument, at url: URL) throws(DocumentError) -> FileWrapper {
         let entry = try writableEntry(for: document, at: url)
         var status = stat()
-        let existing: FileWrapper? = lstat(url.path, &status) != 0 ? nil : ((status.st_mode & S_IFMT) == S_IFDIR ? .directory([:]) : .regularFile([]))
+        let existing: FileWrapper? =
+            lstat(url.path, &status) != 0 ? nil : ((status.st_mode & S_IFMT) == S_IFDIR ? .directory([:]) : .regularFile([]))
         let wrapper = try document.fileWrapper(
             configuration: WriteConfiguration(contentType: entry.contentType, existingFile: existing, fileURL: url))
         try Self.checkReadable(wrapper, as: type(of: document), at: url)
