@@ -70,6 +70,7 @@ public final class BatchExporter: Sendable {
     ) -> BatchReport {
         let start = Date()
         let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
+        let protection = outputProtection(items, manifest: loaded)
         let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
         if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
         let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
@@ -87,7 +88,7 @@ public final class BatchExporter: Sendable {
                     }
                     guard index < items.count else { return }
                     let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
-                    let (entry, record) = process(items[index], previous: manifestEntry)
+                    let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
                     if let record { journal?.append(key: items[index].key, entry: record) }
                     let snapshot: BatchProgress = state.withLock { state in
                         state.entries[index] = entry
@@ -140,7 +141,29 @@ public final class BatchExporter: Sendable {
     }
 
     /// Renders (or skips) one document; returns its report entry and its new manifest record.
-    private func process(_ item: BatchItem, previous: ExportManifest.Entry?) -> (BatchEntry, ExportManifest.Entry?) {
+    /// What outputs may not replace: the manifest's outputs are earlier outputs; when the
+    /// output folder and an input folder overlap (`--exclude`), every document of the plan
+    /// and every file it uses is protected (they are opened once, here, to learn which).
+    private func outputProtection(_ items: [BatchItem], manifest: ExportManifest) -> OutputProtection {
+        var protection = OutputProtection()
+        for entry in manifest.entries.values {
+            for output in entry.outputs {
+                protection.earlierOutputs.insert(StateFolder.realPath(of: outputFolder.appendingPathComponent(output)))
+            }
+        }
+        let out = Self.realPath(outputFolder)
+        let overlaps = inputs.map(Self.realPath).contains { out == $0 || out.hasPrefix($0 + "/") || $0.hasPrefix(out + "/") }
+        if overlaps && !options.dryRun {
+            for item in items {
+                if let located = try? registry.open(item.input) { protection.protect(located) }
+            }
+        }
+        return protection
+    }
+
+    private func process(_ item: BatchItem, previous: ExportManifest.Entry?, protection: OutputProtection)
+        -> (BatchEntry, ExportManifest.Entry?)
+    {
         let started = Date()
         func entry(_ status: BatchStatus, warnings: [String] = [], error: String? = nil) -> BatchEntry {
             BatchEntry(
@@ -168,13 +191,15 @@ public final class BatchExporter: Sendable {
             let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
             var outputs = [item.output]
             let file = try DocumentRenderer.export(scene, options: options.render)
-            try writeOutput(file.bytes, to: item.output)
+            try writeOutput(file.bytes, to: item.output, format: options.render.format, for: item, protection: protection)
             if options.thumbnails {
                 let thumbnail = (item.output as NSString).deletingPathExtension + ".thumbnail.png"
                 var thumbnailOptions = options.render
                 thumbnailOptions.format = .png
                 thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
-                try writeOutput(try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail)
+                try writeOutput(
+                    try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail, format: .png, for: item,
+                    protection: protection)
                 outputs.append(thumbnail)
             }
             let record = ExportManifest.Entry(
@@ -194,7 +219,9 @@ public final class BatchExporter: Sendable {
     /// Writes `bytes` at `relative` below the output folder, atomically, creating folders as
     /// needed, and refusing any path that would lead outside the output folder (through
     /// `..` or a symbolic link planted inside it).
-    private func writeOutput(_ bytes: [UInt8], to relative: String) throws {
+    private func writeOutput(
+        _ bytes: [UInt8], to relative: String, format: OutputFormat, for item: BatchItem, protection: OutputProtection
+    ) throws {
         let target = outputFolder.appendingPathComponent(relative).standardizedFileURL
         let root = outputFolder.path
         guard target.path.hasPrefix(root + "/") else {
@@ -207,6 +234,9 @@ public final class BatchExporter: Sendable {
         guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
             throw BatchError(
                 message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
+        }
+        if let reason = protection.refusal(toReplace: target, format: format, registry: registry) {
+            throw OutputProtection.error(replacing: target, by: item.input, because: reason)
         }
         try AtomicFile.write(bytes, to: target.path)
     }

@@ -110,8 +110,10 @@ final class EditSession {
                 print(InfoCommand.render(editor.description, json: json))
             case "export":
                 let command = try ExportCommand.parse([path] + arguments)
-                let file = try DocumentRenderer.export(
-                    editor.located, options: command.render.renderOptions(outputPath: command.out))
+                let options = command.render.renderOptions(outputPath: command.out)
+                try OutputProtection.checkSingleExport(
+                    of: editor.located, to: URL(fileURLWithPath: command.out), format: options.format)
+                let file = try DocumentRenderer.export(editor.located, options: options)
                 try file.write(to: command.out)
                 print("wrote \(command.out) (\(file.width)x\(file.height))")
             default:

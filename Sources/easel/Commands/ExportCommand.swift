@@ -88,6 +88,7 @@ struct ExportCommand: EaselCommand {
 
     private func exportOne(_ input: URL, to output: URL, options: RenderOptions) throws {
         let located = try DocumentRegistry.standard.open(input)
+        try OutputProtection.checkSingleExport(of: located, to: output, format: options.format)
         let file = try DocumentRenderer.export(located, options: options)
         try file.write(to: output.path)
         for warning in located.warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
@@ -140,6 +141,7 @@ struct ExportCommand: EaselCommand {
             if verbose { for warning in entry.warnings { Terminal.printError("easel: warning: \(warning)") } }
         }
         if let report {
+            try Self.checkReportPath(report)
             try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
         }
         Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun))
@@ -150,6 +152,22 @@ struct ExportCommand: EaselCommand {
             throw ExitCode(128 + signal)
         }
         if result.totals.failed > 0 || result.interrupted { throw ExitCode.documentFailure }
+    }
+
+    /// A report replaces only an earlier report: never a document, never another file.
+    static func checkReportPath(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)).flatMap { $0 } ?? Data()
+        let isReport = (status.st_mode & S_IFMT) == S_IFREG && head.first == UInt8(ascii: "{")
+        guard isReport, !DocumentRegistry.standard.isDocument(url) else {
+            throw DocumentError(
+                file: path,
+                kind: .io(
+                    "the report would replace a file that is not an earlier report; nothing was written — choose another --report path"
+                ))
+        }
     }
 
     static func summary(_ report: BatchReport, dryRun: Bool) -> String {
