@@ -72,7 +72,7 @@ public struct ExportManifest: Codable, Sendable {
     /// killed mid-write, is ignored).
     public static func loadWithJournal(from url: URL) -> (manifest: ExportManifest, problem: String?) {
         var (manifest, problem) = load(from: url)
-        if let journal = try? Data(contentsOf: journalURL(for: url)) {
+        if let journal = try? Data(FileIO.readBytes(at: journalURL(for: url).path, maxBytes: 1 << 30)) {
             let decoder = JSONDecoder()
             for line in journal.split(separator: UInt8(ascii: "\n")) {
                 guard let record = try? decoder.decode(JournalRecord.self, from: Data(line)) else { continue }
@@ -100,7 +100,7 @@ public struct ExportManifest: Codable, Sendable {
     public static func load(from url: URL) -> (manifest: ExportManifest, problem: String?) {
         guard FileManager.default.fileExists(atPath: url.path) else { return (ExportManifest(), nil) }
         do {
-            let data = try Data(contentsOf: url)
+            let data = Data(try FileIO.readBytes(at: url.path, maxBytes: 1 << 30))
             let manifest = try JSONDecoder().decode(ExportManifest.self, from: data)
             guard manifest.version == currentVersion else {
                 return (ExportManifest(), "the manifest \(url.path) is of another version; everything is rendered again")
@@ -128,8 +128,18 @@ final class ManifestJournal: @unchecked Sendable {
     private let lock = NSLock()
 
     init?(manifest: URL) {
-        fd = open(ExportManifest.journalURL(for: manifest).path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        // The output folder is the user's: a link or a FIFO planted at the journal's name
+        // must not make Easel write elsewhere or block, so the journal is opened without
+        // following links or blocking, and used only if it is a regular file.
+        fd = open(
+            ExportManifest.journalURL(for: manifest).path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+            0o644)
         if fd < 0 { return nil }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return nil
+        }
     }
 
     deinit { close(fd) }

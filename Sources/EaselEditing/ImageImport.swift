@@ -15,7 +15,7 @@ public enum ImageImport {
     /// when both sides exceed 1000 pixels, and stores it in the card's folder under a new
     /// upper-case UUID with no extension. Returns that name.
     public static func intoCardFolder(_ source: URL, folder: URL) throws -> String {
-        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
+        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
         let image: RasterImage
         do { image = try PNGDecoder.decode(bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
@@ -39,7 +39,7 @@ public enum ImageImport {
     /// a file already there is used as it is; another is copied in, under its own name or,
     /// when that is taken by a different file, a numbered one. Returns the name to use.
     public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
-        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes)
+        let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
         do { _ = try PNGDecoder.header(of: bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }

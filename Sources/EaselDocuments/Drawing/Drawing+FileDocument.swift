@@ -23,7 +23,9 @@ extension Drawing: FileDocument {
             guard let contents = children[Self.packageDocumentName]?.regularFileContents else {
                 throw DocumentError(
                     file: configuration.displayName,
-                    kind: .io("a drawing package folder must contain \(Self.packageDocumentName)"))
+                    kind: .io(
+                        "a drawing package folder must contain \(Self.packageDocumentName) as a file of its own (not a symbolic link)"
+                    ))
             }
             bytes = contents
         }

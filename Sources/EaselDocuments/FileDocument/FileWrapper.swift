@@ -36,6 +36,12 @@ public enum FileWrapper: Hashable, Sendable {
             }
             var children: [String: FileWrapper] = [:]
             for name in names.sorted() {
+                // A package's files are inside it: a symbolic link (which could lead
+                // anywhere) is not part of the wrapper.
+                var child = stat()
+                guard lstat(url.appendingPathComponent(name).path, &child) == 0, (child.st_mode & S_IFMT) != S_IFLNK else {
+                    continue
+                }
                 children[name] = try FileWrapper(contentsOf: url.appendingPathComponent(name), maxBytes: maxBytes)
             }
             self = .directory(children)

@@ -80,7 +80,8 @@ struct GoldenDiff: ParsableCommand {
     func run() throws {
         func load(_ path: String) throws -> RasterImage {
             do {
-                return try PNGDecoder.decode(try FileIO.readBytes(at: path, maxBytes: RenderLimits.maxImageFileBytes))
+                return try PNGDecoder.decode(
+                    try FileIO.readBytes(at: path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true))
             } catch {
                 Terminal.printError("easel: \(path): \(error)")
                 throw ExitCode(2)
