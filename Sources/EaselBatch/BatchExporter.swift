@@ -170,6 +170,9 @@ public final class BatchExporter: Sendable {
                 input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
                 warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
         }
+        if let problem = item.problem {
+            return (entry(.failed, error: "\(item.input.path): \(problem)"), nil)
+        }
         guard let location = registry.location(of: item.input) else {
             return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
         }
@@ -192,8 +195,7 @@ public final class BatchExporter: Sendable {
             var outputs = [item.output]
             let file = try DocumentRenderer.export(scene, options: options.render)
             try writeOutput(file.bytes, to: item.output, format: options.render.format, for: item, protection: protection)
-            if options.thumbnails {
-                let thumbnail = (item.output as NSString).deletingPathExtension + ".thumbnail.png"
+            if let thumbnail = item.thumbnail {
                 var thumbnailOptions = options.render
                 thumbnailOptions.format = .png
                 thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
@@ -228,7 +230,13 @@ public final class BatchExporter: Sendable {
             throw BatchError(message: "\(target.path): outside the output folder \(root); not written")
         }
         let folder = target.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileIO.createFolders(at: folder.path)
+        } catch {
+            throw DocumentError(
+                file: item.input.path,
+                kind: .io("cannot create the output folder \(folder.path) (\(Self.reason(error))); check that it can be written"))
+        }
         let realRoot = Self.realPath(outputFolder)
         let realFolder = Self.realPath(folder)
         guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
@@ -238,6 +246,40 @@ public final class BatchExporter: Sendable {
         if let reason = protection.refusal(toReplace: target, format: format, registry: registry) {
             throw OutputProtection.error(replacing: target, by: item.input, because: reason)
         }
-        try AtomicFile.write(bytes, to: target.path)
+        do {
+            try AtomicFile.write(bytes, to: target.path)
+        } catch {
+            let reason = if case .io(let message) = error.kind { message } else { error.description }
+            throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(reason)"))
+        }
+    }
+
+    /// A file-system error's reason.
+    static func reason(_ error: DocumentError) -> String {
+        if case .io(let message) = error.kind { return message }
+        return error.description
+    }
+
+    /// Creates the output folder and checks that files can be written in it, so a folder
+    /// that cannot be written fails the run once, before any document is rendered.
+    public func prepareOutputFolder() throws(BatchError) {
+        do {
+            try FileIO.createFolders(at: outputFolder.path)
+        } catch {
+            throw BatchError(
+                message:
+                    "cannot create the output folder \(outputFolder.path) (\(Self.reason(error))); choose a folder that can be written"
+            )
+        }
+        let probe = outputFolder.appendingPathComponent(".easel-write-check-\(getpid())").path
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw BatchError(
+                message:
+                    "cannot write in the output folder \(outputFolder.path) (\(String(cString: strerror(errno)))); choose a folder that can be written"
+            )
+        }
+        close(fd)
+        unlink(probe)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import EaselDocuments
+import EaselRender
 
 /// Decides what a batch does: which documents below the input folders are exported (this
 /// shard's), under which relative output path. Pure: it lists folders and reads nothing.
@@ -21,24 +22,42 @@ public enum BatchPlanner {
             }
             labels.append(label)
         }
-        var items: [BatchItem] = []
+        // Names are decided from the whole list, before sharding, so every shard agrees.
+        var all: [BatchItem] = []
         for (input, label) in zip(inputs, labels) {
-            for relative in DocumentScanner.documents(in: input, registry: registry, excluding: options.excluded + [outputFolder])
-            {
-                let key = inputs.count == 1 ? relative : label + "/" + relative
-                if let shard = options.shard, !shard.contains(key) { continue }
-                items.append(BatchItem(input: input.appendingPathComponent(relative), key: key, output: ""))
+            let scan = DocumentScanner.scan(input, registry: registry, excluding: options.excluded + [outputFolder])
+            for entry in scan {
+                let key = inputs.count == 1 ? entry.relativePath : label + "/" + entry.relativePath
+                all.append(
+                    BatchItem(
+                        input: input.appendingPathComponent(entry.relativePath), key: key, output: "", problem: entry.problem))
             }
         }
-        // Outputs replace the extension; documents that would collide (x.rwcard, x.drawing)
-        // keep theirs (x.rwcard.png, x.drawing.png).
-        let ext = options.render.format.fileExtension
-        let stems = items.map { ($0.key as NSString).deletingPathExtension }
-        var counts: [String: Int] = [:]
-        for stem in stems { counts[stem, default: 0] += 1 }
-        for i in items.indices {
-            items[i].output = (counts[stems[i]]! > 1 ? items[i].key : stems[i]) + "." + ext
+        nameOutputs(&all, format: options.render.format, thumbnails: options.thumbnails)
+        guard let shard = options.shard else { return all }
+        return all.filter { shard.contains($0.key) }
+    }
+
+    /// Outputs replace the extension (`A/x.rwcard` → `A/x.png`, thumbnail `A/x.thumbnail.png`).
+    /// Documents whose outputs or thumbnails would land on the same name as any other
+    /// output keep their own extension (`x.rwcard.png`, `x.drawing.png`), until no two
+    /// names are the same. A kept extension never collides: keys are unique.
+    static func nameOutputs(_ items: inout [BatchItem], format: OutputFormat, thumbnails: Bool) {
+        var keepsExtension = Set<Int>()
+        while true {
+            for i in items.indices {
+                let stem = keepsExtension.contains(i) ? items[i].key : (items[i].key as NSString).deletingPathExtension
+                items[i].output = stem + "." + format.fileExtension
+                items[i].thumbnail = thumbnails ? stem + ".thumbnail.png" : nil
+            }
+            var claims: [String: [Int]] = [:]
+            for i in items.indices where items[i].problem == nil {
+                claims[items[i].output, default: []].append(i)
+                if let thumbnail = items[i].thumbnail { claims[thumbnail, default: []].append(i) }
+            }
+            let colliding = Set(claims.values.filter { $0.count > 1 }.flatMap { $0 }).subtracting(keepsExtension)
+            if colliding.isEmpty { return }
+            keepsExtension.formUnion(colliding)
         }
-        return items
     }
 }

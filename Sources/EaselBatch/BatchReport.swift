@@ -8,6 +8,19 @@ public struct BatchItem: Hashable, Sendable {
     public var key: String
     /// The output's path relative to the output folder.
     public var output: String
+    /// The thumbnail's path relative to the output folder, when thumbnails are written.
+    public var thumbnail: String?
+    /// Why the entry cannot be exported (a symbolic link, a pipe, a name that is not
+    /// UTF-8); nil for a document to export.
+    public var problem: String?
+
+    public init(input: URL, key: String, output: String, thumbnail: String? = nil, problem: String? = nil) {
+        self.input = input
+        self.key = key
+        self.output = output
+        self.thumbnail = thumbnail
+        self.problem = problem
+    }
 }
 
 /// What became of one document: rendered, skipped as up to date, failed, or (dry run) planned.

@@ -39,6 +39,23 @@ package enum FileIO {
         }
     }
 
+    /// Creates the folder at `path` and any missing parents (like `mkdir -p`); the error
+    /// names the folder and the system's reason (`Not a directory`, `Permission denied`).
+    package static func createFolders(at path: String, permissions: mode_t = 0o755) throws(DocumentError) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw DocumentError(file: path, kind: .io(String(cString: strerror(ENOTDIR))))
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try createFolders(at: parent, permissions: permissions) }
+        if mkdir(path, permissions) != 0 && errno != EEXIST {
+            throw DocumentError(file: path, kind: .io(String(cString: strerror(errno))))
+        }
+    }
+
     package static func describeErrno(_ what: String) -> String {
         "\(what): \(String(cString: strerror(errno)))"
     }

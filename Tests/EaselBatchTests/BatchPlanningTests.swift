@@ -183,3 +183,52 @@ struct BatchPlanningTests {
         #expect(!base.key.isEmpty)
     }
 }
+
+/// Output names never collide, in any shard, with or without thumbnails.
+@Suite("Batch output names")
+struct BatchOutputNameTests {
+    let folder = TemporaryFolder()
+
+    func plan(_ options: BatchExportOptions) -> [BatchItem] {
+        BatchPlanner.items(inputs: [folder.file("in")], outputFolder: folder.file("out"), options: options, registry: .standard)
+    }
+
+    @Test func aThumbnailNeverLandsOnAnotherDocumentsOutput() throws {
+        for name in ["x.drawing", "x.thumbnail.drawing", "y.rwcard"] { try folder.write("{}", to: "in/" + name) }
+        let items = plan(BatchExportOptions(thumbnails: true))
+        let names = items.flatMap { [$0.output, $0.thumbnail!] }
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(items.first { $0.key == "y.rwcard" }?.output == "y.png", "documents that collide with nothing keep short names")
+    }
+
+    @Test func shardsNameOutputsAsTheWholeListDoes() throws {
+        // card1.rwcard and card1.drawing fall in different shards of 2.
+        for name in ["card1.rwcard", "card1.drawing", "card2.rwcard"] { try folder.write("{}", to: "in/" + name) }
+        #expect(!(Shard(index: 1, count: 2)!.contains("card1.rwcard")) && Shard(index: 1, count: 2)!.contains("card1.drawing"))
+        let whole = plan(BatchExportOptions())
+        let sharded = (1...2).flatMap { plan(BatchExportOptions(shard: Shard(index: $0, count: 2))) }
+        #expect(Set(sharded.map(\.output)) == Set(whole.map(\.output)))
+        #expect(Set(sharded.map(\.output)).count == sharded.count, "no two shards write the same file")
+        #expect(Set(whole.map(\.output)) == ["card1.rwcard.png", "card1.drawing.png", "card2.png"])
+    }
+
+    @Test func entriesNamedLikeDocumentsThatCannotBeExportedAreListed() throws {
+        try folder.write("{}", to: "in/real.rwcard")
+        try FileManager.default.createSymbolicLink(
+            at: folder.file("in/link.rwcard"), withDestinationURL: folder.file("in/real.rwcard"))
+        #expect(mkfifo(folder.file("in/pipe.drawing").path, 0o644) == 0)
+        // A name that is not UTF-8: bytes 0xFF 0xFE then ".rwcard".
+        var raw = Array(folder.file("in").path.utf8) + Array("/bad-".utf8) + [0xFF, 0xFE] + Array(".rwcard".utf8) + [0]
+        let fd = raw.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(fd >= 0)
+        close(fd)
+        let entries = DocumentScanner.scan(folder.file("in"))
+        #expect(entries.map(\.relativePath) == ["bad-\\xFF\\xFE.rwcard", "link.rwcard", "pipe.drawing", "real.rwcard"])
+        #expect(entries.map { $0.problem == nil } == [false, false, false, true])
+        #expect(entries[0].problem?.contains("not valid UTF-8") == true)
+        #expect(entries[1].problem?.contains("symbolic link") == true)
+        #expect(entries[2].problem?.contains("not a regular file") == true)
+    }
+}

@@ -59,7 +59,7 @@ final class EditSession {
         installSignalHandlers()
         startReader()
         if interactive {
-            print("editing \(path) — type help for the verbs, quit to leave")
+            Terminal.printLine("editing \(path) — type help for the verbs, quit to leave")
             prompt()
         }
         var lastInput = Date()
@@ -104,7 +104,7 @@ final class EditSession {
             case "help", "?": print(Self.help)
             case "save":
                 try editor.save()
-                print("saved \(path)")
+                Terminal.printLine("saved \(path)")
             case "info":
                 let json = arguments.contains("--json")
                 print(InfoCommand.render(editor.description, json: json))
@@ -115,7 +115,7 @@ final class EditSession {
                     of: editor.located, to: URL(fileURLWithPath: command.out), format: options.format)
                 let file = try DocumentRenderer.export(editor.located, options: options)
                 try file.write(to: command.out)
-                print("wrote \(command.out) (\(file.width)x\(file.height))")
+                Terminal.printLine("wrote \(command.out) (\(file.width)x\(file.height))")
             default:
                 guard let type = Self.verbs[verb] else {
                     Terminal.printError("easel: unknown verb \"\(verb)\"; type help for the list")
@@ -123,7 +123,7 @@ final class EditSession {
                 }
                 let command = try type.parse([path] + arguments)
                 guard let edit = command as? any EditVerb else { return true }
-                print(try edit.apply(to: &editor))
+                Terminal.printLine(try edit.apply(to: &editor))
             }
         } catch {
             // Usage errors and failed edits are reported; the session goes on.

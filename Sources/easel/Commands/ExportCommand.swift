@@ -92,7 +92,7 @@ struct ExportCommand: EaselCommand {
         let file = try DocumentRenderer.export(located, options: options)
         try file.write(to: output.path)
         for warning in located.warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
-        print("wrote \(output.path) (\(file.width)x\(file.height))")
+        Terminal.printLine("wrote \(output.path) (\(file.width)x\(file.height))")
     }
 
     private func exportFolders() throws {
@@ -117,6 +117,9 @@ struct ExportCommand: EaselCommand {
         } catch {
             throw ValidationError(error.message)
         }
+        if !dryRun {
+            do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
+        }
         let items = exporter.plan()
         let display = ProgressDisplay(enabled: !quiet && !dryRun)
         let cancellation = CancellationFlag()
@@ -130,11 +133,11 @@ struct ExportCommand: EaselCommand {
         for entry in result.entries {
             switch entry.status {
             case .rendered:
-                if !quiet { print("wrote \(entry.output)") }
+                if !quiet { Terminal.printLine("wrote \(entry.output)") }
             case .planned:
-                print("would render \(entry.input) -> \(entry.output)")
+                Terminal.printLine("would render \(entry.input) -> \(entry.output)")
             case .skipped:
-                if dryRun { print("up to date \(entry.input)") }
+                if dryRun { Terminal.printLine("up to date \(entry.input)") }
             case .failed:
                 Terminal.printError("easel: failed: \(entry.error ?? entry.input)")
             }

@@ -121,7 +121,7 @@ struct GoldenDiff: ParsableCommand {
                 wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
             print(try JSONOutput.string(summary))
         } else {
-            print(line)
+            Terminal.printLine(line)
         }
         if !result.passed { throw ExitCode(1) }
     }
@@ -173,7 +173,7 @@ struct GoldenVerify: EaselCommand {
             try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)
         }
         let failures = entries.filter { !$0.passed }
-        for failure in failures { print("FAIL \(failure.document): \(failure.message ?? "")") }
+        for failure in failures { Terminal.printLine("FAIL \(failure.document): \(failure.message ?? "")") }
         Terminal.printError("easel: \(entries.count - failures.count) of \(entries.count) documents match their goldens")
         if let reportFolder { try GoldenReport.write(entries, to: reportFolder, tolerance: tolerance.value) }
         if !failures.isEmpty { throw ExitCode.documentFailure }
@@ -197,7 +197,7 @@ struct GoldenRecord: EaselCommand {
         let outcomes = try folders.suite.checked { suite throws(BatchError) in
             try suite.record(options: options, onlyMissing: onlyMissing) { outcome in
                 switch outcome {
-                case .recorded(let golden): print("recorded \(golden.path)")
+                case .recorded(let golden): Terminal.printLine("recorded \(golden.path)")
                 case .failed(let message): Terminal.printError("easel: \(message)")
                 case .kept: break
                 }
@@ -228,10 +228,10 @@ struct GoldenPrune: EaselCommand {
         for orphan in orphans {
             let path = root.appendingPathComponent(orphan).path
             if check {
-                print("orphan \(path)")
+                Terminal.printLine("orphan \(path)")
             } else {
                 try FileManager.default.removeItem(atPath: path)
-                print("removed \(path)")
+                Terminal.printLine("removed \(path)")
             }
         }
         Terminal.printError("easel: \(orphans.count) golden\(orphans.count == 1 ? "" : "s") without a document")

@@ -50,6 +50,7 @@ struct InfoCommand: EaselCommand {
             lines.append("  " + parts.joined(separator: ", "))
         }
         for warning in description.warnings { lines.append("warning: \(warning)") }
-        return lines.joined(separator: "\n")
+        // Each line on its own: a text or name with control characters cannot break out of it.
+        return lines.map(Terminal.safe).joined(separator: "\n")
     }
 }

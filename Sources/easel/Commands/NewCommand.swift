@@ -44,7 +44,7 @@ struct NewCommand: ParsableCommand {
             let drawing = Drawing(
                 canvasSize: size.size, background: background.lowercased() == "none" ? nil : Color(parsing: background))
             _ = try DocumentEditor.create(drawing, at: URL(fileURLWithPath: path))
-            print("created drawing \(path) (\(size.size))")
+            Terminal.printLine("created drawing \(path) (\(size.size))")
         }
     }
 
@@ -80,7 +80,7 @@ struct NewCommand: ParsableCommand {
                 if let id = UUID(uuidString: url.deletingPathExtension().lastPathComponent) { card.id = id }
             }
             _ = try DocumentEditor.create(card, at: url)
-            print("created card \(url.path)")
+            Terminal.printLine("created card \(url.path)")
         }
     }
 }

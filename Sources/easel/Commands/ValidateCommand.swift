@@ -57,9 +57,11 @@ struct ValidateCommand: EaselCommand {
             print(try JSONOutput.string(results))
         } else {
             for result in results {
-                if result.errors.isEmpty && result.warnings.isEmpty { print("\(Terminal.styled("ok", .green)) \(result.path)") }
-                for error in result.errors { print("\(Terminal.styled("error:", .red)) \(error)") }
-                for warning in result.warnings { print("\(Terminal.styled("warning:", .yellow)) \(warning)") }
+                if result.errors.isEmpty && result.warnings.isEmpty {
+                    print("\(Terminal.styled("ok", .green)) \(Terminal.safe(result.path))")
+                }
+                for error in result.errors { print("\(Terminal.styled("error:", .red)) \(Terminal.safe(error))") }
+                for warning in result.warnings { print("\(Terminal.styled("warning:", .yellow)) \(Terminal.safe(warning))") }
             }
         }
         let failed = results.contains { !$0.errors.isEmpty || (!warningsOK && !$0.warnings.isEmpty) }

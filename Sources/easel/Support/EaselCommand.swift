@@ -49,7 +49,7 @@ extension EditVerb {
             throw EditError("\(path): \(error.message)")
         }
         if editor.hasUnsavedChanges { try editor.save() }
-        print(message)
+        Terminal.printLine(message)
     }
 }
 

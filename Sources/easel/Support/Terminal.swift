@@ -2,10 +2,42 @@ import Foundation
 
 /// Output helpers: results on stdout, diagnostics on stderr, colour only where it helps.
 enum Terminal {
+    /// Prints one diagnostic line on stderr, its control characters escaped.
     static func printError(_ message: String) {
-        var line = message
-        if !line.hasSuffix("\n") { line += "\n" }
+        let line = safe(message.hasSuffix("\n") ? String(message.dropLast()) : message) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Prints one result line on stdout, its control characters escaped.
+    static func printLine(_ line: String) {
+        print(safe(line))
+    }
+
+    /// `text` with every control character shown as an escape (`\n`, `\r`, `\t`, `\e`,
+    /// `\x07`, `\u{9B}`), so a name or text inside a document cannot clear the screen, set
+    /// the window title or forge a log line. JSON output is exact and does not use this.
+    static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{1B}": result += "\\e"
+            default:
+                result += scalar.value < 0x80 ? String(format: "\\x%02X", scalar.value) : String(format: "\\u{%X}", scalar.value)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     enum Style: String {

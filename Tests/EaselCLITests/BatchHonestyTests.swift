@@ -1,0 +1,80 @@
+import EaselDocuments
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// Nothing silently lost in a batch, and nothing a document holds can take over a terminal.
+@Suite("Batch honesty and terminal safety")
+struct BatchHonestyTests {
+    @Test func entriesThatCannotBeExportedAreReportedWithTheirReason() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
+        try FileManager.default.createSymbolicLink(
+            at: s.folder.file("in/link.drawing"), withDestinationURL: s.folder.file("in/a.drawing"))
+        #expect(mkfifo(s.folder.file("in/pipe.rwcard").path, 0o644) == 0)
+        let result = try s.run(["export", "in", "--out", "out", "--report", "report.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("link.drawing: is a symbolic link"), "\(result.stderr)")
+        #expect(result.stderr.contains("pipe.rwcard: is not a regular file"))
+        #expect(result.stderr.contains("rendered 1, skipped 0, failed 2 of 3 documents"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("report.json"))) as! [String: Any]
+        #expect((report["entries"] as! [[String: Any]]).count == 3)
+    }
+
+    @Test func theSameFileNamesInTwoShardsNeverOverwriteEachOther() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/card1.drawing", "--size", "30x20"])
+        try s.ok(["new", "card", "in/card1.rwcard"])
+        try s.ok(["export", "in", "--out", "out", "--shard", "1/2"])
+        try s.ok(["export", "in", "--out", "out", "--shard", "2/2"])
+        #expect(try s.image("out/card1.drawing.png").width == 30)
+        #expect(try s.image("out/card1.rwcard.png").width == 1300)
+    }
+
+    @Test func anOutputFolderThatCannotBeWrittenFailsOnceAndSaysWhy() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        for name in ["a", "b", "c"] { try s.ok(["new", "drawing", "in/\(name).drawing", "--size", "20x20"]) }
+        try s.folder.write("a file, not a folder", to: "blocker")
+        let result = try s.run(["export", "in", "--out", "blocker/out"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot create the output folder \(s.folder.file("blocker/out").path) (Not a directory)"))
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func aFolderNamedLikeACardSaysWhatItIs() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in/x.rwcard"), withIntermediateDirectories: true)
+        let result = try s.run(["export", "in", "--out", "out"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("x.rwcard: is a folder, expected a rwcard file"), "\(result.stderr)")
+    }
+
+    @Test func controlCharactersInADocumentAreEscapedInHumanOutput() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        var card = try #require(try DocumentRegistry.standard.open(s.folder.file("c.rwcard")).document as? Card)
+        let hostile = "Hi\u{1B}]0;pwned\u{07}\u{1B}[2J\rforged: ok\nline"
+        card.textElements = [TextElement(text: hostile, textFont: "Font\u{1B}[31m")]
+        card.imageElements = [ImageElement(imageFilename: "IMG\nfake warning")]
+        try DocumentRegistry.standard.save(card, to: s.folder.file("c.rwcard"))
+        for arguments in [["info", "c.rwcard"], ["validate", "c.rwcard"], ["export", "c.rwcard", "--out", "c.png"]] {
+            let result = try s.run(arguments)
+            for output in [result.stdout, result.stderr] {
+                let controls = output.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" }
+                #expect(controls.isEmpty, "\(arguments): \(output.debugDescription)")
+            }
+            let lines = (result.stdout + result.stderr).split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("forged") || $0.hasPrefix("line") || $0.hasPrefix("fake") }, "no forged lines")
+        }
+        #expect(try s.ok(["info", "c.rwcard"]).stdout.contains("\\e]0;pwned\\x07\\e[2J\\rforged: ok\\nline"))
+        // JSON stays exact.
+        let json = try s.ok(["info", "c.rwcard", "--json"]).stdout
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        #expect((decoded["elements"] as! [[String: Any]]).contains { ($0["text"] as? String) == hostile })
+    }
+}
