@@ -26,9 +26,9 @@ public struct DocumentEditor {
     /// True when there are edits not yet saved.
     public private(set) var hasUnsavedChanges = false
     /// Whether there is an edit to undo.
-    public var canUndo: Bool { !history.undo.isEmpty }
+    public var canUndo: Bool { !history.undo.isEmpty || !pending.isEmpty }
     /// Whether there is an undone edit to redo.
-    public var canRedo: Bool { !history.redo.isEmpty }
+    public var canRedo: Bool { !history.redo.isEmpty || !pendingRedo.isEmpty }
     /// The most undo steps kept for a document (the oldest are dropped first, also when
     /// the steps together pass 64 MiB).
     public static let maxUndoSteps = EditHistory.maxDepth
@@ -39,8 +39,15 @@ public struct DocumentEditor {
     private let store: HistoryStore?
     /// The document's bytes as last read or written, to notice other writers.
     private var baseBytes: [UInt8]
-    /// The document's bytes as it is now in memory (the saved form of `document`).
-    private var currentBytes: [UInt8]
+    /// The saved form of `document`, once worked out (edits clear it; encoding a large
+    /// document is the expensive step, so it is done only when needed).
+    private var encodedCurrent: [UInt8]?
+    /// Versions before the edits made since the last save, oldest first: the newest undo
+    /// steps, kept as values so that an edit costs no encoding (a session of thousands of
+    /// piped commands stays linear); they become patches when saved.
+    private var pending: [any EditableDocument] = []
+    /// Versions undone from `pending`, as values: redo steps below those in `history.redo`.
+    private var pendingRedo: [any EditableDocument] = []
     /// Held while the document is open for editing, so no other easel edits it at the same
     /// time (nil when opened read-only).
     private let lock: DocumentLock?
@@ -72,7 +79,7 @@ public struct DocumentEditor {
         self.located = opened
         self.document = document
         self.baseBytes = try Self.contentBytes(of: opened)
-        self.currentBytes = try document.historyBytes(file: url.path)
+        self.encodedCurrent = try document.historyBytes(file: url.path)
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
         (history, historyNote) = readStore.load(current: baseBytes)
         if store != nil { try migrateLegacySidecars() }
@@ -95,17 +102,34 @@ public struct DocumentEditor {
     }
 
     /// Applies `edit`; records an undo step when the document changed. Returns whether it
-    /// did. Refuses an edit whose result could not be saved or opened again.
+    /// did. (A result Easel could not open again is refused when it is saved.)
     @discardableResult
     public mutating func perform(_ edit: (inout any EditableDocument) throws -> Void) throws -> Bool {
         var edited = document
         try edit(&edited)
         guard !edited.isEqual(to: document) else { return false }
-        let after = try edited.historyBytes(file: url.path)
-        _ = try registry.fileWrapper(for: edited, at: url)  // refuses what could not be saved or opened again
-        history.record(HistoryPatch.turning(after, into: currentBytes))
-        replace(with: edited, bytes: after)
+        pending.append(document)
+        pendingRedo.removeAll()
+        history.redo.removeAll()
+        try trimPending()
+        replace(with: edited, bytes: nil)
         return true
+    }
+
+    /// Keeps the history within its bounds: at most `maxUndoSteps` steps, and only as many
+    /// versions in memory as 64 MiB of saved document holds (a huge document turns its
+    /// older steps into patches at once).
+    private mutating func trimPending() throws {
+        while history.undo.count + pending.count > EditHistory.maxDepth {
+            if history.undo.isEmpty { pending.removeFirst() } else { history.undo.removeFirst() }
+        }
+        let inMemory = max(1, min(EditHistory.maxDepth, (64 << 20) / max(1, baseBytes.count)))
+        while pending.count > inMemory {
+            let older = try pending[0].historyBytes(file: url.path)
+            let newer = try (pending.count > 1 ? pending[1] : document).historyBytes(file: url.path)
+            history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(newer, into: older)))
+            pending.removeFirst()
+        }
     }
 
     /// Adds the element `request` describes; its images go into the document's resource
@@ -119,24 +143,72 @@ public struct DocumentEditor {
 
     /// Goes back one edit. Returns false when there is nothing to undo.
     public mutating func undo() throws -> Bool {
+        if let previous = pending.popLast() {
+            pendingRedo.append(document)
+            replace(with: previous, bytes: nil)
+            return true
+        }
         guard let step = history.undo.last else { return false }
-        let previous = try restore(step.patch)
+        try materializePendingRedo()
+        let current = try currentBytes()
+        guard let previous = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
         history.undo.removeLast()
-        history.redo.append(EditHistory.Step(patch: HistoryPatch.turning(previous, into: currentBytes)))
-        history.trim()
+        history.redo.append(EditHistory.Step(patch: HistoryPatch.turning(previous, into: current)))
         replace(with: try document.restored(from: previous, file: url.path), bytes: previous)
         return true
     }
 
     /// Goes forward one undone edit. Returns false when there is nothing to redo.
     public mutating func redo() throws -> Bool {
-        guard let step = history.redo.last else { return false }
-        let next = try restore(step.patch)
-        history.redo.removeLast()
-        history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(next, into: currentBytes)))
-        history.trim()
-        replace(with: try document.restored(from: next, file: url.path), bytes: next)
+        if let step = history.redo.last {
+            let current = try currentBytes()
+            guard let next = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
+            history.redo.removeLast()
+            history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(next, into: current)))
+            replace(with: try document.restored(from: next, file: url.path), bytes: next)
+            return true
+        }
+        guard let next = pendingRedo.popLast() else { return false }
+        pending.append(document)
+        replace(with: next, bytes: nil)
         return true
+    }
+
+    /// The saved form of the current document.
+    private mutating func currentBytes() throws -> [UInt8] {
+        if let encodedCurrent { return encodedCurrent }
+        let bytes = try document.historyBytes(file: url.path)
+        encodedCurrent = bytes
+        return bytes
+    }
+
+    /// Turns the in-memory undo versions into patch steps on top of `history.undo`.
+    private mutating func materializePending() throws {
+        guard !pending.isEmpty else { return }
+        var newer = try currentBytes()
+        var steps: [EditHistory.Step] = []
+        for version in pending.reversed() {
+            let older = try version.historyBytes(file: url.path)
+            steps.append(EditHistory.Step(patch: HistoryPatch.turning(newer, into: older)))
+            newer = older
+        }
+        history.undo += steps.reversed()
+        pending.removeAll()
+    }
+
+    /// Turns the in-memory redo versions into patch steps below `history.redo` (which is
+    /// empty whenever there are any: see `undo`).
+    private mutating func materializePendingRedo() throws {
+        guard !pendingRedo.isEmpty else { return }
+        var from = try currentBytes()
+        var steps: [EditHistory.Step] = []
+        for version in pendingRedo.reversed() {
+            let next = try version.historyBytes(file: url.path)
+            steps.append(EditHistory.Step(patch: HistoryPatch.turning(from, into: next)))
+            from = next
+        }
+        history.redo = steps.reversed() + history.redo
+        pendingRedo.removeAll()
     }
 
     /// Saves the document and its history as one transaction: every new file is written
@@ -154,6 +226,9 @@ public struct DocumentEditor {
                 ))
         }
         let wrapper = try registry.fileWrapper(for: document, at: url)
+        try materializePending()
+        try materializePendingRedo()
+        history.trim()
         guard let store else {
             try wrapper.write(to: url)
             baseBytes = try Self.contentBytes(of: located)
@@ -164,7 +239,7 @@ public struct DocumentEditor {
         let preparedHistory: PreparedHistory
         let preparedDocument: [PreparedFile]
         do {
-            preparedHistory = try store.prepare(&newHistory, current: currentBytes)
+            preparedHistory = try store.prepare(&newHistory, current: try currentBytes())
         } catch {
             throw Self.nothingSaved(error, url: url)
         }
@@ -223,17 +298,13 @@ public struct DocumentEditor {
             file: url.path, kind: .io("\(reason); nothing was saved: the document and its undo history are as they were"))
     }
 
-    /// The version a stored step leads to from the current bytes.
-    private func restore(_ patch: HistoryPatch) throws -> [UInt8] {
-        guard let bytes = patch.applied(to: currentBytes) else {
-            throw DocumentError(file: url.path, kind: .io("the undo history does not fit the document; it was not applied"))
-        }
-        return bytes
+    private static func historyMismatch(_ url: URL) -> DocumentError {
+        DocumentError(file: url.path, kind: .io("the undo history does not fit the document; it was not applied"))
     }
 
-    private mutating func replace(with edited: any EditableDocument, bytes: [UInt8]) {
+    private mutating func replace(with edited: any EditableDocument, bytes: [UInt8]?) {
         document = edited
-        currentBytes = bytes
+        encodedCurrent = bytes
         located.document = edited
         hasUnsavedChanges = true
     }

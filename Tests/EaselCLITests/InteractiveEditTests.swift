@@ -29,7 +29,8 @@ struct InteractiveEditTests {
             add rect
             """
         let result = try s.run(["edit", "d.drawing"], stdin: script)
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "a piped session with failed commands fails: \(result.stderr)")
+        #expect(result.stderr.contains("2 commands failed; the others were applied and saved"))
         #expect(result.stderr.contains("--fill must be a colour"), "a bad line is reported and the session goes on")
         #expect(result.stderr.contains("unknown verb \"bogus\""))
         #expect(result.stdout.contains("[1] ellipse"))
@@ -99,5 +100,50 @@ struct InteractiveEditTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signalNumber)
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 2)
+    }
+
+    @Test func aPipedSessionWhoseCommandsAllWorkSucceeds() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let result = try s.run(["edit", "d.drawing"], stdin: "add star\nadd heart\nundo\nquit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 1)
+    }
+
+    @Test func anEndlessLineStopsTheSessionWithBoundedMemory() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        // /dev/zero: one line that never ends. The session reads at most 1 MiB of it.
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "exec \"$0\" edit d.drawing < /dev/zero", s.easel.path],
+            environment: s.environment, currentDirectory: s.folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("an input line is longer than 1048576 bytes"), "\(result.stderr)")
+    }
+
+    @Test func aSignalIsHonouredBetweenQueuedCommands() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let script = s.folder.file("many.txt")
+        try String(repeating: "add star --at 10,10\n", count: 200_000).write(to: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "exec \"$0\" edit d.drawing < many.txt", s.easel.path]
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        process.terminate()  // SIGTERM
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let stillRunning = process.isRunning
+        if stillRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!stillRunning, "SIGTERM ends the session while commands are still queued")
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        let saved = try drawing(at: s.folder.file("d.drawing")).graphics.count
+        #expect(saved > 0 && saved < 200_000, "what was applied before the signal is saved: \(saved)")
     }
 }

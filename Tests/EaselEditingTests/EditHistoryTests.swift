@@ -74,18 +74,19 @@ struct EditHistoryTests {
         let before = try Data(contentsOf: url)
         var editor = try DocumentEditor(opening: url, registry: registry, stateFolder: state.url)
         try editor.perform { try $0.setBackground(nil) }  // 300 marks: just within the limit
-        #expect {
-            try editor.perform {
-                _ = try $0.add(ElementRequest(kind: "mark", documentName: "t.tally"), resourceFolder: folder.url)
-            }
-        } throws: { error in
+        try editor.save()
+        #expect(try Data(contentsOf: url).count == 300)
+        try editor.perform { _ = try $0.add(ElementRequest(kind: "mark", documentName: "t.tally"), resourceFolder: folder.url) }
+        #expect { try editor.save() } throws: { error in
             "\(error)"
                 == "\(url.path): saving would write a file of 301 bytes, over the 300 bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
         }
+        #expect(try Data(contentsOf: url).count == 300, "a refused save writes nothing")
+        #expect(try editor.undo())
         try editor.save()
         #expect(try Data(contentsOf: url).count == 300)
         #expect(throws: DocumentError.self) { try registry.save(Tally(marks: 301), to: url) }
-        #expect(try Data(contentsOf: url).count == 300, "a refused save writes nothing")
+        #expect(try Data(contentsOf: url).count == 300)
         _ = before
     }
 

@@ -46,6 +46,8 @@ final class EditSession {
     private let interactive = isatty(STDIN_FILENO) != 0
 
     private let input = InputQueue()
+    /// Commands that failed (usage errors and refused edits).
+    private var failures = 0
     private var signalSources: [DispatchSourceSignal] = []
 
     init(editor: DocumentEditor, path: String, autosaveDelay: Double) {
@@ -64,28 +66,44 @@ final class EditSession {
         }
         var lastInput = Date()
         while true {
-            let woke = input.wait(seconds: 0.1)
-            let (lines, ended, signal) = input.take()
+            // One line at a time, so a signal is honoured between any two commands however
+            // many are queued.
+            let (next, ended, signal) = input.takeOne()
             if let signal {
                 try saveIfNeeded()
                 Terminal.printError("easel: \(signal == SIGINT ? "interrupted" : "terminated"); \(path) saved")
                 throw ExitCode(128 + signal)
             }
-            for line in lines {
+            switch next {
+            case .line(let line):
                 lastInput = Date()
-                if try !handle(line) {
-                    try saveIfNeeded()
-                    return
-                }
+                if try !handle(line) { return try finish() }
                 if interactive { prompt() }
+                continue
+            case .tooLong:
+                Terminal.printError(
+                    "easel: an input line is longer than \(InputQueue.maxLineBytes) bytes; that is not a command, so the session stops"
+                )
+                failures += 1
+                return try finish()
+            case nil:
+                break
             }
-            if ended {
-                try saveIfNeeded()
-                return
-            }
+            if ended { return try finish() }
+            let woke = input.wait(seconds: 0.1)
             if !woke, editor.hasUnsavedChanges, Date().timeIntervalSince(lastInput) >= autosaveDelay {
                 try saveIfNeeded()
             }
+        }
+    }
+
+    /// Saves, and fails the session (exit 1) when any piped command failed, so a script
+    /// learns that not everything it asked for was done.
+    private func finish() throws {
+        try saveIfNeeded()
+        if failures > 0 && !interactive {
+            Terminal.printError("easel: \(failures) command\(failures == 1 ? "" : "s") failed; the others were applied and saved")
+            throw ExitCode.documentFailure
         }
     }
 
@@ -94,6 +112,7 @@ final class EditSession {
         let words: [String]
         do { words = try ShellWords.split(line) } catch {
             Terminal.printError("easel: \(error)")
+            failures += 1
             return true
         }
         guard let verb = words.first?.lowercased() else { return true }
@@ -119,6 +138,7 @@ final class EditSession {
             default:
                 guard let type = Self.verbs[verb] else {
                     Terminal.printError("easel: unknown verb \"\(verb)\"; type help for the list")
+                    failures += 1
                     return true
                 }
                 let command = try type.parse([path] + arguments)
@@ -129,6 +149,7 @@ final class EditSession {
             // Usage errors and failed edits are reported; the session goes on.
             let message = (error as? ValidationError).map(\.message) ?? Self.describeParseError(error)
             Terminal.printError("easel: \(message)")
+            failures += 1
         }
         return true
     }
@@ -148,10 +169,31 @@ final class EditSession {
         FileHandle.standardOutput.write(Data("easel> ".utf8))
     }
 
+    /// Reads standard input in chunks and hands complete lines to the loop: a line is at
+    /// most `InputQueue.maxLineBytes` long, and the reader waits while the loop has
+    /// `InputQueue.capacity` lines to do, so no input makes memory grow without bound.
     private func startReader() {
         let input = self.input
         Thread {
-            while let line = readLine(strippingNewline: true) { input.append(line) }
+            var line: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            reading: while true {
+                let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                for byte in chunk[0..<count] {
+                    if byte == UInt8(ascii: "\n") {
+                        input.append(.line(String(decoding: line, as: UTF8.self)))
+                        line.removeAll(keepingCapacity: true)
+                    } else if line.count == InputQueue.maxLineBytes {
+                        input.append(.tooLong)
+                        break reading
+                    } else {
+                        line.append(byte)
+                    }
+                }
+            }
+            if !line.isEmpty { input.append(.line(String(decoding: line, as: UTF8.self))) }
             input.end()
         }.start()
     }
@@ -188,16 +230,32 @@ final class EditSession {
         """
 }
 
-/// What the reader thread and the signal handlers hand to the session's loop.
+/// What the reader thread and the signal handlers hand to the session's loop: at most
+/// `capacity` lines at a time (the reader waits for room), each at most `maxLineBytes`.
 final class InputQueue: @unchecked Sendable {
+    /// One item of input.
+    enum Item {
+        case line(String)
+        /// A line longer than `maxLineBytes`: the reader stopped there.
+        case tooLong
+    }
+
+    /// The longest command line read, in bytes.
+    static let maxLineBytes = 1 << 20
+    /// How many lines wait at most.
+    static let capacity = 256
+
     private let lock = NSLock()
     private let wakeUp = DispatchSemaphore(value: 0)
-    private var lines: [String] = []
+    private let room = DispatchSemaphore(value: InputQueue.capacity)
+    private var items: [Item] = []
     private var ended = false
     private var signal: Int32?
 
-    func append(_ line: String) {
-        lock.withLock { lines.append(line) }
+    /// Adds an item, waiting while the queue is full.
+    func append(_ item: Item) {
+        room.wait()
+        lock.withLock { items.append(item) }
         wakeUp.signal()
     }
     func end() {
@@ -212,13 +270,15 @@ final class InputQueue: @unchecked Sendable {
     /// Waits up to `seconds` for something to happen; true when something did.
     func wait(seconds: Double) -> Bool { wakeUp.wait(timeout: .now() + seconds) == .success }
 
-    /// The lines so far, whether input has ended (and every line was taken), and a caught signal.
-    func take() -> (lines: [String], ended: Bool, signal: Int32?) {
-        lock.withLock {
-            let taken = lines
-            lines = []
-            return (taken, ended && taken.isEmpty, signal)
+    /// The next item if any, whether input has ended (and every item was taken), and a
+    /// caught signal.
+    func takeOne() -> (item: Item?, ended: Bool, signal: Int32?) {
+        let taken: (Item?, Bool, Int32?) = lock.withLock {
+            let item = items.isEmpty ? nil : items.removeFirst()
+            return (item, ended && items.isEmpty && item == nil, signal)
         }
+        if taken.0 != nil { room.signal() }
+        return taken
     }
 }
 
