@@ -11,6 +11,8 @@
 
 // libpng cannot describe a side longer than 2^31-1; Easel refuses anything over 2^30.
 #define EASEL_PNG_MAX_SIDE (1u << 30)
+// The most bytes libpng may allocate for one ancillary chunk it keeps (PLTE, tRNS, ...).
+#define EASEL_PNG_MAX_CHUNK_BYTES (1u << 20)
 
 // ---- shared helpers ------------------------------------------------------------------
 
@@ -135,6 +137,14 @@ easel_png_status easel_png_reader_read_header(easel_png_reader *reader, uint64_t
     // Easel applies its own pixel limit below, so libpng's 1,000,000-per-side default
     // must not turn a large-but-allowed image into a confusing "corrupt" error.
     png_set_user_limits(reader->png, EASEL_PNG_MAX_SIDE, EASEL_PNG_MAX_SIDE);
+    // Ancillary chunks Easel never draws with (text, colour profiles, EXIF, ...) are skipped
+    // without being stored or decompressed: a chunk that claims gigabytes, or a zTXt
+    // decompression bomb, costs nothing. Any other chunk libpng allocates for is capped.
+    static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0tIME\0hIST\0pCAL\0sCAL\0sTER\0";
+    png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
+    png_set_chunk_malloc_max(reader->png, EASEL_PNG_MAX_CHUNK_BYTES);
+    png_set_chunk_cache_max(reader->png, 1000);
     png_set_read_fn(reader->png, reader, easel_png_read_from_memory);
     png_read_info(reader->png, reader->info);
 

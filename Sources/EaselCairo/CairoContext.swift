@@ -178,6 +178,12 @@ public final class CairoContext {
         guard size > 0, !runs.isEmpty else { return }
         try withSavedState { () throws(CairoError) in
             try concatenate(transform)
+            // FreeType refuses glyphs much larger than an output's longest side; such a glyph
+            // could not be seen whole anyway, so it is not drawn rather than failing the render.
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(cr, &matrix)
+            let deviceSize = size * abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
+            guard deviceSize <= Double(RenderLimits.maxOutputSide) else { return }
             try setSource(color)
             let options = FontLibrary.makeFontOptions()
             defer { cairo_font_options_destroy(options) }

@@ -67,9 +67,7 @@ public struct ElementChanges: Hashable, Sendable {
         try check(fontSize, "the font size", 0...DrawingLimits.maxFontSize)
         for length in dash ?? [] { try check(length, "a dash length", 0...DrawingLimits.maxStrokeWidth) }
         if let dash, !dash.isEmpty, dash.allSatisfy({ $0 == 0 }) { throw EditError("a dash pattern cannot be all zeros") }
-        if let text, text.count > DrawingLimits.maxTextCharacters {
-            throw EditError("a text is limited to \(DrawingLimits.maxTextCharacters) characters")
-        }
+        if let text, let problem = TextLimits.problem(with: text) { throw EditError(problem) }
         for color in [fill ?? nil, strokeColor].compactMap({ $0 }) where !color.isFinite {
             throw EditError("colour components must be finite numbers")
         }

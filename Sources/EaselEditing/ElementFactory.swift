@@ -114,11 +114,12 @@ public enum ElementFactory {
         }
     }
 
-    /// The request's value, which its kind needs.
+    /// The request's value, which its kind needs (a text within `TextLimits`).
     private static func value(of request: ElementRequest, naming what: String) throws(EditError) -> String {
         guard let value = request.value else {
             throw EditError("`add \(request.kind)` needs its \(what) after the kind.", isInvalidRequest: true)
         }
+        if what == "string", let problem = TextLimits.problem(with: value) { throw EditError(problem) }
         return value
     }
 }

@@ -223,3 +223,40 @@ struct PNGCodecTests {
 private func cairo8(_ component: Double) -> UInt8 {
     UInt8((UInt32(component * 65535 + 0.5)) >> 8)
 }
+
+/// Ancillary chunks cost nothing, whatever they claim.
+@Suite("PNG ancillary chunks")
+struct PNGAncillaryChunkTests {
+    /// A 1x1 RGB PNG with `extra` inserted after the header.
+    func png(inserting extra: [UInt8]) -> [UInt8] {
+        let plain = ReferencePNGWriter.encode(width: 1, height: 1, colorType: .rgb, bitDepth: 8) { _, _ in [10, 20, 30] }
+        let headerEnd = 8 + 8 + 13 + 4  // signature, IHDR length+type, IHDR data, CRC
+        return Array(plain[..<headerEnd]) + extra + Array(plain[headerEnd...])
+    }
+
+    func chunk(_ type: String, _ data: [UInt8], claimedLength: UInt32? = nil) -> [UInt8] {
+        let length = claimedLength ?? UInt32(data.count)
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        return bigEndian(length) + body + bigEndian(crc)
+    }
+
+    @Test func aTextChunkClaimingGigabytesIsNotAllocated() throws {
+        // 40 bytes that claim a 2 GB tEXt chunk: libpng used to allocate it before noticing.
+        let bytes = png(inserting: []).prefix(33) + [0x7F, 0xFF, 0x00, 0x00] + Array("tEXtabc".utf8)
+        #expect(throws: PNGError.self) { try PNGDecoder.decodePixels(Array(bytes)) }
+    }
+
+    @Test func ancillaryChunksAreSkippedAndTheImageDecodes() throws {
+        let text = chunk("tEXt", Array("Comment\u{0}hello".utf8))
+        let compressed = chunk("zTXt", Array("Comment".utf8) + [0, 0] + [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        let image = try PNGDecoder.decode(png(inserting: text + compressed))
+        #expect(image.pixel(x: 0, y: 0) == RGBA8(r: 10, g: 20, b: 30, a: 255))
+    }
+}

@@ -222,6 +222,37 @@ try add(
 try add("png-not-png", imageCard(#""IMG""#), "renders", ["not a PNG image"], files: ["IMG": text("GIF89a this is not a PNG")])
 try add("png-missing", imageCard(#""IMG""#), "renders", ["is missing from"])
 
+try add(
+    "png-text-chunk-claims-2gb", imageCard(#""IMG""#), "renders", ["truncated PNG"],
+    files: ["IMG": Array(good.prefix(33)) + [0x7F, 0xFF, 0x00, 0x00] + text("tEXtabc")])
+
+// MARK: Budgets (each within the format's limits, over what one document may cost)
+func drawing(_ graphics: String) -> [UInt8] {
+    text(#"{"version":1,"canvas":{"size":[800,600]},"graphics":[\#(graphics)]}"#)
+}
+let frame = #""transform":{"center":[400,300],"size":[700,500]}"#
+var wiggle = #"["move",0,0]"#
+for i in 0..<6000 { wiggle += #",["line",\#(i % 2),\#(Double(i) / 6000)]"# }
+try add(
+    "budget-path-6000-elements", document: "d.drawing",
+    drawing(#"{"kind":"path","elements":[\#(wiggle)],\#(frame),"fill":[0,0,0,1]}"#),
+    "renders", ["over the budget of 4000; it is not drawn"])
+try add(
+    "budget-dash-too-fine", document: "d.drawing",
+    drawing(#"{"kind":"line","from":[0,0],"to":[1,1],\#(frame),"stroke":{"color":[0,0,0,1],"width":1,"dash":[0.001]}}"#),
+    "renders", ["over the budget of 100000; the stroke is drawn solid"])
+try add(
+    "budget-font-size-100000", document: "d.drawing",
+    drawing(#"{"kind":"text","text":"Hello","fontSize":100000,\#(frame),"fill":[0,0,0,1]}"#), "renders",
+    ["over the budget of 32767; it is not drawn"])
+try add(
+    "budget-combining-marks", document: "d.drawing",
+    drawing(#"{"kind":"text","text":"e\#(String(repeating: "\\u0301", count: 100))",\#(frame)}"#), "error",
+    ["a character of 101 code points"])
+try add(
+    "budget-frame-1000000", imageCard(#""GONE""#).replacing(text(#""size":[400,300]"#), with: text(#""size":[1000000,1000000]"#)),
+    "renders", ["is missing from"])
+
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
 try encoder.encode(expectations).write(to: root.appendingPathComponent("expectations.json"))

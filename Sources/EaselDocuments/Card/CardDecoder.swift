@@ -118,10 +118,7 @@ public enum CardDecoder {
         let transform = try decodeTransform(node.required("transform"))
         let textNode = try node.required("text")
         let text = try textNode.string()
-        if text.count > CardLimits.maxTextCharacters {
-            throw textNode.error(
-                .limitExceeded("a text of \(text.count) characters, over the limit of \(CardLimits.maxTextCharacters)"))
-        }
+        if let problem = TextLimits.problem(with: text) { throw textNode.error(.limitExceeded(problem)) }
         let color = try decodeColor(node.required("textColor"))
         let font = try node.required("textFont").string()
         return TextElement(transform: transform, text: text, textColor: color, textFont: font)

@@ -11,8 +11,8 @@ public enum CardLimits {
     public static let maxCoordinate = 1_000_000.0
     /// The largest absolute rotation, in degrees.
     public static let maxRotationDegrees = 1_000_000.0
-    /// The longest text, in characters.
-    public static let maxTextCharacters = 10_000
+    /// The longest text, in characters (see `TextLimits` for all the bounds on a text).
+    public static let maxTextCharacters = TextLimits.maxCharacters
     /// The longest image file name.
     public static let maxFilenameBytes = 255
 }

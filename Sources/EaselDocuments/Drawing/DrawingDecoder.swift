@@ -190,10 +190,7 @@ public enum DrawingDecoder {
     static func decodeText(_ node: JSONNode) throws(DocumentError) -> TextContent {
         let textNode = try node.required("text")
         let string = try textNode.string()
-        if string.count > DrawingLimits.maxTextCharacters {
-            throw textNode.error(
-                .limitExceeded("a text of \(string.count) characters, over the limit of \(DrawingLimits.maxTextCharacters)"))
-        }
+        if let problem = TextLimits.problem(with: string) { throw textNode.error(.limitExceeded(problem)) }
         let family = try node.optional("font").map { (n) throws(DocumentError) in try n.string() } ?? "DejaVu Sans"
         let size =
             try node.optional("fontSize").map { (n) throws(DocumentError) in

@@ -23,6 +23,6 @@ public enum DrawingLimits {
     public static let maxDashCount = 64
     /// The largest font size, in canvas units.
     public static let maxFontSize = 100_000.0
-    /// The longest text, in characters.
-    public static let maxTextCharacters = 10_000
+    /// The longest text, in characters (see `TextLimits` for all the bounds on a text).
+    public static let maxTextCharacters = TextLimits.maxCharacters
 }

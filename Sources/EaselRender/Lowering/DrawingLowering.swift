@@ -86,7 +86,17 @@ public enum DrawingLowering {
                 }
             }
 
-            let clip = graphic.clip.map { $0.path(in: clipRect).applying(frameToCanvas) }
+            var clip = graphic.clip.map { $0.path(in: clipRect).applying(frameToCanvas) }
+            if let path = clip, path.elements.count > RenderBudgets.maxPathElements {
+                scene.warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath + ".clip",
+                        message:
+                            "the clip path has \(path.elements.count) elements, over the budget of \(RenderBudgets.maxPathElements); the element is not drawn"
+                    ))
+                clip = nil
+                return
+            }
             let grouped = graphic.opacity < 1 || clip != nil
             if grouped { scene.operations.append(.beginGroup(opacity: graphic.opacity, clip: clip)) }
             defer { if grouped { scene.operations.append(.endGroup) } }
@@ -107,8 +117,31 @@ public enum DrawingLowering {
                 }
             default:
                 guard let path = DrawingLowering.shapePath(graphic.kind, in: rect)?.applying(frameToCanvas) else { return }
+                guard path.elements.count <= RenderBudgets.maxPathElements else {
+                    scene.warnings.append(
+                        DocumentWarning(
+                            file: file, keyPath: keyPath + ".elements",
+                            message:
+                                "the path has \(path.elements.count) elements, over the budget of \(RenderBudgets.maxPathElements); it is not drawn"
+                        ))
+                    return
+                }
                 if let fill = graphic.fill, !isLine(graphic.kind) { scene.operations.append(.fill(path, fill)) }
-                if let stroke = graphic.stroke { scene.operations.append(.stroke(path, StrokeStyle(stroke))) }
+                if let stroke = graphic.stroke {
+                    var style = StrokeStyle(stroke)
+                    // Path and dashes are both in canvas units: the count does not depend on the output's scale.
+                    let dashes = RenderBudgets.dashSegments(of: path, pattern: style.dash)
+                    if dashes > Double(RenderBudgets.maxDashSegments) {
+                        scene.warnings.append(
+                            DocumentWarning(
+                                file: file, keyPath: keyPath + ".stroke.dash",
+                                message:
+                                    "the dash pattern would draw about \(Int(dashes)) dashes, over the budget of \(RenderBudgets.maxDashSegments); the stroke is drawn solid"
+                            ))
+                        style.dash = []
+                    }
+                    scene.operations.append(.stroke(path, style))
+                }
             }
         }
 
@@ -125,6 +158,16 @@ public enum DrawingLowering {
                     content.string, fontName: content.fontFamily, fonts: fonts, file: file,
                     keyPath: keyPath, fontKey: ".font", warnings: &scene.warnings)
             else { return }
+            let drawnSize = content.fontSize * RenderBudgets.lengthScale(of: frameToCanvas)
+            guard drawnSize <= RenderBudgets.maxTextSize else {
+                scene.warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath + ".fontSize",
+                        message:
+                            "the text would be \(formatNumber(drawnSize)) units tall, over the budget of \(formatNumber(RenderBudgets.maxTextSize)); it is not drawn"
+                    ))
+                return
+            }
             scene.operations.append(
                 TextPlacement.place(
                     line, size: content.fontSize, in: graphic.transform.localRect,

@@ -32,6 +32,9 @@ enum ErrorImage {
             let line = TextLine.layout("No image", primary: face, fallbacks: [])
             let band = Rect(x: 8, y: 72, width: 84, height: 20)
             let size = min(band.width / line.width, band.height / line.height)
+            // A frame a million units wide would ask FreeType for glyphs it refuses: the
+            // words are left out there (the cross still says what happened).
+            guard size * RenderBudgets.lengthScale(of: designToCanvas) <= RenderBudgets.maxTextSize else { return operations }
             operations.append(
                 TextPlacement.place(line, size: size, in: band, alignment: .center, color: grey, frameToCanvas: designToCanvas))
         }

@@ -18,10 +18,16 @@ public final class ImageLoader {
     private var cache: [URL: Outcome] = [:]
     /// The most pixels an image may have; a larger one fails and draws the error image.
     public let maxPixels: Int
+    /// The most pixels all the images of one render may have together (see `RenderBudgets`).
+    public let maxTotalPixels: Int
+    /// Pixels decoded so far.
+    public private(set) var decodedPixels = 0
 
-    /// A loader with an empty cache, refusing images of more than `maxPixels` pixels.
-    public init(maxPixels: Int = RenderLimits.maxImagePixels) {
+    /// A loader with an empty cache, refusing images of more than `maxPixels` pixels, and
+    /// any image that would take the total past `maxTotalPixels`.
+    public init(maxPixels: Int = RenderLimits.maxImagePixels, maxTotalPixels: Int = RenderBudgets.maxImagePixelsPerDocument) {
         self.maxPixels = maxPixels
+        self.maxTotalPixels = maxTotalPixels
     }
 
     /// The image a document names, resolved inside `folder` only (see `FolderFileResolver`).
@@ -38,7 +44,19 @@ public final class ImageLoader {
         let outcome: Outcome
         do {
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
-            outcome = .loaded(try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels), url)
+            // The budget is checked from the header, before any pixel memory exists.
+            let header = try PNGDecoder.header(of: bytes)
+            let pixels = header.width.multipliedReportingOverflow(by: header.height)
+            if !pixels.overflow, pixels.partialValue <= maxPixels, decodedPixels + pixels.partialValue > maxTotalPixels {
+                throw DocumentError(
+                    file: url.path,
+                    kind: .limitExceeded(
+                        "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels; it is not drawn"
+                    ))
+            }
+            let decoded = try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels)
+            decodedPixels += decoded.width * decoded.height
+            outcome = .loaded(decoded, url)
         } catch let error as DocumentError {
             outcome = .failed(error.description)
         } catch let error as PNGError {

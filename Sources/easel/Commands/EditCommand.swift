@@ -245,25 +245,29 @@ final class InputQueue: @unchecked Sendable {
     /// How many lines wait at most.
     static let capacity = 256
 
-    private let lock = NSLock()
+    /// Guards the fields below; the reader waits on it while the queue is full. (Not a
+    /// counting semaphore for the room: libdispatch traps when one is released below its
+    /// starting count, as it would be with lines left after `quit`.)
+    private let condition = NSCondition()
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let room = DispatchSemaphore(value: InputQueue.capacity)
     private var items: [Item] = []
     private var ended = false
     private var signal: Int32?
 
     /// Adds an item, waiting while the queue is full.
     func append(_ item: Item) {
-        room.wait()
-        lock.withLock { items.append(item) }
+        condition.lock()
+        while items.count >= Self.capacity { condition.wait() }
+        items.append(item)
+        condition.unlock()
         wakeUp.signal()
     }
     func end() {
-        lock.withLock { ended = true }
+        condition.withLock { ended = true }
         wakeUp.signal()
     }
     func caught(_ number: Int32) {
-        lock.withLock { signal = number }
+        condition.withLock { signal = number }
         wakeUp.signal()
     }
 
@@ -273,12 +277,11 @@ final class InputQueue: @unchecked Sendable {
     /// The next item if any, whether input has ended (and every item was taken), and a
     /// caught signal.
     func takeOne() -> (item: Item?, ended: Bool, signal: Int32?) {
-        let taken: (Item?, Bool, Int32?) = lock.withLock {
-            let item = items.isEmpty ? nil : items.removeFirst()
-            return (item, ended && items.isEmpty && item == nil, signal)
-        }
-        if taken.0 != nil { room.signal() }
-        return taken
+        condition.lock()
+        defer { condition.unlock() }
+        let item = items.isEmpty ? nil : items.removeFirst()
+        if item != nil { condition.signal() }
+        return (item, ended && items.isEmpty && item == nil, signal)
     }
 }
 
