@@ -1,6 +1,7 @@
 import Foundation
 import EaselDocuments
 import EaselCairo
+import EaselRender
 
 /// The properties the fuzz targets check on every input, shared with the regression test
 /// that runs every committed seed and finding (Fuzz/seeds) in the ordinary suite.
@@ -37,6 +38,20 @@ public enum FuzzProperties {
             for x in 0..<image.width where again.premultipliedPixel(x: x, y: y) != image.premultipliedPixel(x: x, y: y) {
                 return "re-encoding changed pixel (\(x), \(y))"
             }
+        }
+        return nil
+    }
+
+    /// Whatever decodes as a drawing lowers and rasterises (64 pixels wide), or fails with a
+    /// typed render error that says something: the budgets keep every input cheap.
+    public static func drawingRenders(_ bytes: [UInt8]) -> String? {
+        var warnings: [DocumentWarning] = []
+        guard let drawing = try? DrawingDecoder.decode(bytes, file: "fuzz.drawing", warnings: &warnings) else { return nil }
+        let located = LocatedDocument(drawing, at: URL(fileURLWithPath: "/nonexistent-easel-fuzz/fuzz.drawing"))
+        do {
+            _ = try DocumentRenderer.render(located, options: RenderOptions(size: .width(64)))
+        } catch {
+            if "\(error)".isEmpty { return "a render error without a message" }
         }
         return nil
     }

@@ -17,6 +17,7 @@ struct FuzzSeedTests {
     @Test func theSeedsAreThere() {
         #expect(Self.inputs("documents").count >= 5)
         #expect(Self.inputs("png").count >= 5)
+        #expect(Self.inputs("render").count >= 5)
     }
 
     @Test(arguments: inputs("documents")) func documentSeed(_ url: URL) throws {
@@ -25,5 +26,9 @@ struct FuzzSeedTests {
 
     @Test(arguments: inputs("png")) func pngSeed(_ url: URL) throws {
         #expect(FuzzProperties.pngRoundTrip(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
+    }
+
+    @Test(arguments: inputs("render")) func renderSeed(_ url: URL) throws {
+        #expect(FuzzProperties.drawingRenders(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
     }
 }
