@@ -107,7 +107,9 @@ let package = Package(
             path: "Benchmarks/easel-bench"
         ),
         // libFuzzer targets (Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
-        .target(name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselCairo", "EaselRender"], path: "Fuzz/EaselFuzzProperties"),
+        .target(
+            name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselCairo", "EaselRender"],
+            path: "Fuzz/EaselFuzzProperties"),
         .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-documents"),
         .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-png"),
         .executableTarget(name: "easel-fuzz-render", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-render"),
