@@ -34,6 +34,19 @@ struct CLIScratch {
         return result
     }
 
+    /// Starts `easel arguments` in the scratch folder, output discarded, and returns at once.
+    func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = easel
+        process.arguments = arguments
+        process.currentDirectoryURL = folder.url
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: folder.file(name))) }
 
     func image(_ name: String) throws -> RasterImage { try PNGDecoder.decode(try bytes(name)) }

@@ -19,14 +19,7 @@ struct CrashSafetyTests {
     /// Starts `easel arguments`, kills it after `delay` seconds (if still running), waits.
     @discardableResult
     func runAndKill(_ s: CLIScratch, _ arguments: [String], after delay: Double) throws -> Bool {
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = arguments
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try s.launch(arguments)
         Thread.sleep(forTimeInterval: delay)
         let killed = process.isRunning
         kill(process.processIdentifier, SIGKILL)

@@ -10,14 +10,7 @@ struct PlantedFileTests {
     /// Runs easel, killing it if it has not finished within `seconds`; returns its status,
     /// or nil when it had to be killed.
     func runBounded(_ s: CLIScratch, _ arguments: [String], seconds: Double = 20) throws -> Int32? {
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = arguments
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try s.launch(arguments)
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning {
