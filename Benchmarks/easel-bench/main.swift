@@ -11,6 +11,11 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+// --only SECTION runs one section: limit, rsvg, folder, growth, png or worst.
+let only = arguments.firstIndex(of: "--only").flatMap {
+    arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+}
+func runs(_ section: String) -> Bool { only == nil || only == section }
 
 let inputs = try Inputs()
 // --keep leaves the generated inputs in place (to profile one of them by hand).
@@ -21,76 +26,96 @@ var results = Results(
     smoke: scale.smoke)
 print("# Easel benchmark (\(scale.smoke ? "smoke" : "full") run, \(results.machine), binaries in \(binaries.path))")
 
-let limit = try bench.limit()
-results.limit = limit
-printTable(
-    "1. The typical card (1300x2000: 3 photos, 20 shapes, 2 texts) against the C limit (cairo + libpng, same settings)",
-    ["stage", "Easel", "C limit", "Easel / limit"],
-    [
-        [
-            "rasterise", limit.easelRasterize.text, limit.cRasterize.text,
-            ratio(limit.easelRasterize.median, limit.cRasterize.median),
-        ],
-        [
-            "encode PNG (level 1, up, RGB)", limit.easelEncode.text, limit.cEncode.text,
-            ratio(limit.easelEncode.median, limit.cEncode.median),
-        ],
-        [
-            "whole export (read, decode images, draw, encode, write)", limit.easelWhole.text, limit.cWhole.text,
-            ratio(limit.easelWhole.median, limit.cWhole.median),
-        ],
-    ])
-print("PNG bytes: Easel \(limit.easelBytes), C \(limit.cBytes)")
-
-let rsvg = try bench.rsvg()
-results.rsvg = rsvg
-if rsvg.available, let r = rsvg.rsvgProcess, let e = rsvg.easelProcess, let i = rsvg.easelInProcess {
+if runs("limit") {
+    let limit = try bench.limit()
+    results.limit = limit
     printTable(
-        "2. rsvg-convert on Easel's SVG of the same card, one process per card", ["renderer", "per card", "rsvg-convert / this"],
+        "1. The typical card (1300x2000: 3 photos, 20 shapes, 2 texts) against the C limit (cairo + libpng, same settings)",
+        ["stage", "Easel", "C limit", "Easel / limit"],
         [
-            ["rsvg-convert (process)", r.text, "1.00x"],
-            ["easel export (process)", e.text, ratio(r.median, e.median)],
-            ["Easel in-process (as in a batch)", i.text, ratio(r.median, i.median)],
+            [
+                "rasterise", limit.easelRasterize.text, limit.cRasterize.text,
+                ratio(limit.easelRasterize.median, limit.cRasterize.median),
+            ],
+            [
+                "encode PNG (level 1, up, RGB)", limit.easelEncode.text, limit.cEncode.text,
+                ratio(limit.easelEncode.median, limit.cEncode.median),
+            ],
+            [
+                "whole export (read, decode images, draw, encode, write)", limit.easelWhole.text, limit.cWhole.text,
+                ratio(limit.easelWhole.median, limit.cWhole.median),
+            ],
         ])
-} else {
-    print("\n## 2. rsvg-convert is not installed (apt-get install librsvg2-bin); skipped")
+    print("PNG bytes: Easel \(limit.easelBytes), C \(limit.cBytes)")
 }
 
-let folder = try bench.folder()
-results.folder = folder
-printTable(
-    "3. Exporting a folder of \(folder.cards) cards (3 photos, 2 texts each) with the easel binary",
-    ["run", "time", "cards/s", "peak RSS"],
-    [
-        [
-            "--jobs 1", String(format: "%.2f s", folder.jobs1Seconds), String(format: "%.1f", folder.jobs1CardsPerSecond),
-            String(format: "%.0f MiB", folder.jobs1PeakMiB),
-        ],
-        [
-            "--jobs 2", String(format: "%.2f s", folder.jobs2Seconds),
-            String(format: "%.1f (%.2fx)", folder.jobs2CardsPerSecond, folder.speedup),
-            String(format: "%.0f MiB", folder.jobs2PeakMiB),
-        ],
-        ["--jobs 2, \(folder.smallFolderCards) cards", "", "", String(format: "%.0f MiB", folder.smallFolderPeakMiB)],
-    ])
-
-let growth = try bench.growth()
-results.growth = growth
-printTable(
-    "4. How cost grows", ["input", "render + encode", "each added shape"],
-    growth.shapes.keys.sorted().map { count in
-        [
-            "drawing, \(count) shapes", growth.shapes[count]!.text,
-            growth.microsecondsPerShape[count].map { String(format: "%.1f µs", $0) } ?? "(baseline)",
-        ]
+if runs("rsvg") {
+    let rsvg = try bench.rsvg()
+    results.rsvg = rsvg
+    if rsvg.available, let r = rsvg.rsvgProcess, let e = rsvg.easelProcess, let i = rsvg.easelInProcess {
+        printTable(
+            "2. rsvg-convert on Easel's SVG of the same card, one process per card",
+            ["renderer", "per card", "rsvg-convert / this"],
+            [
+                ["rsvg-convert (process)", r.text, "1.00x"],
+                ["easel export (process)", e.text, ratio(r.median, e.median)],
+                ["Easel in-process (as in a batch)", i.text, ratio(r.median, i.median)],
+            ])
+    } else {
+        print("\n## 2. rsvg-convert is not installed (apt-get install librsvg2-bin); skipped")
     }
-        + ["0.2", "1.0", "2.0"].map { ["card at scale \($0)", growth.cardScales[$0]!.text, ""] })
+}
 
-let png = try bench.pngSettings()
-results.png = png
-printTable(
-    "5. PNG settings on the typical card", ["level", "filter", "colour", "encode", "bytes"],
-    png.map { ["\($0.level)", $0.filter, $0.color, $0.time.text, "\($0.bytes / 1024) KiB"] })
+if runs("folder") {
+    let folder = try bench.folder()
+    results.folder = folder
+    printTable(
+        "3. Exporting a folder of \(folder.cards) cards (3 photos, 2 texts each) with the easel binary",
+        ["run", "time", "cards/s", "peak RSS"],
+        [
+            [
+                "--jobs 1", String(format: "%.2f s", folder.jobs1Seconds), String(format: "%.1f", folder.jobs1CardsPerSecond),
+                String(format: "%.0f MiB", folder.jobs1PeakMiB),
+            ],
+            [
+                "--jobs 2", String(format: "%.2f s", folder.jobs2Seconds),
+                String(format: "%.1f (%.2fx)", folder.jobs2CardsPerSecond, folder.speedup),
+                String(format: "%.0f MiB", folder.jobs2PeakMiB),
+            ],
+            ["--jobs 2, \(folder.smallFolderCards) cards", "", "", String(format: "%.0f MiB", folder.smallFolderPeakMiB)],
+        ])
+}
+
+if runs("growth") {
+    let growth = try bench.growth()
+    results.growth = growth
+    printTable(
+        "4. How cost grows", ["input", "render + encode", "each added shape"],
+        growth.shapes.keys.sorted().map { count in
+            [
+                "drawing, \(count) shapes", growth.shapes[count]!.text,
+                growth.microsecondsPerShape[count].map { String(format: "%.1f µs", $0) } ?? "(baseline)",
+            ]
+        }
+            + ["0.2", "1.0", "2.0"].map { ["card at scale \($0)", growth.cardScales[$0]!.text, ""] })
+}
+
+if runs("png") {
+    let png = try bench.pngSettings()
+    results.png = png
+    printTable(
+        "5. PNG settings on the typical card", ["level", "filter", "colour", "encode", "bytes"],
+        png.map { ["\($0.level)", $0.filter, $0.color, $0.time.text, "\($0.bytes / 1024) KiB"] })
+}
+
+if runs("worst") {
+    let worst = try bench.worstInputs()
+    results.worst = worst
+    printTable(
+        "6. The worst input of each kind within the budgets (goal: under 2 s and 300 MB each), exported alone",
+        ["input", "documents", "time", "peak RSS"],
+        worst.map { [$0.input, "\($0.documents)", String(format: "%.2f s", $0.seconds), String(format: "%.0f MiB", $0.peakMiB)] })
+}
 
 if let jsonPath {
     let encoder = JSONEncoder()
