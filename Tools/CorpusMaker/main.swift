@@ -253,6 +253,25 @@ try add(
     "budget-frame-1000000", imageCard(#""GONE""#).replacing(text(#""size":[400,300]"#), with: text(#""size":[1000000,1000000]"#)),
     "renders", ["is missing from"])
 
+// MARK: Reads and prints that must stay inside
+try add(
+    "package-json-links-outside", document: "art.drawing/drawing.json.unused", text("{}"), "error",
+    ["must contain drawing.json as a file of its own"])
+try FileManager.default.removeItem(at: root.appendingPathComponent("package-json-links-outside/art.drawing/drawing.json.unused"))
+try write(drawing(""), "package-json-links-outside/outside.json")
+try FileManager.default.createSymbolicLink(
+    atPath: root.appendingPathComponent("package-json-links-outside/art.drawing/drawing.json").path,
+    withDestinationPath: "../outside.json")
+expectations[expectations.count - 1].document = "art.drawing"
+try add(
+    "text-control-characters",
+    text(
+        card(
+            texts:
+                #"[{"transform":\#(t),"text":"Hi\u001b]0;pwned\u0007\u001b[2J\rforged\nline","textColor":[0,0,0,1],"textFont":"Font\u001b[31m"}]"#
+        )),
+    "renders", ["no font is mapped for \"Font\u{1B}[31m\""])
+
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
 try encoder.encode(expectations).write(to: root.appendingPathComponent("expectations.json"))
