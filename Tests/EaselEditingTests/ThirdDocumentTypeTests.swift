@@ -158,6 +158,7 @@ struct Memo: FileDocument, Equatable {
 @Suite("A third document type")
 struct ThirdDocumentTypeTests {
     let folder = TemporaryFolder()
+    let state = TemporaryFolder("easel-state")
     let registry: DocumentRegistry = {
         var registry = DocumentRegistry.standard
         registry.register(Badge.self)
@@ -241,7 +242,7 @@ struct ThirdDocumentTypeTests {
     @Test func itIsEditedWithUndoThroughTheSameEditor() throws {
         let url = try writeBadge(Badge(color: Self.teal, dots: [Point(x: 20, y: 20)]))
         do {  // an editor holds the document's lock until it is released
-            var editor = try DocumentEditor(opening: url, registry: registry)
+            var editor = try DocumentEditor(opening: url, registry: registry, stateFolder: state.url)
             var request = ElementRequest(kind: "dot", documentName: "a.badge")
             request.style.center = Point(x: 70, y: 30)
             #expect(try editor.add(request) == AddedElement(index: 1, kind: "dot"))
@@ -255,7 +256,7 @@ struct ThirdDocumentTypeTests {
         }
 
         // Undo works across invocations: a new editor reads the history beside the file.
-        var again = try DocumentEditor(opening: url, registry: registry)
+        var again = try DocumentEditor(opening: url, registry: registry, stateFolder: state.url)
         #expect(try again.undo())
         try again.save()
         #expect(
@@ -275,7 +276,7 @@ struct ThirdDocumentTypeTests {
             guard case RenderError.unsupportedDocument(let file, let type) = error else { return false }
             return file == url.path && type == "Memo" && "\(error)".hasPrefix(url.path)
         }
-        #expect { try DocumentEditor(opening: url, registry: registry) } throws: { error in
+        #expect { try DocumentEditor(opening: url, registry: registry, stateFolder: state.url) } throws: { error in
             "\(error)" == "\(url.path): easel cannot edit a Memo document"
         }
     }
