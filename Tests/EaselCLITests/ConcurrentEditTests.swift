@@ -76,7 +76,8 @@ struct ConcurrentEditTests {
         // The library's compare-before-save guard, for writers that do not take the lock.
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
-        var editor = try DocumentEditor(opening: s.folder.file("d.drawing"), stateFolder: s.state.url.appendingPathComponent("easel"))
+        var editor = try DocumentEditor(
+            opening: s.folder.file("d.drawing"), stateFolder: s.state.url.appendingPathComponent("easel"))
         _ = try editor.add(ElementRequest(kind: "ellipse", documentName: "d.drawing"))
         try s.folder.write(String(decoding: DrawingEncoder.encode(Drawing(background: .black)), as: UTF8.self), to: "d.drawing")
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
