@@ -33,7 +33,9 @@ package enum AtomicFile {
     {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/.\(url.lastPathComponent).easel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // The temporary name never contains the document's: the Cards app loads every file
+        // whose name contains ".rwcard", and a save killed mid-way may leave this file behind.
+        let temporary = folder + "/.easel-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // A replaced file keeps its permissions.
         var existing = stat()
         let mode = lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? existing.st_mode & 0o7777 : permissions

@@ -44,3 +44,25 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(JSONWriter.prettyPrinted(value)) == value)
     }
 }
+
+/// Pretty-printing can double a file of many small numbers; a document near the size limit
+/// is written compactly instead, so Easel can always open what it saved.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    let value: JSONValue = .object([
+        ("sizes", .array((0..<50).map { .array([.number(Double($0)), .number(2.5)]) })), ("name", .string("a \"quoted\" name")),
+    ])
+
+    @Test func compactAndPrettyFormsParseToTheSameValue() throws {
+        let pretty = JSONWriter.prettyPrinted(value), compact = JSONWriter.compact(value)
+        #expect(compact.count * 2 < pretty.count, "\(compact.count) vs \(pretty.count)")
+        #expect(try JSONParser.parse(pretty) == value)
+        #expect(try JSONParser.parse(compact) == value)
+    }
+
+    @Test func aFileThatWouldNotFitPrettyIsWrittenCompact() throws {
+        let pretty = JSONWriter.prettyPrinted(value)
+        #expect(JSONWriter.prettyPrinted(value, fittingIn: pretty.count) == pretty)
+        #expect(JSONWriter.prettyPrinted(value, fittingIn: pretty.count - 1) == JSONWriter.compact(value))
+    }
+}

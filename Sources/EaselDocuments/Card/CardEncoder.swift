@@ -19,7 +19,7 @@ public enum CardEncoder {
             ("imageElements", .array(images)),
             ("textElements", .array(card.textElements.map(encodeTextElement))),
         ])
-        return JSONWriter.prettyPrinted(root)
+        return JSONWriter.prettyPrinted(root, fittingIn: CardLimits.maxFileBytes)
     }
 
     private static func encodeImageElement(_ element: ImageElement, keyPath: String, file: String) throws(DocumentError)

@@ -14,7 +14,7 @@ public enum DrawingEncoder {
             ("canvas", .object(canvas)),
             ("graphics", .array(drawing.graphics.map(graphic))),
         ])
-        return JSONWriter.prettyPrinted(root)
+        return JSONWriter.prettyPrinted(root, fittingIn: DrawingLimits.maxFileBytes)
     }
 
     static func graphic(_ graphic: Graphic) -> JSONValue {

@@ -6,12 +6,27 @@ import Foundation
 package enum JSONWriter {
     package static func prettyPrinted(_ value: JSONValue) -> [UInt8] {
         var out = ""
-        write(value, indent: 0, into: &out)
+        write(value, indent: 0, pretty: true, into: &out)
         out += "\n"
         return Array(out.utf8)
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into out: inout String) {
+    /// The same JSON without layout whitespace.
+    package static func compact(_ value: JSONValue) -> [UInt8] {
+        var out = ""
+        write(value, indent: 0, pretty: false, into: &out)
+        return Array(out.utf8)
+    }
+
+    /// Pretty-printed, unless that would be larger than `maxBytes` (indentation can grow a
+    /// file of many small numbers twofold): then compact, so that a document Easel opens
+    /// stays one it can save.
+    package static func prettyPrinted(_ value: JSONValue, fittingIn maxBytes: Int) -> [UInt8] {
+        let pretty = prettyPrinted(value)
+        return pretty.count <= maxBytes ? pretty : compact(value)
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, pretty: Bool, into out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -22,27 +37,27 @@ package enum JSONWriter {
                 out += "[]"
                 return
             }
-            out += "[\n"
+            out += pretty ? "[\n" : "["
             for (i, item) in items.enumerated() {
-                out += pad(indent + 1)
-                write(item, indent: indent + 1, into: &out)
-                out += i < items.count - 1 ? ",\n" : "\n"
+                if pretty { out += pad(indent + 1) }
+                write(item, indent: indent + 1, pretty: pretty, into: &out)
+                out += i < items.count - 1 ? (pretty ? ",\n" : ",") : (pretty ? "\n" : "")
             }
-            out += pad(indent) + "]"
+            out += (pretty ? pad(indent) : "") + "]"
         case .object(let members):
             if members.isEmpty {
                 out += "{}"
                 return
             }
-            out += "{\n"
+            out += pretty ? "{\n" : "{"
             for (i, member) in members.enumerated() {
-                out += pad(indent + 1)
+                if pretty { out += pad(indent + 1) }
                 writeString(member.key, into: &out)
-                out += " : "
-                write(member.value, indent: indent + 1, into: &out)
-                out += i < members.count - 1 ? ",\n" : "\n"
+                out += pretty ? " : " : ":"
+                write(member.value, indent: indent + 1, pretty: pretty, into: &out)
+                out += i < members.count - 1 ? (pretty ? ",\n" : ",") : (pretty ? "\n" : "")
             }
-            out += pad(indent) + "}"
+            out += (pretty ? pad(indent) : "") + "}"
         }
     }
 
