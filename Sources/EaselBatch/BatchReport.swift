@@ -102,4 +102,8 @@ public struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// The message, as shown to the user.
     public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
 }

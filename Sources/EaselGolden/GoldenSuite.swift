@@ -49,19 +49,32 @@ public struct GoldenSuite {
         case failed(String)
     }
 
-    /// (document, golden name without `.png`) pairs, in the batch-export layout.
+    /// (document, golden name without `.png`) pairs, in the batch-export layout. Throws
+    /// when the documents folder does not exist or holds no document: a typo must never look
+    /// like a suite with nothing to check, nor make every golden an orphan.
     public func pairs() throws(BatchError) -> [(document: URL, name: String)] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw BatchError(message: "the documents folder \(documents.path) does not exist; check the path")
+        }
         let exporter = try BatchExporter(
             inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
             registry: registry)
-        return exporter.plan().map { ($0.input, ($0.output as NSString).deletingPathExtension) }
+        let pairs = exporter.plan().filter { $0.problem == nil }.map { ($0.input, ($0.output as NSString).deletingPathExtension) }
+        guard !pairs.isEmpty else {
+            let kinds = registry.supportedExtensions.map { "." + $0 }.joined(separator: ", ")
+            throw BatchError(message: "the documents folder \(documents.path) holds no documents (\(kinds)); check the path")
+        }
+        return pairs
     }
 
     /// Renders every document with `options` (as PNG pixels) and compares it with its
     /// golden; failures leave their artifacts (composite, statistics) in `artifacts`.
     public func verify(options: RenderOptions, tolerance: Tolerance, artifacts: URL) throws(BatchError) -> [Entry] {
-        let verifier = GoldenVerifier(
+        var verifier = GoldenVerifier(
             goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
+        verifier.missingGoldenHint =
+            "record it with `easel golden record \(documents.path) \(goldens.path) --only-missing`, then look at it"
         var options = options
         options.format = .png
         return try pairs().map { document, name in

@@ -72,6 +72,9 @@ public struct GoldenVerifier: Sendable {
     public var recordMode: RecordMode
     /// How different an image may be from its golden and still pass.
     public var tolerance: Tolerance
+    /// What a failure for a missing golden tells the user to do (the CLI names its own
+    /// command; tests name the environment variable their assertions read).
+    public var missingGoldenHint = "run with \(RecordMode.environmentVariable)=missing to record it, then look at it"
 
     /// A verifier; by default with the tolerance that ignores antialiasing noise only.
     public init(goldensFolder: URL, artifactsFolder: URL, recordMode: RecordMode, tolerance: Tolerance = .default) {
@@ -94,7 +97,7 @@ public struct GoldenVerifier: Sendable {
                 return GoldenOutcome(
                     passed: false,
                     message:
-                        "\(displayName): no golden (record mode never: run with \(RecordMode.environmentVariable)=missing to record it, then look at it)",
+                        "\(displayName): no golden (record mode never: \(missingGoldenHint))",
                     recorded: false, artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil), comparison: nil)
             }
             return record(image, to: golden, name: name, reason: "recorded the new golden \(displayName)")

@@ -91,8 +91,40 @@ struct GoldenCommandTests {
         let check = try s.run(["golden", "prune", "Docs", "Goldens", "--check"])
         #expect(check.status == 1 && check.stdout.contains("orphan") && check.stdout.contains("y.png"))
         #expect(FileManager.default.fileExists(atPath: s.folder.file("Goldens/y.png").path), "--check removes nothing")
-        try s.ok(["golden", "prune", "Docs", "Goldens"])
+        let dryRun = try s.ok(["golden", "prune", "Docs", "Goldens"])
+        #expect(dryRun.stderr.contains("run again with --delete"))
+        #expect(
+            FileManager.default.fileExists(atPath: s.folder.file("Goldens/y.png").path), "without --delete nothing is removed")
+        try s.ok(["golden", "prune", "Docs", "Goldens", "--delete"])
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("Goldens/y.png").path))
         #expect(try s.run(["golden", "prune", "Docs", "Goldens", "--check"]).status == 0)
+    }
+
+    @Test func aMistypedOrEmptyDocumentsFolderIsAnErrorAndDeletesNothing() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        try FileManager.default.createDirectory(at: s.folder.file("Empty"), withIntermediateDirectories: true)
+        for documents in ["Dcos", "Empty"] {
+            for verb in ["prune", "verify", "record"] {
+                var arguments = ["golden", verb, documents, "Goldens"]
+                if verb == "prune" { arguments.append("--delete") }
+                let result = try s.run(arguments)
+                #expect(result.status != 0, "\(arguments)")
+                #expect(result.stderr.contains(documents == "Dcos" ? "does not exist" : "holds no documents"), "\(result.stderr)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("Goldens/x.png").path), "no golden was deleted")
+    }
+
+    @Test func aMissingGoldenSaysWhichEaselCommandRecordsIt() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
+        let result = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("easel golden record"), "\(result.stdout)")
+        #expect(!result.stdout.contains("EASEL_GOLDEN_RECORD"))
     }
 }

@@ -213,13 +213,27 @@ struct GoldenRecord: EaselCommand {
 struct GoldenPrune: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
-        abstract: "Remove goldens whose document no longer exists (--check: only list them, exit 1 if any).",
-        discussion: "Example: easel golden prune Docs Goldens --check"
+        abstract: "List goldens whose document no longer exists; remove them only with --delete.",
+        discussion: """
+            Without --delete nothing is removed (a dry run). A documents folder that does not \
+            exist or holds no document is an error, so a typo never makes every golden an orphan.
+
+            Examples:
+              easel golden prune Docs Goldens            # list what would be removed
+              easel golden prune Docs Goldens --check    # the same, exit 1 if there is any
+              easel golden prune Docs Goldens --delete   # remove them
+            """
     )
 
     @OptionGroup var folders: GoldenFolders
-    @Flag(help: "List orphaned goldens without removing them; exit 1 if there are any.")
+    @Flag(help: "Exit 1 if there are orphaned goldens (for CI); removes nothing.")
     var check = false
+    @Flag(help: "Remove the orphaned goldens.")
+    var delete = false
+
+    func validate() throws {
+        if check && delete { throw ValidationError("--check lists and --delete removes: give one of them.") }
+    }
 
     func execute() throws {
         let suite = folders.suite
@@ -227,14 +241,15 @@ struct GoldenPrune: EaselCommand {
         let root = suite.goldens.standardizedFileURL
         for orphan in orphans {
             let path = root.appendingPathComponent(orphan).path
-            if check {
-                Terminal.printLine("orphan \(path)")
-            } else {
+            if delete {
                 try FileManager.default.removeItem(atPath: path)
                 Terminal.printLine("removed \(path)")
+            } else {
+                Terminal.printLine("orphan \(path)")
             }
         }
-        Terminal.printError("easel: \(orphans.count) golden\(orphans.count == 1 ? "" : "s") without a document")
+        let count = "\(orphans.count) golden\(orphans.count == 1 ? "" : "s") without a document"
+        Terminal.printError("easel: " + (delete || orphans.isEmpty ? count : count + "; run again with --delete to remove them"))
         if check && !orphans.isEmpty { throw ExitCode.documentFailure }
     }
 }
