@@ -155,9 +155,9 @@ public struct GoldenVerifier: Sendable {
     public static func describe(_ s: DifferenceStatistics, golden: String, tolerance: Tolerance) -> String {
         let percent = String(format: "%.3f", s.differingRatio * 100)
         let mean = String(format: "%.1f", s.meanChannelDelta)
-        let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusters.count > 3 ? ", …" : "")
+        let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusterCount > 3 ? ", …" : "")
         return
-            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusters.count) cluster\(s.clusters.count == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with .fuzzy(maxDelta: \(s.maxChannelDelta), maxPixels: \(s.differingPixels))"
+            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with .fuzzy(maxDelta: \(s.maxChannelDelta), maxPixels: \(s.differingPixels))"
     }
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {

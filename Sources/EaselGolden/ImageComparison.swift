@@ -20,6 +20,8 @@ public struct DifferenceStatistics: Hashable, Sendable, Codable {
     public var meanChannelDelta: Double
     /// Bounding boxes of clusters of differing pixels, largest first (at most 20).
     public var clusters: [Box]
+    /// How many clusters there are in all (`clusters` lists the largest 20).
+    public var clusterCount: Int
 
     /// A rectangle of pixels around one cluster of changes, in image pixel coordinates.
     public struct Box: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -102,12 +104,12 @@ public enum ImageComparator {
                 largest = max(largest, Int(delta))
             }
         }
-        let clusters = Clusters.find(in: deltas, width: width, height: height, threshold: noiseFloor)
+        let (clusters, count) = Clusters.find(in: deltas, width: width, height: height, threshold: noiseFloor)
         return DifferenceStatistics(
             width: width, height: height, differingPixels: differing, pixelsDifferingAtAll: atAll,
             differingRatio: Double(differing) / Double(max(1, width * height)),
             maxChannelDelta: largest, meanChannelDelta: differing > 0 ? Double(sum) / Double(differing) : 0,
-            clusters: clusters)
+            clusters: clusters, clusterCount: count)
     }
 
     /// The smallest tolerance under which the comparison would pass (for failure messages).
@@ -116,70 +118,85 @@ public enum ImageComparator {
     }
 }
 
-/// Groups differing pixels into clusters: 8-connected components, with boxes closer than a
-/// few pixels merged, so one changed shape is one box rather than a hundred.
+/// Groups differing pixels into clusters in one pass over a coarse grid: the image is cut
+/// into cells of `cellSize` pixels, a cell with a differing pixel is on, and on cells that
+/// touch (8-connected) are one cluster, joined with a union-find. Pixels a few apart are one
+/// cluster, so one changed shape is one box rather than a hundred; the cost is linear in the
+/// pixels whatever the pattern of differences (a cluster-by-cluster merge was cubic).
 enum Clusters {
-    static let mergeDistance = 4
+    static let cellSize = 4
     static let maxListed = 20
 
-    static func find(in deltas: [UInt8], width: Int, height: Int, threshold: Int) -> [DifferenceStatistics.Box] {
-        var label = [Int32](repeating: -1, count: deltas.count)
-        var boxes: [DifferenceStatistics.Box] = []
-        var stack: [Int] = []
-        for start in deltas.indices where Int(deltas[start]) > threshold && label[start] < 0 {
-            var box = DifferenceStatistics.Box(x: start % width, y: start / width, width: 1, height: 1, pixels: 0)
-            var (x0, y0, x1, y1) = (box.x, box.y, box.x, box.y)
-            label[start] = Int32(boxes.count)
-            stack.append(start)
-            while let index = stack.popLast() {
-                box.pixels += 1
-                let (x, y) = (index % width, index / width)
-                x0 = min(x0, x)
-                y0 = min(y0, y)
-                x1 = max(x1, x)
-                y1 = max(y1, y)
-                for dy in -1...1 {
-                    for dx in -1...1 where dx != 0 || dy != 0 {
-                        let (nx, ny) = (x + dx, y + dy)
-                        guard nx >= 0, ny >= 0, nx < width, ny < height else { continue }
-                        let neighbour = ny * width + nx
-                        if label[neighbour] < 0 && Int(deltas[neighbour]) > threshold {
-                            label[neighbour] = Int32(boxes.count)
-                            stack.append(neighbour)
-                        }
+    /// The largest `maxListed` clusters' boxes, largest first, and how many clusters there are.
+    static func find(in deltas: [UInt8], width: Int, height: Int, threshold: Int) -> ([DifferenceStatistics.Box], Int) {
+        let columns = (width + cellSize - 1) / cellSize, rows = (height + cellSize - 1) / cellSize
+        // Per cell: differing pixels and their bounding box (min x, min y, max x, max y).
+        var count = [Int32](repeating: 0, count: columns * rows)
+        var bounds = [Int32](repeating: 0, count: columns * rows * 4)
+        deltas.withUnsafeBufferPointer { delta in
+            for y in 0..<height {
+                let row = y * width, cellRow = (y / cellSize) * columns
+                for x in 0..<width where Int(delta[row + x]) > threshold {
+                    let cell = cellRow + x / cellSize
+                    if count[cell] == 0 {
+                        bounds[cell * 4] = Int32(x)
+                        bounds[cell * 4 + 1] = Int32(y)
+                        bounds[cell * 4 + 2] = Int32(x)
+                        bounds[cell * 4 + 3] = Int32(y)
+                    } else {
+                        bounds[cell * 4] = min(bounds[cell * 4], Int32(x))
+                        bounds[cell * 4 + 2] = max(bounds[cell * 4 + 2], Int32(x))
+                        bounds[cell * 4 + 3] = Int32(y)
+                    }
+                    count[cell] += 1
+                }
+            }
+        }
+        var parent = Array(0..<Int32(columns * rows))
+        func root(_ cell: Int32) -> Int32 {
+            var cell = cell
+            while parent[Int(cell)] != cell {
+                parent[Int(cell)] = parent[Int(parent[Int(cell)])]
+                cell = parent[Int(cell)]
+            }
+            return cell
+        }
+        func join(_ a: Int, _ b: Int) {
+            let ra = root(Int32(a)), rb = root(Int32(b))
+            if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
+        }
+        for row in 0..<rows {
+            for column in 0..<columns where count[row * columns + column] > 0 {
+                let cell = row * columns + column
+                // Neighbours already visited: left, and the three above.
+                if column > 0 && count[cell - 1] > 0 { join(cell, cell - 1) }
+                if row > 0 {
+                    for dx in -1...1 where column + dx >= 0 && column + dx < columns && count[cell - columns + dx] > 0 {
+                        join(cell, cell - columns + dx)
                     }
                 }
             }
-            box.x = x0
-            box.y = y0
-            box.width = x1 - x0 + 1
-            box.height = y1 - y0 + 1
-            boxes.append(box)
         }
-        // Merge boxes that touch or nearly touch, until none do.
-        var merged = true
-        while merged {
-            merged = false
-            outer: for i in boxes.indices {
-                for j in boxes.indices where j > i && near(boxes[i], boxes[j]) {
-                    boxes[i] = union(boxes[i], boxes[j])
-                    boxes.remove(at: j)
-                    merged = true
-                    break outer
-                }
+        var boxes: [Int32: DifferenceStatistics.Box] = [:]
+        for cell in 0..<(columns * rows) where count[cell] > 0 {
+            let r = root(Int32(cell))
+            let (x0, y0, x1, y1) = (
+                Int(bounds[cell * 4]), Int(bounds[cell * 4 + 1]), Int(bounds[cell * 4 + 2]), Int(bounds[cell * 4 + 3])
+            )
+            if var box = boxes[r] {
+                let bx1 = max(box.x + box.width - 1, x1), by1 = max(box.y + box.height - 1, y1)
+                box.x = min(box.x, x0)
+                box.y = min(box.y, y0)
+                box.width = bx1 - box.x + 1
+                box.height = by1 - box.y + 1
+                box.pixels += Int(count[cell])
+                boxes[r] = box
+            } else {
+                boxes[r] = DifferenceStatistics.Box(
+                    x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, pixels: Int(count[cell]))
             }
         }
-        return Array(boxes.sorted { $0.pixels > $1.pixels }.prefix(maxListed))
-    }
-
-    static func near(_ a: DifferenceStatistics.Box, _ b: DifferenceStatistics.Box) -> Bool {
-        a.x - mergeDistance <= b.x + b.width && b.x - mergeDistance <= a.x + a.width
-            && a.y - mergeDistance <= b.y + b.height && b.y - mergeDistance <= a.y + a.height
-    }
-
-    static func union(_ a: DifferenceStatistics.Box, _ b: DifferenceStatistics.Box) -> DifferenceStatistics.Box {
-        let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
-        let x1 = max(a.x + a.width, b.x + b.width), y1 = max(a.y + a.height, b.y + b.height)
-        return DifferenceStatistics.Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0, pixels: a.pixels + b.pixels)
+        let sorted = boxes.values.sorted { ($0.pixels, -$0.y, -$0.x) > ($1.pixels, -$1.y, -$1.x) }
+        return (Array(sorted.prefix(maxListed)), boxes.count)
     }
 }

@@ -59,6 +59,39 @@ struct ComparatorTests {
         #expect(statistics.differingPixels == 1 && statistics.maxChannelDelta == 1)
     }
 
+    @Test func everySeparateChangeIsCountedAsItsOwnCluster() throws {
+        let a = try Self.base(), b = try Self.copy(a)
+        // 30 single-pixel dots, 12 pixels apart: 30 clusters (the list keeps the largest 20).
+        for i in 0..<30 { Self.set(b, x: 2 + (i % 6) * 12, y: 2 + (i / 6) * 12, 0xFF00_FF00) }
+        guard case .different(let statistics, _) = ImageComparator.compare(b, a) else {
+            Issue.record("not different")
+            return
+        }
+        #expect(statistics.clusterCount == 30)
+        #expect(statistics.clusters.count == 20)
+        #expect(GoldenVerifier.describe(statistics, golden: "g.png", tolerance: .default).contains("in 30 clusters"))
+    }
+
+    @Test func scatteredNoiseIsClusteredInOnePass() throws {
+        // Thousands of scattered pixels (a cluster-by-cluster merge took minutes on these).
+        let width = 400, height = 300
+        let a = try RasterImage(width: width, height: height), b = try RasterImage(width: width, height: height)
+        var seed: UInt64 = 42
+        var changed = 0
+        for _ in 0..<8_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1
+            let x = Int(seed >> 40) % width, y = Int(seed >> 20) % height
+            Self.set(b, x: x, y: y, 0xFF20_2020)
+            changed += 1
+        }
+        guard case .different(let statistics, _) = ImageComparator.compare(b, a, tolerance: .exact) else {
+            Issue.record("not different")
+            return
+        }
+        #expect(statistics.clusterCount >= 1 && statistics.clusters.count <= 20)
+        #expect(statistics.clusters.reduce(0) { $0 + $1.pixels } <= statistics.differingPixels)
+    }
+
     @Test func aChangedBlockFailsWithAClusterBoxAtItsPlace() throws {
         let a = try Self.base(), b = try Self.copy(a)
         for y in 60..<70 { for x in 20..<30 { Self.set(b, x: x, y: y, 0xFF00_FF00) } }
