@@ -124,7 +124,7 @@ public struct GoldenVerifier: Sendable {
                 "\(displayName): the image is \(actualSize.width)x\(actualSize.height) but the golden is \(expectedSize.width)x\(expectedSize.height)"
         case .different(let statistics, let passed):
             summary.statistics = statistics
-            summary.wouldPassWith = ImageComparator.passingTolerance(for: statistics)
+            summary.wouldPassWith = ImageComparator.passingTolerance(for: statistics, noiseFloor: tolerance.noiseFloor)
             if passed {
                 if recordMode == .all {
                     return record(
@@ -157,7 +157,7 @@ public struct GoldenVerifier: Sendable {
         let mean = String(format: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusterCount > 3 ? ", …" : "")
         return
-            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with .fuzzy(maxDelta: \(s.maxChannelDelta), maxPixels: \(s.differingPixels))"
+            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with \(ImageComparator.passingTolerance(for: s, noiseFloor: tolerance.noiseFloor).swiftSpelling)"
     }
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {

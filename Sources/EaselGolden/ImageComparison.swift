@@ -113,8 +113,10 @@ public enum ImageComparator {
     }
 
     /// The smallest tolerance under which the comparison would pass (for failure messages).
-    public static func passingTolerance(for statistics: DifferenceStatistics) -> Tolerance {
-        .fuzzy(maxDelta: statistics.maxChannelDelta, maxPixels: statistics.differingPixels)
+    /// The statistics count differences above `noiseFloor`, so the suggestion keeps that
+    /// floor: with a lower one, more pixels would differ and it would fail when used.
+    public static func passingTolerance(for statistics: DifferenceStatistics, noiseFloor: Int) -> Tolerance {
+        .fuzzy(maxDelta: statistics.maxChannelDelta, maxPixels: statistics.differingPixels, noiseFloor: noiseFloor)
     }
 }
 

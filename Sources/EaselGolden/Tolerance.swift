@@ -11,6 +11,26 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         case count(Int)
         case ratio(Double)
 
+        // Written as `{"count": 25}` or `{"ratio": 0.001}`, not Swift's `{"count": {"_0": 25}}`.
+        private enum Key: String, CodingKey { case count, ratio }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            if let count = try container.decodeIfPresent(Int.self, forKey: .count) {
+                self = .count(count)
+            } else {
+                self = .ratio(try container.decode(Double.self, forKey: .ratio))
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .count(let count): try container.encode(count, forKey: .count)
+            case .ratio(let ratio): try container.encode(ratio, forKey: .ratio)
+            }
+        }
+
         func allows(_ differing: Int, of total: Int) -> Bool {
             switch self {
             case .count(let limit): return differing <= limit
@@ -47,9 +67,23 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
     /// what antialiasing jitter looks like, while any real change fails.
     public static let `default` = Tolerance(noiseFloor: 1, maxPixels: .ratio(0.0001), maxChannelDelta: 32)
 
-    /// Up to `maxPixels` pixels differing by up to `maxDelta`.
-    public static func fuzzy(maxDelta: Int, maxPixels: Int) -> Tolerance {
-        Tolerance(noiseFloor: 0, maxPixels: .count(maxPixels), maxChannelDelta: maxDelta)
+    /// Up to `maxPixels` pixels differing by up to `maxDelta`, differences up to
+    /// `noiseFloor` ignored.
+    public static func fuzzy(maxDelta: Int, maxPixels: Int, noiseFloor: Int = 0) -> Tolerance {
+        Tolerance(noiseFloor: noiseFloor, maxPixels: .count(maxPixels), maxChannelDelta: maxDelta)
+    }
+
+    /// How the tolerance is written in Swift (`.fuzzy(maxDelta: 9, maxPixels: 12, noiseFloor: 1)`).
+    public var swiftSpelling: String {
+        if self == .exact { return ".exact" }
+        if self == .default { return ".default" }
+        switch maxPixels {
+        case .count(let count):
+            return ".fuzzy(maxDelta: \(maxChannelDelta), maxPixels: \(count)"
+                + (noiseFloor > 0 ? ", noiseFloor: \(noiseFloor))" : ")")
+        case .ratio(let ratio):
+            return "Tolerance(noiseFloor: \(noiseFloor), maxPixels: .ratio(\(ratio)), maxChannelDelta: \(maxChannelDelta))"
+        }
     }
 
     /// "exact", "default (…)", or the three limits spelled out, for messages.

@@ -59,6 +59,38 @@ struct ComparatorTests {
         #expect(statistics.differingPixels == 1 && statistics.maxChannelDelta == 1)
     }
 
+    @Test func theSuggestedToleranceKeepsTheNoiseFloorAndPassesWhenUsed() throws {
+        let a = try Self.base(), b = try Self.copy(a)
+        // Three pixels off by one (noise at the default floor) and two off by a lot.
+        for x in 0..<3 {
+            let value = Self.argb(a, x: x, y: 0) | 0xFF00_0000
+            let blue = value & 0xFF
+            Self.set(b, x: x, y: 0, (value & 0xFFFF_FF00) | (blue == 255 ? 254 : blue + 1))
+        }
+        Self.set(b, x: 10, y: 10, 0xFFFF_FFFF)
+        Self.set(b, x: 20, y: 20, 0xFFFF_FFFF)
+        guard case .different(let statistics, let passed) = ImageComparator.compare(b, a, tolerance: .default) else {
+            Issue.record("not different")
+            return
+        }
+        #expect(!passed)
+        #expect(statistics.pixelsDifferingAtAll == 5 && statistics.differingPixels == 2, "\(statistics)")
+        let suggestion = ImageComparator.passingTolerance(for: statistics, noiseFloor: Tolerance.default.noiseFloor)
+        #expect(!ImageComparator.compare(b, a, tolerance: .fuzzy(maxDelta: 255, maxPixels: 2)).passed, "the floor matters here")
+        #expect(ImageComparator.compare(b, a, tolerance: suggestion).passed, "\(suggestion)")
+        #expect(suggestion.noiseFloor == 1)
+        #expect(GoldenVerifier.describe(statistics, golden: "g", tolerance: .default).contains(suggestion.swiftSpelling))
+    }
+
+    @Test func pixelLimitsAreWrittenPlainlyInJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(Tolerance.fuzzy(maxDelta: 9, maxPixels: 12)), as: UTF8.self)
+        #expect(json == #"{"maxChannelDelta":9,"maxPixels":{"count":12},"noiseFloor":0}"#)
+        #expect(try JSONDecoder().decode(Tolerance.self, from: Data(json.utf8)) == .fuzzy(maxDelta: 9, maxPixels: 12))
+        #expect(try JSONDecoder().decode(Tolerance.self, from: try encoder.encode(Tolerance.default)) == .default)
+    }
+
     @Test func everySeparateChangeIsCountedAsItsOwnCluster() throws {
         let a = try Self.base(), b = try Self.copy(a)
         // 30 single-pixel dots, 12 pixels apart: 30 clusters (the list keeps the largest 20).
@@ -107,7 +139,7 @@ struct ComparatorTests {
         let message = GoldenVerifier.describe(statistics, golden: "g.png", tolerance: .default)
         #expect(
             message.contains("100 pixels differ") && message.contains("10x10 at (20, 60)")
-                && message.contains(".fuzzy(maxDelta: 255, maxPixels: 100)"))
+                && message.contains(".fuzzy(maxDelta: 255, maxPixels: 100, noiseFloor: 1)"))
         #expect(
             ImageComparator.compare(b, a, tolerance: .fuzzy(maxDelta: 255, maxPixels: 100)).passed,
             "the suggested tolerance passes")

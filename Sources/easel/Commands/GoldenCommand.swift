@@ -118,7 +118,9 @@ struct GoldenDiff: ParsableCommand {
                 golden: expected, verdict: result.passed ? "passed" : "failed", tolerance: tolerance.value,
                 actualSize: [actualImage.width, actualImage.height],
                 expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
-                wouldPassWith: statistics.map(ImageComparator.passingTolerance(for:)))
+                wouldPassWith: statistics.map {
+                    ImageComparator.passingTolerance(for: $0, noiseFloor: tolerance.value.noiseFloor)
+                })
             print(try JSONOutput.string(summary))
         } else {
             Terminal.printLine(line)
