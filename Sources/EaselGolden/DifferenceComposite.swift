@@ -22,14 +22,23 @@ public enum DifferenceComposite {
     static let gap = 8
     static let labelHeight = 22
 
+    /// The most pixels a composite has; a larger one is drawn scaled down to fit, so images
+    /// of any size get a picture (the verdict never depends on it).
+    public static let maxPixels = 24_000_000
+
     /// The composite for two images of any sizes; `statistics` supplies the cluster boxes
     /// (nil: none drawn). Throws a `CairoError` when the image cannot be made.
-    public static func make(expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int) throws
-        -> RasterImage
-    {
+    public static func make(
+        expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int,
+        maxPixels: Int = DifferenceComposite.maxPixels
+    ) throws -> RasterImage {
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
-        let composite = try RasterImage(width: width * 3 + gap * 4, height: height + labelHeight + gap * 2)
+        let fullWidth = width * 3 + gap * 4, fullHeight = height + labelHeight + gap * 2
+        let scale = min(1, (Double(maxPixels) / (Double(fullWidth) * Double(fullHeight))).squareRoot())
+        let composite = try RasterImage(
+            width: max(1, Int(Double(fullWidth) * scale)), height: max(1, Int(Double(fullHeight) * scale)))
         let context = try CairoContext(image: composite)
+        if scale < 1 { try context.concatenate(.scale(x: scale, y: scale)) }
         try context.setSource(Color(red: 0.93, green: 0.93, blue: 0.93))
         try context.paint()
         let difference = try differencePanel(expected: expected, actual: actual, noiseFloor: noiseFloor)
@@ -73,7 +82,10 @@ public enum DifferenceComposite {
                         out = RGBA8(r: UInt8(grey), g: UInt8(grey), b: UInt8(grey), a: 255)
                     } else if delta <= noiseFloor {
                         out = RGBA8(r: tolerated.r, g: tolerated.g, b: tolerated.b, a: 255)
-                    } else if ink(a) >= ink(e) {
+                    } else if ink(a) > ink(e) || (ink(a) == ink(e) && a.a >= e.a) {
+                        // More ink, or as much ink and at least as opaque: added. (Opaque
+                        // white turned transparent has the same ink over white paper, and is
+                        // lost opacity: removed, below.)
                         out = RGBA8(r: added.r, g: added.g, b: added.b, a: 255)
                     } else {
                         out = RGBA8(r: removed.r, g: removed.g, b: removed.b, a: 255)

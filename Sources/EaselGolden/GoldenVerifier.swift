@@ -180,18 +180,21 @@ public struct GoldenVerifier: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try actual.writePNG(to: folder.appendingPathComponent("actual.png").path)
-            if let expected {
-                try expected.writePNG(to: folder.appendingPathComponent("expected.png").path)
-                let composite = try DifferenceComposite.make(
-                    expected: expected, actual: actual, statistics: summary?.statistics,
-                    noiseFloor: tolerance.noiseFloor)
-                try composite.writePNG(to: folder.appendingPathComponent("composite.png").path)
-            }
             if let summary {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try AtomicFile.write(
                     Array(try encoder.encode(summary)), to: folder.appendingPathComponent("statistics.json").path)
+            }
+            if let expected {
+                try expected.writePNG(to: folder.appendingPathComponent("expected.png").path)
+                // The picture comes last and on its own: if it cannot be made, the statistics
+                // and the images are still there, and the verdict is the same.
+                if let composite = try? DifferenceComposite.make(
+                    expected: expected, actual: actual, statistics: summary?.statistics, noiseFloor: tolerance.noiseFloor)
+                {
+                    try? composite.writePNG(to: folder.appendingPathComponent("composite.png").path)
+                }
             }
             return folder
         } catch {

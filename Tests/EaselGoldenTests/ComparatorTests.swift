@@ -91,6 +91,28 @@ struct ComparatorTests {
         #expect(try JSONDecoder().decode(Tolerance.self, from: try encoder.encode(Tolerance.default)) == .default)
     }
 
+    @Test func lostOpacityIsDrawnAsRemovedInk() throws {
+        let white = try RasterImage(width: 2, height: 2)
+        for y in 0..<2 { for x in 0..<2 { Self.set(white, x: x, y: y, 0xFFFF_FFFF) } }
+        let clear = try RasterImage(width: 2, height: 2)
+        let panel = try DifferenceComposite.differencePanel(expected: white, actual: clear, noiseFloor: 0)
+        let removed = DifferenceComposite.removed
+        #expect(
+            panel.pixel(x: 0, y: 0) == RGBA8(r: removed.r, g: removed.g, b: removed.b, a: 255), "opaque white turned transparent")
+        let added = DifferenceComposite.added
+        let back = try DifferenceComposite.differencePanel(expected: clear, actual: white, noiseFloor: 0)
+        #expect(back.pixel(x: 0, y: 0) == RGBA8(r: added.r, g: added.g, b: added.b, a: 255), "and the other way round")
+    }
+
+    @Test func aCompositeTooLargeIsDrawnScaledDown() throws {
+        let a = try Self.base(), b = try Self.copy(a)
+        let full = try DifferenceComposite.make(expected: a, actual: b, statistics: nil, noiseFloor: 0)
+        let small = try DifferenceComposite.make(
+            expected: a, actual: b, statistics: nil, noiseFloor: 0, maxPixels: full.width * full.height / 4)
+        #expect(small.width * small.height <= full.width * full.height / 4)
+        #expect(abs(small.width * 2 - full.width) <= 2, "half the size on each side")
+    }
+
     @Test func everySeparateChangeIsCountedAsItsOwnCluster() throws {
         let a = try Self.base(), b = try Self.copy(a)
         // 30 single-pixel dots, 12 pixels apart: 30 clusters (the list keeps the largest 20).
