@@ -26,7 +26,8 @@ public enum GoldenReport {
         xml += "<testsuites tests=\"\(entries.count)\" failures=\"\(failures)\">\n"
         xml += "  <testsuite name=\"easel golden verify\" tests=\"\(entries.count)\" failures=\"\(failures)\">\n"
         for entry in entries {
-            xml += "    <testcase classname=\"golden\" name=\"\(escape(entry.document))\""
+            xml +=
+                "    <testcase classname=\"golden\" name=\"\(escape(entry.document))\" time=\"\(String(format: "%.3f", entry.seconds))\""
             if entry.passed {
                 xml += "/>\n"
             } else {
@@ -57,6 +58,9 @@ public enum GoldenReport {
                 let relative =
                     composite.hasPrefix(folder.path + "/") ? String(composite.dropFirst(folder.path.count + 1)) : composite
                 html += "<img src=\"\(escape(relative))\" alt=\"expected | difference | actual\">"
+            } else if let actual = entry.actual {
+                let relative = actual.hasPrefix(folder.path + "/") ? String(actual.dropFirst(folder.path.count + 1)) : actual
+                html += "<p>No golden to compare with; the rendering:</p><img src=\"\(escape(relative))\" alt=\"actual\">"
             }
             html += "</div>\n"
         }

@@ -37,6 +37,10 @@ public struct GoldenSuite {
         public var composite: String?
         /// What differed; nil when identical, sized differently, or not compared at all.
         public var statistics: DifferenceStatistics?
+        /// The actual image when there is no composite (a missing golden), for the report.
+        public var actual: String?
+        /// How long rendering and comparing took, in seconds.
+        public var seconds: Double = 0
     }
 
     /// What happened to one document when recording.
@@ -79,16 +83,27 @@ public struct GoldenSuite {
         options.format = .png
         return try pairs().map { document, name in
             let golden = verifier.goldenURL(name).path
+            let started = Date()
+            var entry: Entry
             do {
                 let image = try DocumentRenderer.render(try registry.open(document), options: options).image
                 let outcome = verifier.verify(image, named: name)
-                return Entry(
+                // Name only artifacts that exist: a missing golden has no composite, only its actual image.
+                func existing(_ file: String) -> String? {
+                    outcome.artifacts.map { $0.appendingPathComponent(file).path }.flatMap {
+                        FileManager.default.fileExists(atPath: $0) ? $0 : nil
+                    }
+                }
+                let composite = existing("composite.png")
+                entry = Entry(
                     document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
-                    composite: outcome.artifacts.map { $0.appendingPathComponent("composite.png").path },
-                    statistics: outcome.comparison?.statistics)
+                    composite: composite, statistics: outcome.comparison?.statistics,
+                    actual: composite == nil ? existing("actual.png") : nil)
             } catch {
-                return Entry(document: document.path, golden: golden, passed: false, message: "\(error)")
+                entry = Entry(document: document.path, golden: golden, passed: false, message: "\(error)")
             }
+            entry.seconds = Date().timeIntervalSince(started)
+            return entry
         }
     }
 

@@ -10,16 +10,21 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
     public enum PixelLimit: Hashable, Sendable, Codable, CustomStringConvertible {
         case count(Int)
         case ratio(Double)
+        /// Whichever allows more: a few pixels on any image, a small share of a large one.
+        case larger(count: Int, ratio: Double)
 
-        // Written as `{"count": 25}` or `{"ratio": 0.001}`, not Swift's `{"count": {"_0": 25}}`.
+        // Written as `{"count": 25}`, `{"ratio": 0.001}` or both (the larger), not Swift's
+        // `{"count": {"_0": 25}}`.
         private enum Key: String, CodingKey { case count, ratio }
 
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            if let count = try container.decodeIfPresent(Int.self, forKey: .count) {
-                self = .count(count)
-            } else {
-                self = .ratio(try container.decode(Double.self, forKey: .ratio))
+            let count = try container.decodeIfPresent(Int.self, forKey: .count)
+            let ratio = try container.decodeIfPresent(Double.self, forKey: .ratio)
+            switch (count, ratio) {
+            case (let count?, let ratio?): self = .larger(count: count, ratio: ratio)
+            case (let count?, nil): self = .count(count)
+            default: self = .ratio(try container.decode(Double.self, forKey: .ratio))
             }
         }
 
@@ -28,6 +33,9 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             switch self {
             case .count(let count): try container.encode(count, forKey: .count)
             case .ratio(let ratio): try container.encode(ratio, forKey: .ratio)
+            case .larger(let count, let ratio):
+                try container.encode(count, forKey: .count)
+                try container.encode(ratio, forKey: .ratio)
             }
         }
 
@@ -35,6 +43,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             switch self {
             case .count(let limit): return differing <= limit
             case .ratio(let ratio): return Double(differing) <= ratio * Double(total)
+            case .larger(let count, let ratio): return differing <= count || Double(differing) <= ratio * Double(total)
             }
         }
 
@@ -43,6 +52,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             switch self {
             case .count(let n): return "\(n) pixels"
             case .ratio(let r): return "\(r * 100) % of pixels"
+            case .larger(let n, let r): return "\(n) pixels or \(r * 100) % of pixels, whichever is more"
             }
         }
     }
@@ -63,9 +73,10 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Every pixel identical.
     public static let exact = Tolerance(noiseFloor: 0, maxPixels: .count(0), maxChannelDelta: 0)
-    /// Rounding noise (±1) ignored; at most 1 pixel in 10,000 differing, by at most 32 —
-    /// what antialiasing jitter looks like, while any real change fails.
-    public static let `default` = Tolerance(noiseFloor: 1, maxPixels: .ratio(0.0001), maxChannelDelta: 32)
+    /// Rounding noise (±1) ignored; at most 4 pixels or 1 pixel in 10,000, whichever is
+    /// more, differing by at most 32 — what antialiasing jitter looks like, on a thumbnail or
+    /// a poster alike, while any real change fails.
+    public static let `default` = Tolerance(noiseFloor: 1, maxPixels: .larger(count: 4, ratio: 0.0001), maxChannelDelta: 32)
 
     /// Up to `maxPixels` pixels differing by up to `maxDelta`, differences up to
     /// `noiseFloor` ignored.
@@ -83,13 +94,18 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
                 + (noiseFloor > 0 ? ", noiseFloor: \(noiseFloor))" : ")")
         case .ratio(let ratio):
             return "Tolerance(noiseFloor: \(noiseFloor), maxPixels: .ratio(\(ratio)), maxChannelDelta: \(maxChannelDelta))"
+        case .larger(let count, let ratio):
+            return
+                "Tolerance(noiseFloor: \(noiseFloor), maxPixels: .larger(count: \(count), ratio: \(ratio)), maxChannelDelta: \(maxChannelDelta))"
         }
     }
 
     /// "exact", "default (…)", or the three limits spelled out, for messages.
     public var description: String {
         if self == .exact { return "exact" }
-        if self == .default { return "default (noise floor 1, at most 0.01 % of pixels, difference at most 32)" }
+        if self == .default {
+            return "default (noise floor 1, at most 4 pixels or 0.01 % of pixels, whichever is more, difference at most 32)"
+        }
         return "noise floor \(noiseFloor), at most \(maxPixels), difference at most \(maxChannelDelta)"
     }
 }

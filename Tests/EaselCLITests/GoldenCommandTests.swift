@@ -70,7 +70,8 @@ struct GoldenCommandTests {
                 URL(fileURLWithPath: $0).lastPathComponent
             } == ["b.rwcard"])
         let junit = try String(contentsOf: s.folder.file("Report/junit.xml"), encoding: .utf8)
-        #expect(junit.contains("tests=\"3\" failures=\"1\"") && junit.contains("b.rwcard\">\n      <failure"))
+        #expect(junit.contains("tests=\"3\" failures=\"1\"") && junit.contains("b.rwcard\" time=\""))
+        #expect(junit.contains("\">\n      <failure"), "\(junit)")
         let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)
         #expect(html.contains("1 of 3 failed") && html.contains("<img src=\"artifacts/b/composite.png\""))
         #expect(FileManager.default.fileExists(atPath: s.folder.file("Report/artifacts/b/composite.png").path))
@@ -126,5 +127,24 @@ struct GoldenCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("easel golden record"), "\(result.stdout)")
         #expect(!result.stdout.contains("EASEL_GOLDEN_RECORD"))
+    }
+
+    @Test func aMissingGoldenShowsItsRenderingInTheReportAndNoTemporaryFolderIsLeft() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Report"]).status == 1)
+        let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)
+        #expect(html.contains("No golden to compare with") && html.contains("<img src=\"artifacts/x/actual.png\""), "\(html)")
+        #expect(!html.contains("composite.png"), "no link to a composite that does not exist")
+        // Its own temporary folder, to see that nothing is left in it.
+        let temporary = s.folder.file("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        var environment = s.environment
+        environment["TMPDIR"] = temporary.path
+        let result = try ProcessRunner.run(
+            s.easel, ["golden", "verify", "Docs", "Goldens"], environment: environment, currentDirectory: s.folder.url)
+        #expect(result.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [], "no temporary folder is left")
     }
 }

@@ -91,6 +91,23 @@ struct ComparatorTests {
         #expect(try JSONDecoder().decode(Tolerance.self, from: try encoder.encode(Tolerance.default)) == .default)
     }
 
+    @Test func theDefaultToleranceJudgesOneStrayPixelTheSameAtAnySize() throws {
+        for side in [50, 1000] {
+            func grey() throws -> RasterImage {
+                let image = try RasterImage(width: side, height: side)
+                let context = try CairoContext(image: image)
+                try context.setSource(Color(red: 0.5, green: 0.5, blue: 0.5))
+                try context.paint()
+                return image
+            }
+            let a = try grey(), b = try grey()
+            Self.set(b, x: 3, y: 3, Self.argb(a, x: 3, y: 3) &+ 0x0019_1919)  // one pixel off by 25
+            #expect(ImageComparator.compare(b, a).passed, "\(side)x\(side): one stray pixel passes")
+            for x in 10..<20 { Self.set(b, x: x, y: 5, Self.argb(a, x: x, y: 5) &+ 0x0019_1919) }
+            if side == 50 { #expect(!ImageComparator.compare(b, a).passed, "eleven of 2,500 pixels is a real change") }
+        }
+    }
+
     @Test func lostOpacityIsDrawnAsRemovedInk() throws {
         let white = try RasterImage(width: 2, height: 2)
         for y in 0..<2 { for x in 0..<2 { Self.set(white, x: x, y: y, 0xFFFF_FFFF) } }

@@ -21,7 +21,7 @@ struct GoldenCommand: ParsableCommand {
 
 /// Tolerance options shared by `diff` and `verify`.
 struct ToleranceOptions: ParsableArguments {
-    @Option(help: "A preset: exact or default (noise floor 1, at most 0.01 % of pixels, difference at most 32).")
+    @Option(help: "A preset: exact or default (noise floor 1, at most 4 pixels or 0.01 % of them, difference at most 32).")
     var tolerance: Preset = .default
 
     @Option(name: .customLong("max-delta"), help: "The largest channel difference allowed (0-255).")
@@ -167,9 +167,11 @@ struct GoldenVerify: EaselCommand {
 
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
-        let artifacts =
-            reportFolder?.appendingPathComponent("artifacts")
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
+        // Without a report the artifacts have nowhere to be looked at: a temporary folder,
+        // removed at the end.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
+        defer { if reportFolder == nil { try? FileManager.default.removeItem(at: temporary) } }
+        let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? temporary
         let options = render.renderOptions(outputPath: nil)
         let entries = try folders.suite.checked { suite throws(BatchError) in
             try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)
