@@ -53,6 +53,16 @@ public struct GoldenSuite {
         case failed(String)
     }
 
+    /// The file in the goldens folder that records the render options the goldens were
+    /// recorded with, so that verifying renders them the same way.
+    public var settingsURL: URL { goldens.appendingPathComponent(".easel-golden-settings.json") }
+
+    /// The render options the goldens were recorded with, if `record` wrote them.
+    public func recordedOptions() -> RenderOptions? {
+        guard let bytes = try? FileIO.readBytes(at: settingsURL.path, maxBytes: 1 << 20) else { return nil }
+        return try? JSONDecoder().decode(RenderOptions.self, from: Data(bytes))
+    }
+
     /// (document, golden name without `.png`) pairs, in the batch-export layout. Throws
     /// when the documents folder does not exist or holds no document: a typo must never look
     /// like a suite with nothing to check, nor make every golden an orphan.
@@ -115,6 +125,14 @@ public struct GoldenSuite {
     ) throws(BatchError) -> [RecordOutcome] {
         var options = options
         options.format = .png
+        defer {
+            // Remember how they were rendered, for verify.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            if let bytes = try? encoder.encode(options), (try? FileIO.createFolders(at: goldens.path)) != nil {
+                try? AtomicFile.write(Array(bytes), to: settingsURL.path)
+            }
+        }
         return try pairs().map { document, name in
             let golden = goldens.appendingPathComponent(name + ".png")
             let outcome: RecordOutcome

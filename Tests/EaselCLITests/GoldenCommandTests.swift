@@ -147,4 +147,22 @@ struct GoldenCommandTests {
         #expect(result.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [], "no temporary folder is left")
     }
+
+    @Test func verifyRendersAsTheGoldensWereRecordedAndRefusesWhatMakesNoSense() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "Docs/c.rwcard"])
+        try s.ok(["golden", "record", "Docs", "Goldens", "--preset", "thumbnail"])
+        #expect(try s.image("Goldens/c.png").width == 260)
+        // No flags: the recorded settings are used, so nothing fails on size.
+        let result = try s.ok(["golden", "verify", "Docs", "Goldens"])
+        #expect(result.stderr.contains("1 of 1 documents match"))
+        // Other pixels asked for: used, with a note.
+        let scaled = try s.run(["golden", "verify", "Docs", "Goldens", "--preset", "share"])
+        #expect(scaled.status == 1 && scaled.stderr.contains("recorded at scale 0.2"), "\(scaled.stderr)")
+        for options in [["--format", "svg"], ["--png-filter", "paeth"], ["--png-compression", "9"]] {
+            #expect(try s.run(["golden", "verify", "Docs", "Goldens"] + options).status == 64, "\(options)")
+        }
+        #expect(try s.run(["golden", "record", "Docs", "Goldens", "--format", "pdf"]).status == 64)
+    }
 }

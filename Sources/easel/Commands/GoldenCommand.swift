@@ -165,6 +165,8 @@ struct GoldenVerify: EaselCommand {
     @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
     var report: String?
 
+    func validate() throws { try render.validateForGoldens(encoding: false) }
+
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
         // Without a report the artifacts have nowhere to be looked at: a temporary folder,
@@ -172,7 +174,14 @@ struct GoldenVerify: EaselCommand {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
         defer { if reportFolder == nil { try? FileManager.default.removeItem(at: temporary) } }
         let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? temporary
-        let options = render.renderOptions(outputPath: nil)
+        // Rendered as the goldens were recorded, unless other pixels are asked for.
+        let recorded = folders.suite.recordedOptions()
+        let options =
+            render.changesPixels ? render.renderOptions(outputPath: nil) : (recorded ?? render.renderOptions(outputPath: nil))
+        if render.changesPixels, let recorded, recorded.size != options.size || recorded.background != options.background {
+            Terminal.printError(
+                "easel: note: the goldens were recorded at \(recorded.size); verifying at \(options.size) as asked")
+        }
         let entries = try folders.suite.checked { suite throws(BatchError) in
             try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)
         }
@@ -195,6 +204,8 @@ struct GoldenRecord: EaselCommand {
     @OptionGroup var render: RenderOptionGroup
     @Flag(name: .customLong("only-missing"), help: "Write only goldens that do not exist yet.")
     var onlyMissing = false
+
+    func validate() throws { try render.validateForGoldens(encoding: true) }
 
     func execute() throws {
         let options = render.renderOptions(outputPath: nil)

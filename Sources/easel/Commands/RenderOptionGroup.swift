@@ -32,6 +32,19 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
     var pngFilter: PNGFilterChoice?
 
+    /// Whether any option that changes the pixels was given (size, preset, background).
+    var changesPixels: Bool { scale != nil || width != nil || height != nil || preset != nil || background != nil }
+
+    /// Refuses what makes no sense for goldens, which are PNG pixels: another format, and
+    /// (`encoding: false`) PNG encoding settings, which change bytes, not pixels.
+    func validateForGoldens(encoding: Bool) throws {
+        if let format, format != .png { throw ValidationError("goldens are PNG images: --format \(format) makes no sense here.") }
+        if !encoding && (pngCompression != nil || pngFilter != nil) {
+            throw ValidationError(
+                "--png-compression and --png-filter change a PNG's bytes, not its pixels: verify compares pixels.")
+        }
+    }
+
     enum SizePreset: String, ExpressibleByArgument, CaseIterable {
         case share, thumbnail
     }
