@@ -22,10 +22,15 @@ extension Diffing where Value == RasterImage {
         .diff(
             toData: { image in Data((try? PNGEncoder.encode(image)) ?? []) },
             fromData: { data in
-                // An unreadable reference becomes a 1x1 image, reported as a size mismatch.
-                (try? PNGDecoder.decode(Array(data))) ?? (try! RasterImage(width: 1, height: 1))
+                do { return try PNGDecoder.decode(Array(data)) } catch {
+                    return FailureImages.shared.image(standingFor: "the reference PNG cannot be read: \(error)")
+                }
             },
             diffV2: { expected, actual in
+                // A failure stands in for an image: say what it was, not "a size mismatch".
+                if let reason = FailureImages.shared.reason(for: actual) ?? FailureImages.shared.reason(for: expected) {
+                    return (reason, [])
+                }
                 let result = ImageComparator.compare(actual, expected, tolerance: tolerance)
                 guard !result.passed else { return nil }
                 var message: String
@@ -40,7 +45,11 @@ extension Diffing where Value == RasterImage {
                     return nil
                 }
                 var attachments: [DiffAttachment] = []
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-snapshot-\(UUID().uuidString)")
+                // Files only where swift-snapshot-testing keeps its artifacts (SNAPSHOT_ARTIFACTS):
+                // the attachments carry the images, and nothing is left in /tmp.
+                let artifacts = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].map {
+                    URL(fileURLWithPath: $0).appendingPathComponent("easel-\(UUID().uuidString)")
+                }
                 if let composite = try? DifferenceComposite.make(
                     expected: expected, actual: actual, statistics: statistics,
                     noiseFloor: tolerance.noiseFloor)
@@ -48,10 +57,14 @@ extension Diffing where Value == RasterImage {
                     for (name, image) in [("expected.png", expected), ("actual.png", actual), ("composite.png", composite)] {
                         guard let bytes = try? PNGEncoder.encode(image) else { continue }
                         attachments.append(.data(Data(bytes), name: name))
-                        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                        try? Data(bytes).write(to: folder.appendingPathComponent(name))
+                        if let artifacts {
+                            try? FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+                            try? Data(bytes).write(to: artifacts.appendingPathComponent(name))
+                        }
                     }
-                    message += ". Expected | difference | actual: \(folder.appendingPathComponent("composite.png").path)"
+                    if let artifacts {
+                        message += ". Expected | difference | actual: \(artifacts.appendingPathComponent("composite.png").path)"
+                    }
                 }
                 return (message, attachments)
             })
@@ -93,10 +106,32 @@ extension Snapshotting where Value == Card, Format == RasterImage {
 }
 
 extension Snapshotting where Format == RasterImage {
-    /// A document that cannot be rendered snapshots as a 1x1 image, so the test fails with
-    /// a size mismatch rather than crashing.
+    /// A document that cannot be rendered snapshots as a stand-in image, and the test fails
+    /// with the render error rather than crashing.
     static func render(_ document: any FileDocument, at url: URL, options: RenderOptions) -> RasterImage {
-        (try? DocumentRenderer.render(LocatedDocument(document, at: url), options: options).image)
-            ?? (try! RasterImage(width: 1, height: 1))
+        do {
+            return try DocumentRenderer.render(LocatedDocument(document, at: url), options: options).image
+        } catch {
+            return FailureImages.shared.image(standingFor: "\(url.lastPathComponent) could not be rendered: \(error)")
+        }
+    }
+}
+
+/// 1x1 images that stand for a failure (a reference that cannot be read, a document that
+/// cannot be rendered), each with its reason, so the diff reports the reason.
+final class FailureImages: @unchecked Sendable {
+    static let shared = FailureImages()
+    private let lock = NSLock()
+    /// Kept alive with their reasons, so an identifier is never reused while recorded.
+    private var reasons: [ObjectIdentifier: (image: RasterImage, reason: String)] = [:]
+
+    func image(standingFor reason: String) -> RasterImage {
+        let image = try! RasterImage(width: 1, height: 1)  // 1x1 is always within the limits
+        lock.withLock { reasons[ObjectIdentifier(image)] = (image, reason) }
+        return image
+    }
+
+    func reason(for image: RasterImage) -> String? {
+        lock.withLock { reasons[ObjectIdentifier(image)]?.reason }
     }
 }

@@ -40,4 +40,35 @@ struct SnapshotAdapterTests {
         let data = strategy.diffing.toData(try render(Self.drawing))
         #expect(strategy.diffing.diffV2(strategy.diffing.fromData(data), try render(Self.drawing)) == nil)
     }
+
+    @Test func anUnreadableReferenceOrARenderErrorSaysSo() throws {
+        let strategy = Snapshotting<Drawing, RasterImage>.easelImage()
+        let image = try RasterImage(width: 4, height: 4)
+        let unreadable = strategy.diffing.fromData(Data("not a png".utf8))
+        let (message, _) = try #require(strategy.diffing.diffV2(unreadable, image))
+        #expect(message.hasPrefix("the reference PNG cannot be read"), "\(message)")
+        #expect(!message.contains("size"))
+        // A drawing with a group that cannot be drawn does not exist; an unrenderable size does.
+        let tooLarge = Snapshotting<Drawing, RasterImage>.easelImage(options: RenderOptions(size: .scale(1_000)))
+        var rendered: RasterImage?
+        tooLarge.snapshot(Self.drawing).run { rendered = $0 }
+        let stand = try #require(rendered)
+        let (failure, _) = try #require(strategy.diffing.diffV2(image, stand))
+        #expect(failure.contains("could not be rendered") && failure.contains("over the limit"), "\(failure)")
+    }
+
+    @Test func nothingIsWrittenToTheTemporaryFolderWithoutSnapshotArtifacts() throws {
+        let strategy = Snapshotting<Drawing, RasterImage>.easelImage()
+        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("easel-snapshot")
+        }
+        let a = try RasterImage(width: 8, height: 8), b = try RasterImage(width: 8, height: 8)
+        b.withUnsafeMutablePixels { $0.storeBytes(of: UInt32(0xFFFF_0000), as: UInt32.self) }
+        let (_, attachments) = try #require(strategy.diffing.diffV2(a, b))
+        #expect(attachments.count == 3, "the images travel as attachments")
+        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("easel-snapshot")
+        }
+        if ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] == nil { #expect(after == before) }
+    }
 }
