@@ -11,6 +11,7 @@ import EaselGolden
 //     assertSnapshot(of: drawing, as: .easelImage())
 //     assertSnapshot(of: card, as: .easelImage(folder: cardsFolder))
 //     assertSnapshot(of: rasterImage, as: .easelImage(tolerance: .fuzzy(maxDelta: 8, maxPixels: 20)))
+//     assertSnapshot(of: pngData, as: .easelPNG())
 //
 // References are PNG files in swift-snapshot-testing's __Snapshots__ folders. A mismatch
 // attaches the actual, expected and composite (expected | difference | actual) PNGs, writes
@@ -75,6 +76,19 @@ extension Snapshotting where Value == RasterImage, Format == RasterImage {
     /// Snapshots an image as a PNG reference, compared pixel by pixel with `tolerance`.
     public static func easelImage(tolerance: Tolerance = .default) -> Snapshotting {
         Snapshotting(pathExtension: "png", diffing: .easelImage(tolerance: tolerance))
+    }
+}
+
+extension Snapshotting where Value == Data, Format == RasterImage {
+    /// Snapshots any PNG image (as `Data`: a screenshot, a chart, another renderer's
+    /// output) through Easel's comparator, for swift-snapshot-testing users on Linux, who
+    /// have no image strategy otherwise. PNG data that cannot be read fails with the reason.
+    public static func easelPNG(tolerance: Tolerance = .default) -> Snapshotting {
+        Snapshotting<RasterImage, RasterImage>.easelImage(tolerance: tolerance).pullback { data in
+            do { return try PNGDecoder.decode(Array(data)) } catch {
+                return FailureImages.shared.image(standingFor: "the image is not a readable PNG: \(error)")
+            }
+        }
     }
 }
 

@@ -71,4 +71,20 @@ struct SnapshotAdapterTests {
         }
         if ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] == nil { #expect(after == before) }
     }
+
+    @Test func anyPNGDataIsComparedByEaselsComparator() throws {
+        let strategy = Snapshotting<Data, RasterImage>.easelPNG()
+        let image = try RasterImage(width: 6, height: 4)
+        let png = Data(try PNGEncoder.encode(image))
+        var rendered: RasterImage?
+        strategy.snapshot(png).run { rendered = $0 }
+        let decoded = try #require(rendered)
+        #expect(decoded.width == 6 && decoded.height == 4)
+        #expect(strategy.diffing.diffV2(decoded, decoded) == nil)
+        var broken: RasterImage?
+        strategy.snapshot(Data("GIF89a".utf8)).run { broken = $0 }
+        let stand = try #require(broken)
+        let (message, _) = try #require(strategy.diffing.diffV2(decoded, stand))
+        #expect(message.hasPrefix("the image is not a readable PNG"), "\(message)")
+    }
 }
