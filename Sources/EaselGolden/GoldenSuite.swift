@@ -119,8 +119,10 @@ public struct GoldenSuite {
 
     /// Renders every document with `options` (as PNG) and writes its golden, or only the
     /// missing ones. `each` hears of every document as it is done.
+    /// With `onlyFailing`, a golden that exists is rewritten only when the rendering does
+    /// not match it within that tolerance (accepting intended changes, keeping the rest).
     public func record(
-        options: RenderOptions, onlyMissing: Bool = false,
+        options: RenderOptions, onlyMissing: Bool = false, onlyFailing: Tolerance? = nil,
         each: (RecordOutcome) -> Void = { _ in }
     ) throws(BatchError) -> [RecordOutcome] {
         var options = options
@@ -140,11 +142,23 @@ public struct GoldenSuite {
                 outcome = .kept(golden)
             } else {
                 do {
-                    let file = try DocumentRenderer.export(try registry.open(document), options: options)
-                    try FileManager.default.createDirectory(
-                        at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try file.write(to: golden.path)
-                    outcome = .recorded(golden)
+                    let located = try registry.open(document)
+                    if let tolerance = onlyFailing,
+                        let expected = try? PNGDecoder.decode(
+                            FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes)),
+                        ImageComparator.compare(
+                            try DocumentRenderer.render(located, options: options).image, expected, tolerance: tolerance
+                        )
+                        .passed
+                    {
+                        outcome = .kept(golden)
+                    } else {
+                        let file = try DocumentRenderer.export(located, options: options)
+                        try FileManager.default.createDirectory(
+                            at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try file.write(to: golden.path)
+                        outcome = .recorded(golden)
+                    }
                 } catch {
                     outcome = .failed("\(error)")
                 }

@@ -197,20 +197,34 @@ struct GoldenRecord: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Render every document and write its golden.",
-        discussion: "Example: easel golden record Docs Goldens --preset thumbnail --only-missing"
+        discussion: """
+            Examples:
+              easel golden record Docs Goldens --preset thumbnail --only-missing
+              easel golden record Docs Goldens --only-failed     # accept intended changes, keep the rest
+            """
     )
 
     @OptionGroup var folders: GoldenFolders
     @OptionGroup var render: RenderOptionGroup
     @Flag(name: .customLong("only-missing"), help: "Write only goldens that do not exist yet.")
     var onlyMissing = false
+    @Flag(
+        name: .customLong("only-failed"), help: "Rewrite only goldens the rendering no longer matches (and write missing ones).")
+    var onlyFailed = false
+    @OptionGroup var tolerance: ToleranceOptions
 
-    func validate() throws { try render.validateForGoldens(encoding: true) }
+    func validate() throws {
+        try render.validateForGoldens(encoding: true)
+        if onlyMissing && onlyFailed {
+            throw ValidationError("--only-missing keeps every existing golden; --only-failed rewrites failing ones: give one.")
+        }
+    }
 
     func execute() throws {
         let options = render.renderOptions(outputPath: nil)
         let outcomes = try folders.suite.checked { suite throws(BatchError) in
-            try suite.record(options: options, onlyMissing: onlyMissing) { outcome in
+            try suite.record(options: options, onlyMissing: onlyMissing, onlyFailing: onlyFailed ? tolerance.value : nil) {
+                outcome in
                 switch outcome {
                 case .recorded(let golden): Terminal.printLine("recorded \(golden.path)")
                 case .failed(let message): Terminal.printError("easel: \(message)")
