@@ -127,15 +127,7 @@ public struct GoldenSuite {
     ) throws(BatchError) -> [RecordOutcome] {
         var options = options
         options.format = .png
-        defer {
-            // Remember how they were rendered, for verify.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            if let bytes = try? encoder.encode(options), (try? FileIO.createFolders(at: goldens.path)) != nil {
-                try? AtomicFile.write(Array(bytes), to: settingsURL.path)
-            }
-        }
-        return try pairs().map { document, name in
+        let outcomes = try pairs().map { document, name in
             let golden = goldens.appendingPathComponent(name + ".png")
             let outcome: RecordOutcome
             if onlyMissing && FileManager.default.fileExists(atPath: golden.path) {
@@ -166,6 +158,13 @@ public struct GoldenSuite {
             each(outcome)
             return outcome
         }
+        // Remember how they were rendered, for verify (only once there were documents).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let bytes = try? encoder.encode(options), (try? FileIO.createFolders(at: goldens.path)) != nil {
+            try? AtomicFile.write(Array(bytes), to: settingsURL.path)
+        }
+        return outcomes
     }
 
     /// The goldens (relative paths ending in `.png`, sorted) that no document maps to.

@@ -117,6 +117,9 @@ struct GoldenCommandTests {
             }
         }
         #expect(FileManager.default.fileExists(atPath: s.folder.file("Goldens/x.png").path), "no golden was deleted")
+        let typo = try s.run(["golden", "record", "Dcos", "Fresh"])
+        #expect(typo.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("Fresh").path), "a typo creates nothing")
     }
 
     @Test func aMissingGoldenSaysWhichEaselCommandRecordsIt() throws {
