@@ -235,7 +235,7 @@ public final class BatchExporter: Sendable {
         } catch {
             throw DocumentError(
                 file: item.input.path,
-                kind: .io("cannot create the output folder \(folder.path) (\(Self.reason(error))); check that it can be written"))
+                kind: .io("cannot create the output folder \(folder.path) (\(error.reason)); check that it can be written"))
         }
         let realRoot = Self.realPath(outputFolder)
         let realFolder = Self.realPath(folder)
@@ -249,15 +249,8 @@ public final class BatchExporter: Sendable {
         do {
             try AtomicFile.write(bytes, to: target.path)
         } catch {
-            let reason = if case .io(let message) = error.kind { message } else { error.description }
-            throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(reason)"))
+            throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(error.reason)"))
         }
-    }
-
-    /// A file-system error's reason.
-    static func reason(_ error: DocumentError) -> String {
-        if case .io(let message) = error.kind { return message }
-        return error.description
     }
 
     /// Creates the output folder and checks that files can be written in it, so a folder
@@ -268,7 +261,7 @@ public final class BatchExporter: Sendable {
         } catch {
             throw BatchError(
                 message:
-                    "cannot create the output folder \(outputFolder.path) (\(Self.reason(error))); choose a folder that can be written"
+                    "cannot create the output folder \(outputFolder.path) (\(error.reason)); choose a folder that can be written"
             )
         }
         let probe = outputFolder.appendingPathComponent(".easel-write-check-\(getpid())").path

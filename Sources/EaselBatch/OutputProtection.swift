@@ -20,23 +20,43 @@ public struct OutputProtection: Sendable {
 
     /// Protects a document and every file it references.
     public mutating func protect(_ located: LocatedDocument) {
-        protectedPaths.insert(Self.realPath(located.url))
-        protectedPaths.insert(Self.realPath(located.contentFile))
+        protectedPaths.insert(StateFolder.realPath(of: located.url))
+        protectedPaths.insert(StateFolder.realPath(of: located.contentFile))
         for file in located.referencedFiles {
-            if let path = file.path { protectedPaths.insert(Self.realPath(URL(fileURLWithPath: path))) }
+            if let path = file.path { protectedPaths.insert(StateFolder.realPath(of: URL(fileURLWithPath: path))) }
         }
     }
 
     /// Protects every document `registry` reads in `folder` (not below it) and the files
     /// they reference. A document that does not open protects its own file only.
-    public mutating func protectDocuments(in folder: URL, registry: DocumentRegistry) {
+    ///
+    /// With `mentioning`, a document file whose bytes do not contain that plain name (letters,
+    /// digits, `.`, `-`, `_`, spaces: written as is in JSON) cannot reference it and is not
+    /// decoded, so re-exporting into a folder of many cards stays cheap.
+    public mutating func protectDocuments(in folder: URL, registry: DocumentRegistry, mentioning name: String? = nil) {
+        let plain = name.map { Array($0.utf8) }.flatMap { bytes in
+            bytes.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || [0x2E, 0x2D, 0x5F, 0x20].contains($0)
+            }
+                ? bytes : nil
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names {
-            let url = folder.appendingPathComponent(name)
+        for entry in names {
+            let url = folder.appendingPathComponent(entry)
             guard registry.isDocument(url) else { continue }
-            protectedPaths.insert(Self.realPath(url))
+            protectedPaths.insert(StateFolder.realPath(of: url))
+            if let plain, let bytes = try? FileIO.readBytes(at: url.path, maxBytes: 64 << 20),
+                !Self.contains(bytes, plain)
+            {
+                continue
+            }
             if let located = try? registry.open(url) { protect(located) }
         }
+    }
+
+    /// Whether `needle` occurs in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.firstRange(of: needle) != nil
     }
 
     /// Why `target` must not be replaced by an output in `format`, or nil when it may be:
@@ -44,7 +64,7 @@ public struct OutputProtection: Sendable {
     public func refusal(toReplace target: URL, format: OutputFormat, registry: DocumentRegistry = .standard) -> String? {
         var status = stat()
         guard lstat(target.path, &status) == 0 else { return nil }
-        let real = Self.realPath(target)
+        let real = StateFolder.realPath(of: target)
         if protectedPaths.contains(real) || registry.isDocument(target) {
             return "it is a document or a file a document uses"
         }
@@ -69,10 +89,17 @@ public struct OutputProtection: Sendable {
         guard lstat(output.path, &status) == 0 else { return }
         var protection = OutputProtection()
         protection.protect(located)
-        protection.protectDocuments(in: output.deletingLastPathComponent(), registry: registry)
-        if let reason = protection.refusal(toReplace: output, format: format, registry: registry) {
-            throw error(replacing: output, by: located.url, because: reason)
+        // The cheap refusals first (the document itself, its images, anything not an earlier
+        // output); only a file that looks like one is looked for among the folder's documents.
+        func check() throws(DocumentError) {
+            if let reason = protection.refusal(toReplace: output, format: format, registry: registry) {
+                throw error(replacing: output, by: located.url, because: reason)
+            }
         }
+        try check()
+        protection.protectDocuments(
+            in: output.deletingLastPathComponent(), registry: registry, mentioning: output.lastPathComponent)
+        try check()
     }
 
     /// The refusal as an error naming both files and what to do.
@@ -94,11 +121,5 @@ public struct OutputProtection: Sendable {
         case .pdf: return head.starts(with: Array("%PDF-".utf8))
         case .svg: return String(decoding: head, as: UTF8.self).contains("<svg")
         }
-    }
-
-    /// The path with the symbolic links of its folder resolved (the file itself may be a
-    /// link or not exist).
-    static func realPath(_ url: URL) -> String {
-        StateFolder.realPath(of: url)
     }
 }

@@ -79,7 +79,7 @@ public struct DocumentEditor {
         self.located = opened
         self.document = document
         self.baseBytes = try Self.contentBytes(of: opened)
-        self.encodedCurrent = try document.historyBytes(file: url.path)
+        self.encodedCurrent = nil
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
         (history, historyNote) = readStore.load(current: baseBytes)
         if store != nil { try migrateLegacySidecars() }
@@ -289,11 +289,7 @@ public struct DocumentEditor {
 
     /// The failure of a save that changed nothing, saying so.
     private static func nothingSaved(_ error: Error, url: URL) -> DocumentError {
-        let reason =
-            (error as? DocumentError).map { error in
-                if case .io(let message) = error.kind { return message }
-                return error.description
-            } ?? "\(error)"
+        let reason = (error as? DocumentError)?.reason ?? "\(error)"
         return DocumentError(
             file: url.path, kind: .io("\(reason); nothing was saved: the document and its undo history are as they were"))
     }
@@ -312,9 +308,10 @@ public struct DocumentEditor {
     /// Moves a history kept beside the document by an earlier Easel into the state folder,
     /// and removes the sidecars.
     private mutating func migrateLegacySidecars() throws {
-        guard let store, let legacy = LegacyHistorySidecar.load(for: url, current: baseBytes) else { return }
-        if let versions = legacy, history.undo.isEmpty, history.redo.isEmpty {
-            let (undo, redo) = versions
+        guard let store else { return }
+        let found = LegacyHistorySidecar.load(for: url, current: baseBytes)
+        if case .none = found { return }
+        if case .versions(let undo, let redo) = found, history.undo.isEmpty, history.redo.isEmpty {
             var migrated = EditHistory()
             // Versions are stored oldest first; each step turns the newer one into the older.
             let undoChain = undo + [baseBytes]

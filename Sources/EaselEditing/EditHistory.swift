@@ -138,11 +138,11 @@ struct HistoryStore {
     /// Removes the stored history (a new document at the same path starts afresh).
     func reset() {
         try? FileManager.default.removeItem(at: indexURL)
-        removeSteps(except: [])
+        Self.removeSteps(in: folder, except: [])
     }
 
     /// Removes step files the index no longer names.
-    func removeSteps(except kept: Set<String>) {
+    static func removeSteps(in folder: URL, except kept: Set<String>) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasSuffix(".patch") && !kept.contains(name) {
             unlink(folder.appendingPathComponent(name).path)
@@ -162,7 +162,7 @@ struct PreparedHistory {
     /// Puts the new index in force and removes the step files it no longer names.
     func commit() throws(DocumentError) {
         try index.commit()
-        HistoryStore(folder: folder, document: folder).removeSteps(except: kept)
+        HistoryStore.removeSteps(in: folder, except: kept)
     }
 
     /// Leaves the stored history as it was.

@@ -50,7 +50,7 @@ public enum ElementFactory {
             let fontSize = changes.fontSize ?? 48
             graphicKind = .text(
                 TextContent(
-                    string: try value(of: request, naming: "string"), fontFamily: changes.font ?? "DejaVu Sans",
+                    string: try text(of: request), fontFamily: changes.font ?? "DejaVu Sans",
                     fontSize: fontSize, alignment: changes.alignment ?? .center))
             if changes.size == nil { transform.size = Size(width: canvas.width * 0.8, height: fontSize * 1.5) }
         case "image":
@@ -104,7 +104,7 @@ public enum ElementFactory {
         case "text":
             return .text(
                 TextElement(
-                    transform: transform, text: try value(of: request, naming: "string"),
+                    transform: transform, text: try text(of: request),
                     textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? "San Fransisco"))
         default:
             let name = request.documentName
@@ -114,12 +114,18 @@ public enum ElementFactory {
         }
     }
 
-    /// The request's value, which its kind needs (a text within `TextLimits`).
+    /// The request's value, which its kind needs.
     private static func value(of request: ElementRequest, naming what: String) throws(EditError) -> String {
         guard let value = request.value else {
             throw EditError("`add \(request.kind)` needs its \(what) after the kind.", isInvalidRequest: true)
         }
-        if what == "string", let problem = TextLimits.problem(with: value) { throw EditError(problem) }
         return value
+    }
+
+    /// The request's text, within `TextLimits`.
+    private static func text(of request: ElementRequest) throws(EditError) -> String {
+        let text = try value(of: request, naming: "string")
+        if let problem = TextLimits.problem(with: text) { throw EditError(problem) }
+        return text
     }
 }

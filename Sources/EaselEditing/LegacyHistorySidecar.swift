@@ -15,12 +15,21 @@ enum LegacyHistorySidecar {
         document.deletingLastPathComponent().appendingPathComponent(".\(document.lastPathComponent).easel-lock")
     }
 
-    /// The versions the sidecar holds (oldest first) when it exists, is readable and ends at
-    /// `current`; nil when there is none; a note when it cannot be used.
-    static func load(for document: URL, current: [UInt8]) -> (undo: [[UInt8]], redo: [[UInt8]])?? {
+    /// What is beside a document.
+    enum Found {
+        /// No sidecar.
+        case none
+        /// A sidecar that cannot be used (unreadable, or for another version of the document).
+        case unusable
+        /// The versions it holds, oldest first.
+        case versions(undo: [[UInt8]], redo: [[UInt8]])
+    }
+
+    /// The sidecar beside `document`, usable when it is readable and ends at `current`.
+    static func load(for document: URL, current: [UInt8]) -> Found {
         let file = historyURL(for: document)
         var status = stat()
-        guard lstat(file.path, &status) == 0 else { return nil }
+        guard lstat(file.path, &status) == 0 else { return .none }
         guard (status.st_mode & S_IFMT) == S_IFREG,
             let bytes = try? FileIO.readBytes(at: file.path, maxBytes: 256 << 20),
             let root = try? JSONNode.parse(bytes, file: file.path, limits: JSONLimits(maxStringBytes: 64 << 20)),
@@ -28,8 +37,8 @@ enum LegacyHistorySidecar {
             (try? root.required("documentHash").string()) == EditHistory.hash(current),
             let undo = try? root.required("undo").array().map({ (node) throws(DocumentError) in Array(try node.string().utf8) }),
             let redo = try? root.required("redo").array().map({ (node) throws(DocumentError) in Array(try node.string().utf8) })
-        else { return .some(nil) }
-        return .some((undo, redo))
+        else { return .unusable }
+        return .versions(undo: undo, redo: redo)
     }
 
     /// Removes the sidecars (the lock only when no other process holds it).

@@ -34,6 +34,13 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     /// A one-line message for the user that starts with the file (and key path, if any).
+    /// The problem without the file's name: an I/O error's own message, or the whole
+    /// description (for messages that name the file themselves).
+    public var reason: String {
+        if case .io(let message) = kind { return message }
+        return description
+    }
+
     public var description: String {
         let location = keyPath.isEmpty ? file : "\(file): \(keyPath)"
         switch kind {

@@ -84,15 +84,11 @@ public enum FileWrapper: Hashable, Sendable {
     /// Writes the wrapper to `url` atomically (see `AtomicFile`); a directory is written
     /// child by child.
     public func write(to url: URL) throws(DocumentError) {
-        switch self {
-        case .regularFile(let bytes):
-            try AtomicFile.write(bytes, to: url.path)
-        case .directory(let children):
-            do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-                throw DocumentError(file: url.path, kind: .io("cannot create the folder: \(error.localizedDescription)"))
-            }
-            for (name, child) in children.sorted(by: { $0.key < $1.key }) {
-                try child.write(to: url.appendingPathComponent(name))
+        let prepared = try prepareWrite(to: url)
+        for (index, file) in prepared.enumerated() {
+            do { try file.commit() } catch {
+                for rest in prepared.dropFirst(index + 1) { rest.discard() }
+                throw error
             }
         }
     }

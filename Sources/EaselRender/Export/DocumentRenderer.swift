@@ -163,7 +163,6 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(RenderError) 
     do {
         try AtomicFile.write(bytes, to: path)
     } catch {
-        if case .io(let message) = error.kind { throw .io(path: path, message: message) }
-        throw .io(path: path, message: error.description)
+        throw .io(path: path, message: error.reason)
     }
 }
