@@ -144,7 +144,7 @@ let package = Package(
             dependencies: [
                 "EaselGolden", "EaselGoldenTesting", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
                 "EaselTestSupport",
-            ]),
+            ], exclude: ["Fixtures"]),
         .testTarget(
             name: "EaselSnapshotTestingTests",
             dependencies: [

@@ -8,15 +8,22 @@ import EaselCairo
 /// changed pixels are coloured by what changed:
 /// - green: the actual image has more ink there (darker or more opaque) — something added;
 /// - red: less ink — something removed;
-/// - yellow: a difference at or below the noise floor (tolerated);
-/// and every cluster of changes is boxed in blue, in all three panels.
+/// - yellow: an anti-aliased pixel (perceptual metric), not counted;
+/// - pale yellow: a difference within the noise floor or threshold (tolerated);
+/// - hatched grey: an ignored region;
+/// and every cluster of counted changes is boxed in blue, in all three panels. The colours
+/// come from the same judgement as the verdict (`DifferenceMap`), so they always agree.
 public enum DifferenceComposite {
     /// Green, 8-bit RGB: pixels where the actual image has more ink than the expected one.
     public static let added = (r: UInt8(0), g: UInt8(170), b: UInt8(60))
     /// Red, 8-bit RGB: pixels with less ink, and areas only one of the images covers.
     public static let removed = (r: UInt8(220), g: UInt8(30), b: UInt8(30))
-    /// Yellow, 8-bit RGB: pixels that differ by no more than the noise floor.
-    public static let tolerated = (r: UInt8(240), g: UInt8(200), b: UInt8(0))
+    /// Yellow, 8-bit RGB: anti-aliased pixels (perceptual metric), not counted.
+    public static let antialiased = (r: UInt8(240), g: UInt8(200), b: UInt8(0))
+    /// Pale yellow, 8-bit RGB: pixels that differ within the noise floor or threshold.
+    public static let tolerated = (r: UInt8(250), g: UInt8(232), b: UInt8(150))
+    /// The grey of the hatching over ignored regions.
+    public static let hatch = Color(red: 0.45, green: 0.45, blue: 0.5, alpha: 0.8)
     /// The blue of the outlines drawn around each cluster of changes.
     public static let box = Color(red: 0.1, green: 0.35, blue: 1)
     static let gap = 8
@@ -26,11 +33,12 @@ public enum DifferenceComposite {
     /// of any size get a picture (the verdict never depends on it).
     public static let maxPixels = 24_000_000
 
-    /// The composite for two images of any sizes; `statistics` supplies the cluster boxes
-    /// (nil: none drawn). Throws a `CairoError` when the image cannot be made.
+    /// The composite for two images of any sizes, judged with `tolerance` and `ignoring`
+    /// as the verdict was; `statistics` supplies the cluster boxes (nil: none drawn).
+    /// Throws a `CairoError` when the image cannot be made.
     public static func make(
-        expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, noiseFloor: Int,
-        maxPixels: Int = DifferenceComposite.maxPixels
+        expected: RasterImage, actual: RasterImage, statistics: DifferenceStatistics?, tolerance: Tolerance,
+        ignoring: [PixelRect] = [], maxPixels: Int = DifferenceComposite.maxPixels
     ) throws -> RasterImage {
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
         let fullWidth = width * 3 + gap * 4, fullHeight = height + labelHeight + gap * 2
@@ -41,7 +49,7 @@ public enum DifferenceComposite {
         if scale < 1 { try context.concatenate(.scale(x: scale, y: scale)) }
         try context.setSource(Color(red: 0.93, green: 0.93, blue: 0.93))
         try context.paint()
-        let difference = try differencePanel(expected: expected, actual: actual, noiseFloor: noiseFloor)
+        let difference = try differencePanel(expected: expected, actual: actual, tolerance: tolerance, ignoring: ignoring)
         let panels: [(String, RasterImage)] = [("expected", expected), ("difference", difference), ("actual", actual)]
         let top = Double(labelHeight + gap)
         for (i, (label, image)) in panels.enumerated() {
@@ -52,6 +60,14 @@ public enum DifferenceComposite {
                 try context.drawImage(image, filter: .nearest)
             }
             try drawLabel(label, x: left, context: context)
+            for region in ignoring {
+                try drawHatching(
+                    Rect(
+                        x: left + Double(region.x), y: top + Double(region.y), width: Double(region.width),
+                        height: Double(region.height)),
+                    clippedTo: Rect(x: left, y: top, width: Double(image.width), height: Double(image.height)),
+                    context: context)
+            }
             for cluster in statistics?.clusters ?? [] {
                 var outline = Path()
                 outline.addRect(
@@ -65,9 +81,15 @@ public enum DifferenceComposite {
     }
 
     /// The difference panel, pixel by pixel.
-    static func differencePanel(expected: RasterImage, actual: RasterImage, noiseFloor: Int) throws -> RasterImage {
+    static func differencePanel(
+        expected: RasterImage, actual: RasterImage, tolerance: Tolerance, ignoring: [PixelRect] = []
+    ) throws -> RasterImage {
         let width = min(expected.width, actual.width), height = min(expected.height, actual.height)
         let panel = try RasterImage(width: max(expected.width, actual.width), height: max(expected.height, actual.height))
+        // Images of different sizes are judged by channel difference where they overlap.
+        let map =
+            expected.width == actual.width && expected.height == actual.height
+            ? ImageComparator.differenceMap(actual, expected, tolerance: tolerance, ignoring: ignoring) : nil
         for y in 0..<panel.height {
             for x in 0..<panel.width {
                 let out: RGBA8
@@ -76,12 +98,15 @@ public enum DifferenceComposite {
                 } else {
                     let e = expected.premultipliedPixel(x: x, y: y), a = actual.premultipliedPixel(x: x, y: y)
                     let delta = e.maxChannelDifference(to: a)
-                    if delta == 0 {
+                    let judgement = map?[x, y] ?? (delta == 0 ? .same : .counted)
+                    if judgement == .same || judgement == .ignored {
                         // Faded: the expected pixel's grey level, lightened towards white.
                         let grey = 255 - Int(Double(255 - luminance(e)) * 0.25)
                         out = RGBA8(r: UInt8(grey), g: UInt8(grey), b: UInt8(grey), a: 255)
-                    } else if delta <= noiseFloor {
+                    } else if judgement == .tolerated {
                         out = RGBA8(r: tolerated.r, g: tolerated.g, b: tolerated.b, a: 255)
+                    } else if judgement == .antialiased {
+                        out = RGBA8(r: antialiased.r, g: antialiased.g, b: antialiased.b, a: 255)
                     } else if ink(a) > ink(e) || (ink(a) == ink(e) && a.a >= e.a) {
                         // More ink, or as much ink and at least as opaque: added. (Opaque
                         // white turned transparent has the same ink over white paper, and is
@@ -109,6 +134,29 @@ public enum DifferenceComposite {
 
     /// How much a pixel darkens white paper: more opaque or darker is more ink.
     static func ink(_ p: RGBA8) -> Int { 255 - luminance(p) }
+
+    /// Diagonal stripes over `rect` (an ignored region), within `bounds` (its panel).
+    static func drawHatching(_ rect: Rect, clippedTo bounds: Rect, context: CairoContext) throws(CairoError) {
+        let x0 = max(rect.minX, bounds.minX), y0 = max(rect.minY, bounds.minY)
+        let x1 = min(rect.maxX, bounds.maxX), y1 = min(rect.maxY, bounds.maxY)
+        guard x1 > x0, y1 > y0 else { return }
+        let area = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        var outline = Path()
+        outline.addRect(area)
+        var stripes = Path()
+        let spacing = 6.0
+        var offset = -area.height
+        while offset < area.width {
+            stripes.move(to: Point(x: area.minX + offset, y: area.maxY))
+            stripes.addLine(to: Point(x: area.minX + offset + area.height, y: area.minY))
+            offset += spacing
+        }
+        try context.withSavedState { () throws(CairoError) in
+            try context.clip(outline)
+            try context.stroke(stripes, color: hatch, width: 1.5)
+        }
+        try context.stroke(outline, color: hatch, width: 1)
+    }
 
     static func drawChecker(in rect: Rect, context: CairoContext) throws(CairoError) {
         var light = Path()

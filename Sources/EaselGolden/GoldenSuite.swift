@@ -2,6 +2,7 @@ import EaselBatch
 import EaselCairo
 import EaselDocuments
 import EaselRender
+import EaselSupport
 import Foundation
 
 /// A folder of documents and the folder of their goldens, in the layout
@@ -23,24 +24,43 @@ public struct GoldenSuite {
         self.registry = registry
     }
 
-    /// One document's verdict.
+    /// One result of a verification: a document against its golden, or a golden without
+    /// a document.
     public struct Entry: Codable, Sendable {
-        /// The document's path.
-        public var document: String
-        /// The golden PNG's path, whether or not it exists.
-        public var golden: String
-        /// True when the rendering matched the golden within the tolerance.
-        public var passed: Bool
+        /// What became of it.
+        public enum Status: String, Codable, Sendable {
+            /// The rendering matched the golden within the tolerance.
+            case passed
+            /// The rendering differs from the golden beyond the tolerance, or in size.
+            case failed
+            /// The document has no golden yet.
+            case new
+            /// A golden whose document is gone (`easel golden prune` lists these); not a failure.
+            case missing
+            /// The document could not be rendered, or the golden could not be read.
+            case error
+        }
+
+        /// The golden's name: its path in the goldens folder without `.png` (`Cards/a`).
+        public var name: String
+        /// The document's path in the documents folder (`Cards/a.rwcard`); nil for a golden without a document.
+        public var document: String?
+        /// What became of it.
+        public var status: Status
         /// Why it failed (rendering, a missing golden, or how far off); nil when it passed.
         public var message: String?
-        /// The failure's composite (expected | difference | actual), when one was written.
-        public var composite: String?
         /// What differed; nil when identical, sized differently, or not compared at all.
         public var statistics: DifferenceStatistics?
-        /// The actual image when there is no composite (a missing golden), for the report.
-        public var actual: String?
+        /// The folder of the failure's artifacts (actual.png, expected.png, composite.png,
+        /// statistics.json) when they were written.
+        public var artifacts: URL?
         /// How long rendering and comparing took, in seconds.
         public var seconds: Double = 0
+
+        /// True unless the document failed, has no golden, or could not be rendered.
+        public var passed: Bool { status == .passed || status == .missing }
+        /// The golden's path in the goldens folder (`Cards/a.png`).
+        public var golden: String { name + ".png" }
     }
 
     /// What happened to one document when recording.
@@ -53,15 +73,13 @@ public struct GoldenSuite {
         case failed(String)
     }
 
-    /// The file in the goldens folder that records the render options the goldens were
-    /// recorded with, so that verifying renders them the same way.
-    public var settingsURL: URL { goldens.appendingPathComponent(".easel-golden-settings.json") }
+    /// The file in the goldens folder that records how the goldens were rendered and are
+    /// verified (`GoldenSettings`).
+    public var settingsURL: URL { goldens.appendingPathComponent(GoldenSettings.fileName) }
 
-    /// The render options the goldens were recorded with, if `record` wrote them.
-    public func recordedOptions() -> RenderOptions? {
-        guard let bytes = try? FileIO.readBytes(at: settingsURL.path, maxBytes: 1 << 20) else { return nil }
-        return try? JSONDecoder().decode(RenderOptions.self, from: Data(bytes))
-    }
+    /// The goldens folder's settings; nil when it has none. A settings file that cannot be
+    /// used is an error naming it and the key path, never ignored.
+    public func settings() throws(DocumentError) -> GoldenSettings? { try GoldenSettings.read(at: settingsURL.path) }
 
     /// (document, golden name without `.png`) pairs, in the batch-export layout. Throws
     /// when the documents folder does not exist or holds no document: a typo must never look
@@ -83,50 +101,83 @@ public struct GoldenSuite {
     }
 
     /// Renders every document with `options` (as PNG pixels) and compares it with its
-    /// golden; failures leave their artifacts (composite, statistics) in `artifacts`.
-    public func verify(options: RenderOptions, tolerance: Tolerance, artifacts: URL) throws(BatchError) -> [Entry] {
+    /// golden, `jobs` documents at a time, ignoring each golden's `ignore` regions; failures
+    /// leave their artifacts (composite, statistics) in `artifacts`. The results are in
+    /// document order, followed by the goldens without a document.
+    public func verify(
+        options: RenderOptions, tolerance: Tolerance, ignore: [String: [PixelRect]] = [:], artifacts: URL, jobs: Int = 1
+    ) throws(BatchError) -> [Entry] {
         var verifier = GoldenVerifier(
             goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
         verifier.missingGoldenHint =
-            "record it with `easel golden record \(documents.path) \(goldens.path) --only-missing`, then look at it"
+            "record it with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-missing`, then look at it"
+        verifier.mentionsArtifacts = false
         var options = options
         options.format = .png
-        return try pairs().map { document, name in
-            let golden = verifier.goldenURL(name).path
+        let pairs = try self.pairs()
+        let results = Locked([Entry?](repeating: nil, count: pairs.count))
+        let registry = self.registry, documents = self.documents, documentsPath = documents.standardizedFileURL.path
+        let (verifierForJobs, optionsForJobs) = (verifier, options)
+        let check = { @Sendable (index: Int) in
+            let (verifier, options) = (verifierForJobs, optionsForJobs)
+            let (document, name) = pairs[index]
             let started = Date()
-            var entry: Entry
+            let relative = document.standardizedFileURL.path.dropFirst(documentsPath.count + 1)
+            var entry = Entry(name: name, document: String(relative), status: .error)
             do {
                 let image = try DocumentRenderer.render(try registry.open(document), options: options).image
-                let outcome = verifier.verify(image, named: name)
-                // Name only artifacts that exist: a missing golden has no composite, only its actual image.
-                func existing(_ file: String) -> String? {
-                    outcome.artifacts.map { $0.appendingPathComponent(file).path }.flatMap {
-                        FileManager.default.fileExists(atPath: $0) ? $0 : nil
-                    }
-                }
-                let composite = existing("composite.png")
-                entry = Entry(
-                    document: document.path, golden: golden, passed: outcome.passed, message: outcome.message,
-                    composite: composite, statistics: outcome.comparison?.statistics,
-                    actual: composite == nil ? existing("actual.png") : nil)
+                let outcome = verifier.verify(image, named: name, ignoring: ignore[name] ?? [])
+                entry.status =
+                    outcome.passed ? .passed : outcome.comparison == nil ? (outcome.goldenExists ? .error : .new) : .failed
+                entry.message = outcome.message
+                entry.statistics = outcome.comparison?.statistics
+                entry.artifacts = outcome.artifacts
             } catch {
-                entry = Entry(document: document.path, golden: golden, passed: false, message: "\(error)")
+                entry.message = "\(documents.appendingPathComponent(String(relative)).relativePath): \(error)"
             }
             entry.seconds = Date().timeIntervalSince(started)
-            return entry
+            results.withLock { $0[index] = entry }
         }
+        let jobs = max(1, min(jobs, pairs.count))
+        if jobs == 1 {
+            for index in pairs.indices { check(index) }
+        } else {
+            // Each worker takes the next document; the results keep document order.
+            let next = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < pairs.count else { return }
+                    check(index)
+                }
+            }
+        }
+        let orphans = orphans(wanted: Set(pairs.map { $0.name + ".png" })).map {
+            Entry(
+                name: String($0.dropLast(4)), document: nil, status: .missing,
+                message: "\(goldens.appendingPathComponent($0).path): no document renders this golden")
+        }
+        return results.withLock { $0.compactMap { $0 } } + orphans
     }
 
     /// Renders every document with `options` (as PNG) and writes its golden, or only the
     /// missing ones. `each` hears of every document as it is done.
     /// With `onlyFailing`, a golden that exists is rewritten only when the rendering does
     /// not match it within that tolerance (accepting intended changes, keeping the rest).
+    /// A `tolerance` is written to the settings for verify to use (nil keeps theirs).
     public func record(
-        options: RenderOptions, onlyMissing: Bool = false, onlyFailing: Tolerance? = nil,
+        options: RenderOptions, onlyMissing: Bool = false, onlyFailing: Tolerance? = nil, tolerance: Tolerance? = nil,
         each: (RecordOutcome) -> Void = { _ in }
     ) throws(BatchError) -> [RecordOutcome] {
         var options = options
         options.format = .png
+        // A settings file people edited must not be lost to a typo in it: refuse, naming it.
+        let existing: GoldenSettings?
+        do { existing = try settings() } catch { throw BatchError(message: error.description) }
+        let ignore = existing?.ignore ?? [:]
         let outcomes = try pairs().map { document, name in
             let golden = goldens.appendingPathComponent(name + ".png")
             let outcome: RecordOutcome
@@ -139,7 +190,8 @@ public struct GoldenSuite {
                         let expected = try? PNGDecoder.decode(
                             FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes)),
                         ImageComparator.compare(
-                            try DocumentRenderer.render(located, options: options).image, expected, tolerance: tolerance
+                            try DocumentRenderer.render(located, options: options).image, expected, tolerance: tolerance,
+                            ignoring: ignore[name] ?? []
                         )
                         .passed
                     {
@@ -158,18 +210,21 @@ public struct GoldenSuite {
             each(outcome)
             return outcome
         }
-        // Remember how they were rendered, for verify (only once there were documents).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let bytes = try? encoder.encode(options), (try? FileIO.createFolders(at: goldens.path)) != nil {
-            try? AtomicFile.write(Array(bytes), to: settingsURL.path)
-        }
+        // Remember how they were rendered, for verify (only once there were documents),
+        // keeping the tolerance and ignored regions people wrote unless a tolerance is given.
+        var settings = existing ?? GoldenSettings(render: options)
+        settings.render = options
+        if let tolerance { settings.tolerance = tolerance }
+        if (try? FileIO.createFolders(at: goldens.path)) != nil { try? settings.write(to: settingsURL.path) }
         return outcomes
     }
 
     /// The goldens (relative paths ending in `.png`, sorted) that no document maps to.
     public func orphans() throws(BatchError) -> [String] {
-        let wanted = Set(try pairs().map { $0.name + ".png" })
+        orphans(wanted: Set(try pairs().map { $0.name + ".png" }))
+    }
+
+    func orphans(wanted: Set<String>) -> [String] {
         var orphans: [String] = []
         if let enumerator = FileManager.default.enumerator(atPath: goldens.standardizedFileURL.path) {
             while let relative = enumerator.nextObject() as? String {

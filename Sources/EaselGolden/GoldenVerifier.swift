@@ -16,6 +16,8 @@ public struct GoldenOutcome: Sendable {
     public var artifacts: URL?
     /// What the comparison found; nil when no golden was compared or one was written.
     public var comparison: ComparisonSummary?
+    /// False when there was no golden file (it may have been recorded now).
+    public var goldenExists = true
 
     /// An outcome with every field given.
     public init(passed: Bool, message: String?, recorded: Bool, artifacts: URL?, comparison: ComparisonSummary?) {
@@ -75,6 +77,9 @@ public struct GoldenVerifier: Sendable {
     /// What a failure for a missing golden tells the user to do (the CLI names its own
     /// command; tests name the environment variable their assertions read).
     public var missingGoldenHint = "run with \(RecordMode.environmentVariable)=missing to record it, then look at it"
+    /// Whether a failure's message ends with where its composite was written (not when the
+    /// caller shows the artifacts itself, as a report does).
+    public var mentionsArtifacts = true
 
     /// A verifier; by default with the tolerance that ignores antialiasing noise only.
     public init(goldensFolder: URL, artifactsFolder: URL, recordMode: RecordMode, tolerance: Tolerance = .default) {
@@ -88,19 +93,25 @@ public struct GoldenVerifier: Sendable {
     public func goldenURL(_ name: String) -> URL { goldensFolder.appendingPathComponent(name + ".png") }
 
     /// Checks `image` against the golden `name` (relative, without `.png`), recording it as
-    /// the record mode says and writing artifacts on failure. Never throws: problems fail it.
-    public func verify(_ image: RasterImage, named name: String) -> GoldenOutcome {
+    /// the record mode says and writing artifacts on failure; differences inside `ignoring`
+    /// never count. Never throws: problems fail it.
+    public func verify(_ image: RasterImage, named name: String, ignoring: [PixelRect] = []) -> GoldenOutcome {
         let golden = goldenURL(name)
-        let displayName = golden.path
+        // As the folder was given: relative stays relative (reports travel between machines).
+        let displayName = golden.relativePath
         guard let expectedBytes = try? FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes) else {
-            guard recordMode != .never else {
-                return GoldenOutcome(
+            var outcome: GoldenOutcome
+            if recordMode == .never {
+                outcome = GoldenOutcome(
                     passed: false,
                     message:
                         "\(displayName): no golden (record mode never: \(missingGoldenHint))",
                     recorded: false, artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil), comparison: nil)
+            } else {
+                outcome = record(image, to: golden, name: name, reason: "recorded the new golden \(displayName)")
             }
-            return record(image, to: golden, name: name, reason: "recorded the new golden \(displayName)")
+            outcome.goldenExists = false
+            return outcome
         }
         let expected: RasterImage
         do { expected = try PNGDecoder.decode(expectedBytes) } catch {
@@ -111,7 +122,7 @@ public struct GoldenVerifier: Sendable {
                 passed: false, message: "\(displayName): the golden cannot be read (\(error))", recorded: false, artifacts: nil,
                 comparison: nil)
         }
-        let result = ImageComparator.compare(image, expected, tolerance: tolerance)
+        let result = ImageComparator.compare(image, expected, tolerance: tolerance, ignoring: ignoring)
         var summary = ComparisonSummary(
             golden: displayName, verdict: result.passed ? "passed" : "failed", tolerance: tolerance,
             actualSize: [image.width, image.height], expectedSize: [expected.width, expected.height])
@@ -124,7 +135,7 @@ public struct GoldenVerifier: Sendable {
                 "\(displayName): the image is \(actualSize.width)x\(actualSize.height) but the golden is \(expectedSize.width)x\(expectedSize.height)"
         case .different(let statistics, let passed):
             summary.statistics = statistics
-            summary.wouldPassWith = ImageComparator.passingTolerance(for: statistics, noiseFloor: tolerance.noiseFloor)
+            summary.wouldPassWith = ImageComparator.passingTolerance(for: statistics, tolerance: tolerance)
             if passed {
                 if recordMode == .all {
                     return record(
@@ -136,7 +147,7 @@ public struct GoldenVerifier: Sendable {
             }
             message = Self.describe(statistics, golden: displayName, tolerance: tolerance)
         }
-        let artifacts = writeArtifacts(name, actual: image, expected: expected, summary: summary)
+        let artifacts = writeArtifacts(name, actual: image, expected: expected, summary: summary, ignoring: ignoring)
         if recordMode == .all || recordMode == .failed {
             var outcome = record(image, to: golden, name: name, reason: "re-recorded after: " + message)
             outcome.artifacts = artifacts
@@ -145,7 +156,7 @@ public struct GoldenVerifier: Sendable {
         return GoldenOutcome(
             passed: false,
             message: message
-                + (artifacts.map {
+                + (artifacts.flatMap { mentionsArtifacts ? $0 : nil }.map {
                     ". Artifacts (expected | difference | actual): \($0.appendingPathComponent("composite.png").path)"
                 } ?? ""),
             recorded: false, artifacts: artifacts, comparison: summary)
@@ -156,8 +167,13 @@ public struct GoldenVerifier: Sendable {
         let percent = String(format: "%.3f", s.differingRatio * 100)
         let mean = String(format: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusterCount > 3 ? ", …" : "")
+        let beyond = tolerance.metric == .channelDelta ? "beyond the noise floor" : "beyond the threshold"
+        var notCounted: [String] = []
+        if s.antialiasedPixels > 0 { notCounted.append("\(s.antialiasedPixels) anti-aliased") }
+        if s.ignoredPixels > 0 { notCounted.append("\(s.ignoredPixels) in ignored regions") }
+        let uncounted = notCounted.isEmpty ? "" : "; not counted: " + notCounted.joined(separator: ", ")
         return
-            "\(golden): \(s.differingPixels) pixels differ beyond the noise floor (\(percent) % of \(s.width * s.height)), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with \(ImageComparator.passingTolerance(for: s, noiseFloor: tolerance.noiseFloor).swiftSpelling)"
+            "\(golden): \(s.differingPixels) pixels differ \(beyond) (\(percent) % of \(s.width * s.height))\(uncounted), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with \(ImageComparator.passingTolerance(for: s, tolerance: tolerance).swiftSpelling)"
     }
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {
@@ -174,8 +190,9 @@ public struct GoldenVerifier: Sendable {
     }
 
     /// Writes the failure's files; returns their folder (nil if they could not be written).
-    private func writeArtifacts(_ name: String, actual: RasterImage, expected: RasterImage?, summary: ComparisonSummary?) -> URL?
-    {
+    private func writeArtifacts(
+        _ name: String, actual: RasterImage, expected: RasterImage?, summary: ComparisonSummary?, ignoring: [PixelRect] = []
+    ) -> URL? {
         let folder = artifactsFolder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -191,7 +208,8 @@ public struct GoldenVerifier: Sendable {
                 // The picture comes last and on its own: if it cannot be made, the statistics
                 // and the images are still there, and the verdict is the same.
                 if let composite = try? DifferenceComposite.make(
-                    expected: expected, actual: actual, statistics: summary?.statistics, noiseFloor: tolerance.noiseFloor)
+                    expected: expected, actual: actual, statistics: summary?.statistics, tolerance: tolerance,
+                    ignoring: ignoring)
                 {
                     try? composite.writePNG(to: folder.appendingPathComponent("composite.png").path)
                 }

@@ -8,15 +8,20 @@ public struct DifferenceStatistics: Hashable, Sendable, Codable {
     public var width: Int
     /// The images' height in pixels.
     public var height: Int
-    /// Pixels whose largest channel difference is above the noise floor.
+    /// Pixels that differ and count against the tolerance: above the noise floor (channel
+    /// metric) or the threshold and not anti-aliased (perceptual), outside ignored regions.
     public var differingPixels: Int
-    /// Pixels that differ at all, including those at or below the noise floor.
+    /// Pixels that differ at all, including tolerated, anti-aliased and ignored ones.
     public var pixelsDifferingAtAll: Int
+    /// Pixels beyond the threshold found to be anti-aliased, and so not counted (perceptual metric).
+    public var antialiasedPixels: Int
+    /// Differing pixels inside ignored regions.
+    public var ignoredPixels: Int
     /// `differingPixels` as a fraction of all pixels, 0...1.
     public var differingRatio: Double
-    /// The largest channel difference of any pixel (0...255).
+    /// The largest channel difference (0...255) of the counted pixels.
     public var maxChannelDelta: Int
-    /// The mean of the largest channel difference over the differing pixels.
+    /// The mean of the largest channel difference over the counted pixels.
     public var meanChannelDelta: Double
     /// Bounding boxes of clusters of differing pixels, largest first (at most 20).
     public var clusters: [Box]
@@ -51,72 +56,182 @@ public enum ComparisonResult: Sendable {
     }
 }
 
+/// A rectangle of pixels (for ignored regions), in image pixel coordinates from the top left.
+public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The top-left pixel and the size, in pixels.
+    public var x: Int, y: Int, width: Int, height: Int
+
+    /// A rectangle `width` by `height` pixels whose top-left pixel is (x, y).
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// True when the pixel (px, py) is inside.
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px - x < width && py - y < height }
+
+    /// `WxH at (x, y)`.
+    public var description: String { "\(width)x\(height) at (\(x), \(y))" }
+}
+
+/// How each pixel of two images of the same size was judged, row by row: what the verdict,
+/// the statistics and the composite's colours all come from, so they always agree.
+public struct DifferenceMap: Sendable {
+    /// One pixel's judgement.
+    public enum Judgement: UInt8, Sendable {
+        /// Identical.
+        case same = 0
+        /// Different, but within the noise floor (channel metric) or the threshold (perceptual).
+        case tolerated
+        /// Different beyond the threshold, but an anti-aliased pixel (perceptual metric).
+        case antialiased
+        /// Different, but inside an ignored region.
+        case ignored
+        /// Different, and counted against the tolerance.
+        case counted
+    }
+
+    /// The images' size in pixels.
+    public let width: Int, height: Int
+    /// One judgement per pixel, row by row.
+    public internal(set) var judgements: [Judgement]
+    /// The largest premultiplied channel difference of each pixel, row by row.
+    public internal(set) var channelDeltas: [UInt8]
+
+    /// The judgement of the pixel at (x, y).
+    public subscript(x: Int, y: Int) -> Judgement { judgements[y * width + x] }
+}
+
 /// Compares images pixel by pixel.
 public enum ImageComparator {
     /// Compares premultiplied pixels; images of different sizes are a mismatch, never a pass.
-    public static func compare(_ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance = .default)
-        -> ComparisonResult
-    {
+    /// Differences inside `ignoring` never count (they are drawn hatched in a composite).
+    public static func compare(
+        _ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance = .default, ignoring: [PixelRect] = []
+    ) -> ComparisonResult {
         guard actual.width == expected.width, actual.height == expected.height else {
             return .sizeMismatch(actual: (actual.width, actual.height), expected: (expected.width, expected.height))
         }
-        let deltas = channelDeltas(actual, expected)
-        guard deltas.contains(where: { $0 > 0 }) else { return .identical }
-        let statistics = statisticsOf(deltas, width: actual.width, height: actual.height, noiseFloor: tolerance.noiseFloor)
-        let passed =
-            tolerance.maxPixels.allows(statistics.differingPixels, of: actual.width * actual.height)
-            && (statistics.differingPixels == 0 || statistics.maxChannelDelta <= tolerance.maxChannelDelta)
+        let map = differenceMap(actual, expected, tolerance: tolerance, ignoring: ignoring)
+        guard map.channelDeltas.contains(where: { $0 > 0 }) else { return .identical }
+        let statistics = statisticsOf(map)
+        var passed = tolerance.maxPixels.allows(statistics.differingPixels, of: actual.width * actual.height)
+        if tolerance.metric == .channelDelta && statistics.differingPixels > 0 {
+            passed = passed && statistics.maxChannelDelta <= tolerance.maxChannelDelta
+        }
         return .different(statistics, passed: passed)
     }
 
-    /// The largest channel difference of each pixel, row by row, on premultiplied values.
-    public static func channelDeltas(_ a: RasterImage, _ b: RasterImage) -> [UInt8] {
-        var deltas = [UInt8](repeating: 0, count: a.width * a.height)
-        a.withUnsafePixels { pa in
-            b.withUnsafePixels { pb in
-                for y in 0..<a.height {
-                    for x in 0..<a.width {
-                        let va =
-                            pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self) | (a.isOpaqueFormat ? 0xFF00_0000 : 0)
-                        let vb =
-                            pb.load(fromByteOffset: y * b.stride + x * 4, as: UInt32.self) | (b.isOpaqueFormat ? 0xFF00_0000 : 0)
-                        if va == vb { continue }
-                        var largest: UInt32 = 0
-                        for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
-                            let ca = (va >> shift) & 0xFF, cb = (vb >> shift) & 0xFF
-                            largest = max(largest, ca > cb ? ca - cb : cb - ca)
-                        }
-                        deltas[y * a.width + x] = UInt8(largest)
+    /// Judges every pixel of two images of the same size (precondition).
+    public static func differenceMap(
+        _ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance, ignoring: [PixelRect] = []
+    ) -> DifferenceMap {
+        precondition(actual.width == expected.width && actual.height == expected.height, "images of different sizes")
+        let a = pixels(of: actual), e = pixels(of: expected)
+        let count = a.values.count
+        var map = DifferenceMap(
+            width: actual.width, height: actual.height, judgements: Array(repeating: .same, count: count),
+            channelDeltas: Array(repeating: 0, count: count))
+        let allowed: Double
+        var countsAntialiasing = true
+        switch tolerance.metric {
+        case .channelDelta: allowed = 0
+        case .perceptual(let threshold, let counts):
+            allowed = PerceptualDifference.allowedDelta(threshold: threshold)
+            countsAntialiasing = counts
+        }
+        for y in 0..<actual.height {
+            for x in 0..<actual.width {
+                let index = y * actual.width + x
+                let va = a.values[index], ve = e.values[index]
+                if va == ve { continue }
+                let delta = largestChannelDifference(va, ve)
+                map.channelDeltas[index] = delta
+                let judgement: DifferenceMap.Judgement
+                if case .channelDelta = tolerance.metric {
+                    judgement = Int(delta) <= tolerance.noiseFloor ? .tolerated : .counted
+                } else if PerceptualDifference.delta(va, ve) <= allowed {
+                    judgement = .tolerated
+                } else if !countsAntialiasing
+                    && (PerceptualDifference.isAntialiased(a, x: x, y: y, other: e)
+                        || PerceptualDifference.isAntialiased(e, x: x, y: y, other: a))
+                {
+                    judgement = .antialiased
+                } else {
+                    judgement = .counted
+                }
+                map.judgements[index] =
+                    judgement != .tolerated && ignoring.contains(where: { $0.contains(x: x, y: y) }) ? .ignored : judgement
+            }
+        }
+        return map
+    }
+
+    /// The image's pixels without row padding, alpha made opaque where the format has none.
+    static func pixels(of image: RasterImage) -> PerceptualDifference.Pixels {
+        var values = [UInt32](repeating: 0, count: image.width * image.height)
+        let opaque: UInt32 = image.isOpaqueFormat ? 0xFF00_0000 : 0
+        image.withUnsafePixels { source in
+            values.withUnsafeMutableBufferPointer { target in
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        target[y * image.width + x] =
+                            source.load(fromByteOffset: y * image.stride + x * 4, as: UInt32.self) | opaque
                     }
                 }
             }
         }
-        return deltas
+        return PerceptualDifference.Pixels(values: values, width: image.width, height: image.height)
     }
 
-    static func statisticsOf(_ deltas: [UInt8], width: Int, height: Int, noiseFloor: Int) -> DifferenceStatistics {
-        var differing = 0, atAll = 0, largest = 0, sum = 0
-        for delta in deltas where delta > 0 {
+    @inline(__always)
+    static func largestChannelDifference(_ a: UInt32, _ b: UInt32) -> UInt8 {
+        var largest: UInt32 = 0
+        for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
+            let ca = (a >> shift) & 0xFF, cb = (b >> shift) & 0xFF
+            largest = max(largest, ca > cb ? ca - cb : cb - ca)
+        }
+        return UInt8(largest)
+    }
+
+    static func statisticsOf(_ map: DifferenceMap) -> DifferenceStatistics {
+        var counted = 0, atAll = 0, antialiased = 0, ignored = 0, largest = 0, sum = 0
+        for (judgement, delta) in zip(map.judgements, map.channelDeltas) where delta > 0 {
             atAll += 1
-            if Int(delta) > noiseFloor {
-                differing += 1
+            switch judgement {
+            case .counted:
+                counted += 1
                 sum += Int(delta)
                 largest = max(largest, Int(delta))
+            case .antialiased: antialiased += 1
+            case .ignored: ignored += 1
+            case .same, .tolerated: break
             }
         }
-        let (clusters, count) = Clusters.find(in: deltas, width: width, height: height, threshold: noiseFloor)
+        let (clusters, clusterCount) = Clusters.find(in: map)
         return DifferenceStatistics(
-            width: width, height: height, differingPixels: differing, pixelsDifferingAtAll: atAll,
-            differingRatio: Double(differing) / Double(max(1, width * height)),
-            maxChannelDelta: largest, meanChannelDelta: differing > 0 ? Double(sum) / Double(differing) : 0,
-            clusters: clusters, clusterCount: count)
+            width: map.width, height: map.height, differingPixels: counted, pixelsDifferingAtAll: atAll,
+            antialiasedPixels: antialiased, ignoredPixels: ignored,
+            differingRatio: Double(counted) / Double(max(1, map.width * map.height)),
+            maxChannelDelta: largest, meanChannelDelta: counted > 0 ? Double(sum) / Double(counted) : 0,
+            clusters: clusters, clusterCount: clusterCount)
     }
 
-    /// The smallest tolerance under which the comparison would pass (for failure messages).
-    /// The statistics count differences above `noiseFloor`, so the suggestion keeps that
-    /// floor: with a lower one, more pixels would differ and it would fail when used.
-    public static func passingTolerance(for statistics: DifferenceStatistics, noiseFloor: Int) -> Tolerance {
-        .fuzzy(maxDelta: statistics.maxChannelDelta, maxPixels: statistics.differingPixels, noiseFloor: noiseFloor)
+    /// The smallest tolerance under which the comparison would pass (for failure messages):
+    /// the same metric and floor or threshold, with room for exactly the pixels that
+    /// differed (so it passes when used: a lower floor would count more pixels).
+    public static func passingTolerance(for statistics: DifferenceStatistics, tolerance: Tolerance) -> Tolerance {
+        switch tolerance.metric {
+        case .channelDelta:
+            return .fuzzy(
+                maxDelta: statistics.maxChannelDelta, maxPixels: statistics.differingPixels, noiseFloor: tolerance.noiseFloor)
+        case .perceptual:
+            var suggestion = tolerance
+            suggestion.maxPixels = .count(statistics.differingPixels)
+            return suggestion
+        }
     }
 }
 
@@ -130,15 +245,16 @@ enum Clusters {
     static let maxListed = 20
 
     /// The largest `maxListed` clusters' boxes, largest first, and how many clusters there are.
-    static func find(in deltas: [UInt8], width: Int, height: Int, threshold: Int) -> ([DifferenceStatistics.Box], Int) {
+    static func find(in map: DifferenceMap) -> ([DifferenceStatistics.Box], Int) {
+        let width = map.width, height = map.height
         let columns = (width + cellSize - 1) / cellSize, rows = (height + cellSize - 1) / cellSize
         // Per cell: differing pixels and their bounding box (min x, min y, max x, max y).
         var count = [Int32](repeating: 0, count: columns * rows)
         var bounds = [Int32](repeating: 0, count: columns * rows * 4)
-        deltas.withUnsafeBufferPointer { delta in
+        map.judgements.withUnsafeBufferPointer { judgements in
             for y in 0..<height {
                 let row = y * width, cellRow = (y / cellSize) * columns
-                for x in 0..<width where Int(delta[row + x]) > threshold {
+                for x in 0..<width where judgements[row + x] == .counted {
                     let cell = cellRow + x / cellSize
                     if count[cell] == 0 {
                         bounds[cell * 4] = Int32(x)

@@ -1,11 +1,70 @@
-/// How different two images may be and still match. Channel differences are measured on
-/// premultiplied 8-bit values (so colour hidden under zero alpha never counts):
+/// How different two images may be and still match. Pixels are compared on premultiplied
+/// 8-bit values (so colour hidden under zero alpha never counts), by one of two metrics:
+///
+/// `.channelDelta` (the default), the largest channel difference of each pixel:
 /// - differences up to `noiseFloor` are noise and ignored entirely;
 /// - of the rest, at most `maxPixels` pixels may differ (a count, or a ratio of the image),
 /// - and none by more than `maxChannelDelta`.
 /// The two limits are independent: a change to many pixels by a little, or to a few by a
 /// lot, each fails on its own.
+///
+/// `.perceptual(threshold:countsAntialiasing:)`, pixelmatch's method: a pixel differs when
+/// its YIQ-weighted colour difference is above `threshold` (0...1 of the largest possible)
+/// and it is not an anti-aliased pixel; at most `maxPixels` may differ. `noiseFloor` and
+/// `maxChannelDelta` play no part.
 public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How one pixel's difference is measured.
+    public enum Metric: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The largest difference of the four premultiplied channels, 0...255.
+        case channelDelta
+        /// The YIQ-weighted difference (Kotsarenko & Ramos) above `threshold` (0...1;
+        /// pixelmatch's default is 0.1), with anti-aliased pixels (Vysniauskas) not
+        /// counted unless `countsAntialiasing`.
+        case perceptual(threshold: Double, countsAntialiasing: Bool)
+
+        private enum Key: String, CodingKey { case kind, threshold, countsAntialiasing }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            switch try container.decode(String.self, forKey: .kind) {
+            case "channelDelta": self = .channelDelta
+            case "perceptual":
+                let threshold = try container.decode(Double.self, forKey: .threshold)
+                guard (0...1).contains(threshold) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .threshold, in: container, debugDescription: "a threshold is from 0 to 1, not \(threshold)")
+                }
+                self = .perceptual(
+                    threshold: threshold,
+                    countsAntialiasing: try container.decodeIfPresent(Bool.self, forKey: .countsAntialiasing) ?? false)
+            case let other:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .kind, in: container,
+                    debugDescription: "unknown metric \"\(other)\" (channelDelta or perceptual)")
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .channelDelta: try container.encode("channelDelta", forKey: .kind)
+            case .perceptual(let threshold, let countsAntialiasing):
+                try container.encode("perceptual", forKey: .kind)
+                try container.encode(threshold, forKey: .threshold)
+                try container.encode(countsAntialiasing, forKey: .countsAntialiasing)
+            }
+        }
+
+        /// `channel difference` or `perceptual, threshold 0.1 (anti-aliasing ignored)`.
+        public var description: String {
+            switch self {
+            case .channelDelta: return "channel difference"
+            case .perceptual(let threshold, let counts):
+                return "perceptual, threshold \(threshold) (anti-aliasing \(counts ? "counted" : "ignored"))"
+            }
+        }
+    }
+
     /// How many pixels may differ: an absolute count, or a fraction (0...1) of the image's pixels.
     public enum PixelLimit: Hashable, Sendable, Codable, CustomStringConvertible {
         case count(Int)
@@ -57,11 +116,13 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Channel differences up to this (0...255) are ignored entirely.
+    /// How one pixel's difference is measured.
+    public var metric: Metric = .channelDelta
+    /// Channel differences up to this (0...255) are ignored entirely (channel metric).
     public var noiseFloor: Int
     /// The most pixels that may differ beyond the noise floor.
     public var maxPixels: PixelLimit
-    /// The largest channel difference (0...255) any pixel may have.
+    /// The largest channel difference (0...255) any pixel may have (channel metric).
     public var maxChannelDelta: Int
 
     /// A tolerance; negative noise floors and deltas count as 0.
@@ -71,12 +132,49 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         self.maxChannelDelta = max(0, maxChannelDelta)
     }
 
+    /// A perceptual tolerance: pixels whose YIQ difference is above `threshold` (0...1)
+    /// and that are not anti-aliased (unless `countsAntialiasing`) differ; at most
+    /// `maxPixels` may.
+    public init(perceptualThreshold threshold: Double, countsAntialiasing: Bool = false, maxPixels: PixelLimit) {
+        self.metric = .perceptual(threshold: min(1, max(0, threshold)), countsAntialiasing: countsAntialiasing)
+        self.noiseFloor = 0
+        self.maxPixels = maxPixels
+        self.maxChannelDelta = 255
+    }
+
+    private enum Key: String, CodingKey { case metric, noiseFloor, maxPixels, maxChannelDelta }
+
+    /// Reads a tolerance; without `metric` it is the channel metric (as written before there
+    /// were two).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        metric = try container.decodeIfPresent(Metric.self, forKey: .metric) ?? .channelDelta
+        noiseFloor = max(0, try container.decodeIfPresent(Int.self, forKey: .noiseFloor) ?? 0)
+        maxPixels = try container.decode(PixelLimit.self, forKey: .maxPixels)
+        maxChannelDelta = max(0, try container.decodeIfPresent(Int.self, forKey: .maxChannelDelta) ?? 255)
+    }
+
+    /// Writes the tolerance; a perceptual one omits the channel metric's limits.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(metric, forKey: .metric)
+        try container.encode(maxPixels, forKey: .maxPixels)
+        if metric == .channelDelta {
+            try container.encode(noiseFloor, forKey: .noiseFloor)
+            try container.encode(maxChannelDelta, forKey: .maxChannelDelta)
+        }
+    }
+
     /// Every pixel identical.
     public static let exact = Tolerance(noiseFloor: 0, maxPixels: .count(0), maxChannelDelta: 0)
     /// Rounding noise (±1) ignored; at most 4 pixels or 1 pixel in 10,000, whichever is
     /// more, differing by at most 32 — what antialiasing jitter looks like, on a thumbnail or
     /// a poster alike, while any real change fails.
     public static let `default` = Tolerance(noiseFloor: 1, maxPixels: .larger(count: 4, ratio: 0.0001), maxChannelDelta: 32)
+
+    /// pixelmatch's method with its default threshold: pixels whose YIQ difference is above
+    /// 0.1 and that are not anti-aliased differ; at most 4 pixels or 1 in 10,000 may.
+    public static let perceptual = Tolerance(perceptualThreshold: 0.1, maxPixels: .larger(count: 4, ratio: 0.0001))
 
     /// Up to `maxPixels` pixels differing by up to `maxDelta`, differences up to
     /// `noiseFloor` ignored.
@@ -88,6 +186,17 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
     public var swiftSpelling: String {
         if self == .exact { return ".exact" }
         if self == .default { return ".default" }
+        if self == .perceptual { return ".perceptual" }
+        if case .perceptual(let threshold, let counts) = metric {
+            let limit: String
+            switch maxPixels {
+            case .count(let count): limit = ".count(\(count))"
+            case .ratio(let ratio): limit = ".ratio(\(ratio))"
+            case .larger(let count, let ratio): limit = ".larger(count: \(count), ratio: \(ratio))"
+            }
+            return "Tolerance(perceptualThreshold: \(threshold)" + (counts ? ", countsAntialiasing: true" : "")
+                + ", maxPixels: \(limit))"
+        }
         switch maxPixels {
         case .count(let count):
             return ".fuzzy(maxDelta: \(maxChannelDelta), maxPixels: \(count)"
@@ -106,6 +215,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         if self == .default {
             return "default (noise floor 1, at most 4 pixels or 0.01 % of pixels, whichever is more, difference at most 32)"
         }
+        if case .perceptual = metric { return "\(metric), at most \(maxPixels)" }
         return "noise floor \(noiseFloor), at most \(maxPixels), difference at most \(maxChannelDelta)"
     }
 }

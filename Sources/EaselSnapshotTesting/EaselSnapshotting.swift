@@ -52,8 +52,7 @@ extension Diffing where Value == RasterImage {
                     URL(fileURLWithPath: $0).appendingPathComponent("easel-\(UUID().uuidString)")
                 }
                 if let composite = try? DifferenceComposite.make(
-                    expected: expected, actual: actual, statistics: statistics,
-                    noiseFloor: tolerance.noiseFloor)
+                    expected: expected, actual: actual, statistics: statistics, tolerance: tolerance)
                 {
                     for (name, image) in [("expected.png", expected), ("actual.png", actual), ("composite.png", composite)] {
                         guard let bytes = try? PNGEncoder.encode(image) else { continue }

@@ -43,7 +43,8 @@ package enum FolderFileResolver {
         return .file(candidate)
     }
 
-    private static func realPath(_ path: String) -> String? {
+    /// The path with every symbolic link resolved; nil when it does not exist.
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -63,17 +63,22 @@ struct GoldenCommandTests {
         #expect(result.status == 1)
         let failed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
         #expect(failed.count == 1 && failed[0].contains("Docs/b.rwcard"))
-        let entries =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("Report/report.json"))) as? [[String: Any]]
+        let report = try GoldenReport.read(from: s.folder.file("Report"))
+        #expect(report.results.map(\.status) == [.passed, .failed, .passed])
+        #expect(report.results.map { $0.document ?? "" } == ["a.rwcard", "b.rwcard", "nested/c.rwcard"], "relative paths")
+        #expect(report.goldens == "Goldens" && report.counts == ["passed": 2, "failed": 1])
         #expect(
-            entries?.filter { $0["passed"] as? Bool == false }.compactMap { $0["document"] as? String }.map {
-                URL(fileURLWithPath: $0).lastPathComponent
-            } == ["b.rwcard"])
+            report.results[1].images == [
+                "actual": "artifacts/b/actual.png", "expected": "artifacts/b/expected.png",
+                "composite": "artifacts/b/composite.png",
+            ])
         let junit = try String(contentsOf: s.folder.file("Report/junit.xml"), encoding: .utf8)
         #expect(junit.contains("tests=\"3\" failures=\"1\"") && junit.contains("b.rwcard\" time=\""))
         #expect(junit.contains("\">\n      <failure"), "\(junit)")
         let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)
-        #expect(html.contains("1 of 3 failed") && html.contains("<img src=\"artifacts/b/composite.png\""))
+        #expect(html.contains("1 failed, 2 passed") && html.contains("<img src=\"artifacts/b/composite.png\""))
+        #expect(html.contains("nested/c.rwcard") && html.contains("data-status=\"passed\""), "passed results are listed too")
+        #expect(!html.contains(s.folder.url.path), "no absolute path in the page")
         #expect(FileManager.default.fileExists(atPath: s.folder.file("Report/artifacts/b/composite.png").path))
     }
 
@@ -138,7 +143,8 @@ struct GoldenCommandTests {
         try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
         #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Report"]).status == 1)
         let html = try String(contentsOf: s.folder.file("Report/index.html"), encoding: .utf8)
-        #expect(html.contains("No golden to compare with") && html.contains("<img src=\"artifacts/x/actual.png\""), "\(html)")
+        #expect(html.contains("No golden to compare with") && html.contains("src=\"artifacts/x/actual.png\""), "\(html)")
+        #expect(try GoldenReport.read(from: s.folder.file("Report")).results.map(\.status) == [.new])
         #expect(!html.contains("composite.png"), "no link to a composite that does not exist")
         // Its own temporary folder, to see that nothing is left in it.
         let temporary = s.folder.file("tmp")
@@ -182,5 +188,132 @@ struct GoldenCommandTests {
         #expect(try s.bytes("Goldens/a.png") == untouched)
         try s.ok(["golden", "verify", "Docs", "Goldens"])
         #expect(try s.run(["golden", "record", "Docs", "Goldens", "--only-failed", "--only-missing"]).status == 64)
+    }
+
+    /// Two drawings with goldens, then `b` changed: the state a CI report is made in.
+    static func suiteWithOneChange(_ s: CLIScratch) throws {
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/a.drawing", "--size", "40x30"])
+        try s.ok(["new", "drawing", "Docs/b.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        try s.ok(["background", "Docs/b.drawing", "black"])
+    }
+
+    @Test func acceptAdoptsExactlyWhatTheReportShowed() throws {
+        let s = CLIScratch()
+        try Self.suiteWithOneChange(s)
+        try s.ok(["new", "drawing", "Docs/new.drawing", "--size", "20x20"])
+        let untouched = try s.bytes("Goldens/a.png")
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Report"]).status == 1)
+        let dryRun = try s.ok(["golden", "accept", "Report", "--dry-run"])
+        #expect(dryRun.stdout.contains("would accept") && dryRun.stdout.contains("Goldens/b.png"))
+        #expect(try s.image("Goldens/b.png").pixel(x: 5, y: 5).r == 255, "a dry run writes nothing")
+        let accepted = try s.ok(["golden", "accept", "Report"])
+        #expect(accepted.stdout.split(separator: "\n").count == 2, "b and the new document: \(accepted.stdout)")
+        #expect(try s.bytes("Goldens/b.png") == s.bytes("Report/artifacts/b/actual.png"), "the report's very image")
+        #expect(try s.bytes("Goldens/new.png") == s.bytes("Report/artifacts/new/actual.png"))
+        #expect(try s.bytes("Goldens/a.png") == untouched)
+        try s.ok(["golden", "verify", "Docs", "Goldens"])
+        let again = try s.run(["golden", "accept", "Report"])
+        #expect(again.status == 1 && again.stderr.contains("already holds"), "\(again.stderr)")
+    }
+
+    @Test func acceptLeavesAGoldenThatChangedSinceTheReportAndTrustsNothingInIt() throws {
+        let s = CLIScratch()
+        try Self.suiteWithOneChange(s)
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Report"]).status == 1)
+        // Someone recorded b again since (say, with another change): accepting would lose it.
+        try s.ok(["background", "Docs/b.drawing", "red"])
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        let changed = try s.bytes("Goldens/b.png")
+        let result = try s.run(["golden", "accept", "Report"])
+        #expect(result.status == 1 && result.stderr.contains("changed since the report"), "\(result.stderr)")
+        #expect(try s.bytes("Goldens/b.png") == changed)
+        // A hostile report: names that leave the goldens folder, images outside the report.
+        try FileManager.default.createDirectory(at: s.folder.file("Evil"), withIntermediateDirectories: true)
+        var report = try GoldenReport.read(from: s.folder.file("Report"))
+        report.results = [
+            GoldenReport.Result(
+                name: "../escaped", document: "x", golden: "../escaped.png", status: .new, seconds: 0,
+                images: ["actual": "artifacts/b/actual.png"]),
+            GoldenReport.Result(
+                name: "fine", document: "y", golden: "fine.png", status: .new, seconds: 0,
+                images: ["actual": "../Goldens/a.png"]),
+        ]
+        try report.write(to: s.folder.file("Evil"))
+        let evil = try s.run(["golden", "accept", "Evil"])
+        #expect(evil.status == 1 && evil.stderr.contains("outside the goldens folder"), "\(evil.stderr)")
+        #expect(evil.stderr.contains("cannot be used"), "\(evil.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("escaped.png").path))
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("Goldens/fine.png").path))
+        try s.folder.write("{\"goldens\": 3}", to: "Broken/report.json")
+        let broken = try s.run(["golden", "accept", "Broken"])
+        #expect(broken.status == 1 && broken.stderr.contains("Broken/report.json"), "\(broken.stderr)")
+    }
+
+    @Test func ignoredRegionsAndTheToleranceComeFromTheGoldensSettings() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/a.drawing", "--size", "60x40"])
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        try s.ok(["add", "Docs/a.drawing", "rect", "--at", "10,10", "--size", "10x10", "--fill", "black"])
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens"]).status == 1)
+        // Hand-written settings: the changed corner is ignored.
+        var settings = try #require(try GoldenSettings.read(at: s.folder.file("Goldens/.easel-golden-settings.json").path))
+        settings.ignore = ["a": [PixelRect(x: 0, y: 0, width: 20, height: 20)]]
+        try settings.write(to: s.folder.file("Goldens/.easel-golden-settings.json").path)
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens"]).status == 0)
+        // Record keeps what people wrote.
+        try s.ok(["golden", "record", "Docs", "Goldens", "--only-missing"])
+        #expect(try GoldenSettings.read(at: s.folder.file("Goldens/.easel-golden-settings.json").path)?.ignore.count == 1)
+        // A smaller region: fails, and the composite hatches what is ignored.
+        settings.ignore = ["a": [PixelRect(x: 0, y: 0, width: 10, height: 40)]]
+        settings.tolerance = .exact
+        try settings.write(to: s.folder.file("Goldens/.easel-golden-settings.json").path)
+        let failed = try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Report"])
+        #expect(failed.status == 1 && failed.stdout.contains("tolerance: exact"), "the recorded tolerance: \(failed.stdout)")
+        #expect(failed.stdout.contains("in ignored regions"), "\(failed.stdout)")
+        let composite = try s.image("Report/artifacts/a/composite.png")
+        let top = 30, differenceLeft = 8 + 60 + 8
+        let hatchedColumn = (0..<10).map { composite.pixel(x: differenceLeft + 3, y: top + 20 + $0) }
+        #expect(Set(hatchedColumn).count > 1, "stripes over the ignored region: \(hatchedColumn)")
+        // A tolerance given on the command line wins.
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--max-pixels", "100%", "--max-delta", "255"]).status == 0)
+        // A settings file that cannot be used is an error naming it and the key path.
+        let written = try String(contentsOf: s.folder.file("Goldens/.easel-golden-settings.json"), encoding: .utf8)
+        try s.folder.write(
+            written.replacingOccurrences(of: "\"width\" : 10", with: "\"width\" : -1"), to: "Goldens/.easel-golden-settings.json")
+        let broken = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(broken.status == 64 && broken.stderr.contains(".easel-golden-settings.json: ignore.a[0]"), "\(broken.stderr)")
+    }
+
+    @Test func verifyWithJobsGivesTheSameResultsInTheSameOrder() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        for index in 0..<6 { try s.ok(["new", "drawing", "Docs/d\(index).drawing", "--size", "30x20"]) }
+        try s.ok(["golden", "record", "Docs", "Goldens"])
+        for index in [1, 4] { try s.ok(["background", "Docs/d\(index).drawing", "black"]) }
+        let serial = try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Serial"])
+        let parallel = try s.run(["golden", "verify", "Docs", "Goldens", "--jobs", "3", "--report", "Parallel"])
+        #expect(serial.status == 1 && parallel.status == 1)
+        #expect(serial.stdout == parallel.stdout && serial.stdout.split(separator: "\n").count == 2)
+        let a = try GoldenReport.read(from: s.folder.file("Serial")), b = try GoldenReport.read(from: s.folder.file("Parallel"))
+        #expect(a.results.map(\.name) == b.results.map(\.name) && a.results.map(\.status) == b.results.map(\.status))
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--jobs", "0"]).status == 64)
+    }
+
+    @Test func thePerceptualMetricFromTheCommandLine() throws {
+        let s = CLIScratch()
+        try s.folder.write(try Self.image(block: false), to: "a.png")
+        try s.folder.write(try Self.image(block: true), to: "b.png")
+        let json = try s.run(["golden", "diff", "a.png", "b.png", "--tolerance", "perceptual", "--json"])
+        #expect(json.status == 1)
+        let summary = try JSONDecoder().decode(ComparisonSummary.self, from: Data(json.stdout.utf8))
+        #expect(summary.tolerance == .perceptual && summary.statistics?.differingPixels == 100)
+        let suggestion = try #require(summary.wouldPassWith)
+        #expect(suggestion.metric == Tolerance.perceptual.metric && suggestion.maxPixels == .count(100))
+        #expect(try s.run(["golden", "diff", "a.png", "b.png", "--threshold", "0.1", "--max-pixels", "100"]).status == 0)
+        #expect(try s.run(["golden", "diff", "a.png", "b.png", "--threshold", "2"]).status == 64)
+        #expect(try s.run(["golden", "diff", "a.png", "b.png", "--threshold", "0.1", "--max-delta", "3"]).status == 64)
     }
 }

@@ -75,7 +75,7 @@ struct ComparatorTests {
         }
         #expect(!passed)
         #expect(statistics.pixelsDifferingAtAll == 5 && statistics.differingPixels == 2, "\(statistics)")
-        let suggestion = ImageComparator.passingTolerance(for: statistics, noiseFloor: Tolerance.default.noiseFloor)
+        let suggestion = ImageComparator.passingTolerance(for: statistics, tolerance: .default)
         #expect(!ImageComparator.compare(b, a, tolerance: .fuzzy(maxDelta: 255, maxPixels: 2)).passed, "the floor matters here")
         #expect(ImageComparator.compare(b, a, tolerance: suggestion).passed, "\(suggestion)")
         #expect(suggestion.noiseFloor == 1)
@@ -86,9 +86,20 @@ struct ComparatorTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(Tolerance.fuzzy(maxDelta: 9, maxPixels: 12)), as: UTF8.self)
-        #expect(json == #"{"maxChannelDelta":9,"maxPixels":{"count":12},"noiseFloor":0}"#)
+        #expect(json == #"{"maxChannelDelta":9,"maxPixels":{"count":12},"metric":{"kind":"channelDelta"},"noiseFloor":0}"#)
         #expect(try JSONDecoder().decode(Tolerance.self, from: Data(json.utf8)) == .fuzzy(maxDelta: 9, maxPixels: 12))
         #expect(try JSONDecoder().decode(Tolerance.self, from: try encoder.encode(Tolerance.default)) == .default)
+        // Written before there were two metrics: the channel metric.
+        let old = #"{"maxChannelDelta":9,"maxPixels":{"count":12},"noiseFloor":0}"#
+        #expect(try JSONDecoder().decode(Tolerance.self, from: Data(old.utf8)) == .fuzzy(maxDelta: 9, maxPixels: 12))
+        let perceptual = Tolerance(perceptualThreshold: 0.1, maxPixels: .ratio(0.001))
+        let written = String(decoding: try encoder.encode(perceptual), as: UTF8.self)
+        #expect(
+            written
+                == #"{"maxPixels":{"ratio":0.001},"metric":{"countsAntialiasing":false,"kind":"perceptual","threshold":0.1}}"#)
+        #expect(try JSONDecoder().decode(Tolerance.self, from: Data(written.utf8)) == perceptual)
+        let outOfRange = #"{"maxPixels":{"count":1},"metric":{"kind":"perceptual","threshold":3}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Tolerance.self, from: Data(outOfRange.utf8)) }
     }
 
     @Test func theDefaultToleranceJudgesOneStrayPixelTheSameAtAnySize() throws {
@@ -112,20 +123,20 @@ struct ComparatorTests {
         let white = try RasterImage(width: 2, height: 2)
         for y in 0..<2 { for x in 0..<2 { Self.set(white, x: x, y: y, 0xFFFF_FFFF) } }
         let clear = try RasterImage(width: 2, height: 2)
-        let panel = try DifferenceComposite.differencePanel(expected: white, actual: clear, noiseFloor: 0)
+        let panel = try DifferenceComposite.differencePanel(expected: white, actual: clear, tolerance: .exact)
         let removed = DifferenceComposite.removed
         #expect(
             panel.pixel(x: 0, y: 0) == RGBA8(r: removed.r, g: removed.g, b: removed.b, a: 255), "opaque white turned transparent")
         let added = DifferenceComposite.added
-        let back = try DifferenceComposite.differencePanel(expected: clear, actual: white, noiseFloor: 0)
+        let back = try DifferenceComposite.differencePanel(expected: clear, actual: white, tolerance: .exact)
         #expect(back.pixel(x: 0, y: 0) == RGBA8(r: added.r, g: added.g, b: added.b, a: 255), "and the other way round")
     }
 
     @Test func aCompositeTooLargeIsDrawnScaledDown() throws {
         let a = try Self.base(), b = try Self.copy(a)
-        let full = try DifferenceComposite.make(expected: a, actual: b, statistics: nil, noiseFloor: 0)
+        let full = try DifferenceComposite.make(expected: a, actual: b, statistics: nil, tolerance: .exact)
         let small = try DifferenceComposite.make(
-            expected: a, actual: b, statistics: nil, noiseFloor: 0, maxPixels: full.width * full.height / 4)
+            expected: a, actual: b, statistics: nil, tolerance: .exact, maxPixels: full.width * full.height / 4)
         #expect(small.width * small.height <= full.width * full.height / 4)
         #expect(abs(small.width * 2 - full.width) <= 2, "half the size on each side")
     }

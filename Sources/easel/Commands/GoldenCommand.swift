@@ -10,36 +10,60 @@ import EaselGolden
 struct GoldenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "golden",
-        abstract: "Compare renderings with golden images: diff, verify, record, prune.",
+        abstract: "Compare renderings with golden images: diff, verify, record, accept, prune.",
         discussion: """
             Goldens mirror a documents folder: DOCS/A/x.rwcard has the golden GOLDENS/A/x.png \
             (the layout `easel export DOCS --out GOLDENS` writes).
             """,
-        subcommands: [GoldenDiff.self, GoldenVerify.self, GoldenRecord.self, GoldenPrune.self]
+        subcommands: [GoldenDiff.self, GoldenVerify.self, GoldenRecord.self, GoldenAccept.self, GoldenPrune.self]
     )
 }
 
-/// Tolerance options shared by `diff` and `verify`.
+/// Tolerance options shared by `diff`, `verify` and `record`.
 struct ToleranceOptions: ParsableArguments {
-    @Option(help: "A preset: exact or default (noise floor 1, at most 4 pixels or 0.01 % of them, difference at most 32).")
-    var tolerance: Preset = .default
+    @Option(
+        help: """
+            A preset: exact; default (channel metric: noise floor 1, at most 4 pixels or 0.01 % of them, \
+            difference at most 32); perceptual (pixelmatch's method: YIQ threshold 0.1, anti-aliased pixels \
+            not counted, at most 4 pixels or 0.01 %).
+            """)
+    var tolerance: Preset?
 
-    @Option(name: .customLong("max-delta"), help: "The largest channel difference allowed (0-255).")
+    @Option(help: "How a pixel's difference is measured: channel (largest channel difference) or perceptual (YIQ).")
+    var metric: Metric?
+
+    @Option(help: "The perceptual metric's threshold, 0-1 (pixelmatch's default is 0.1); implies --metric perceptual.")
+    var threshold: Double?
+
+    @Flag(name: .customLong("count-antialiasing"), help: "Count anti-aliased pixels too (perceptual metric).")
+    var countAntialiasing = false
+
+    @Option(name: .customLong("max-delta"), help: "The largest channel difference allowed (0-255; channel metric).")
     var maxDelta: Int?
 
     @Option(name: .customLong("max-pixels"), help: "How many pixels may differ: a count (25) or a percentage (0.5%).")
     var maxPixels: String?
 
-    @Option(name: .customLong("noise-floor"), help: "Channel differences up to this are ignored.")
+    @Option(name: .customLong("noise-floor"), help: "Channel differences up to this are ignored (channel metric).")
     var noiseFloor: Int?
 
-    enum Preset: String, ExpressibleByArgument, CaseIterable { case exact, `default` }
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case exact, `default`, perceptual }
+    enum Metric: String, ExpressibleByArgument, CaseIterable { case channel, perceptual }
 
     func validate() throws {
         if let maxDelta, !(0...255).contains(maxDelta) { throw ValidationError("--max-delta must be from 0 to 255.") }
         if let noiseFloor, !(0...255).contains(noiseFloor) { throw ValidationError("--noise-floor must be from 0 to 255.") }
         if let maxPixels, Self.pixelLimit(maxPixels) == nil {
             throw ValidationError("--max-pixels must be a count (25) or a percentage (0.5%).")
+        }
+        if let threshold, !(0...1).contains(threshold) { throw ValidationError("--threshold must be from 0 to 1.") }
+        let perceptual = value.metric != .channelDelta
+        if perceptual && (maxDelta != nil || noiseFloor != nil) {
+            throw ValidationError(
+                "--max-delta and --noise-floor belong to the channel metric; the perceptual one uses --threshold.")
+        }
+        if !perceptual && (threshold != nil || countAntialiasing) {
+            throw ValidationError("--threshold and --count-antialiasing belong to the perceptual metric (--metric perceptual).")
         }
     }
 
@@ -51,13 +75,41 @@ struct ToleranceOptions: ParsableArguments {
         return Int(text).flatMap { $0 >= 0 ? .count($0) : nil }
     }
 
-    var value: Tolerance {
-        var tolerance: Tolerance = self.tolerance == .exact ? .exact : .default
+    /// True when any tolerance option was given (otherwise the goldens' own settings rule).
+    var isGiven: Bool {
+        tolerance != nil || metric != nil || threshold != nil || countAntialiasing || maxDelta != nil || maxPixels != nil
+            || noiseFloor != nil
+    }
+
+    /// The tolerance the options describe, starting from `base` (the preset's, else the
+    /// goldens' recorded one, else the default).
+    func value(over base: Tolerance) -> Tolerance {
+        var tolerance: Tolerance
+        switch self.tolerance {
+        case .exact: tolerance = .exact
+        case .default: tolerance = .default
+        case .perceptual: tolerance = .perceptual
+        case nil: tolerance = base
+        }
+        let wantsPerceptual = metric == .perceptual || threshold != nil || (metric == nil && tolerance.metric != .channelDelta)
+        if wantsPerceptual {
+            var current = 0.1
+            if case .perceptual(let threshold, _) = tolerance.metric { current = threshold }
+            if tolerance.metric == .channelDelta && self.tolerance == nil && maxPixels == nil {
+                tolerance.maxPixels = Tolerance.perceptual.maxPixels
+            }
+            tolerance.metric = .perceptual(threshold: threshold ?? current, countsAntialiasing: countAntialiasing)
+        } else if metric == .channel, tolerance.metric != .channelDelta {
+            tolerance = .default
+        }
         if let maxDelta { tolerance.maxChannelDelta = maxDelta }
         if let maxPixels { tolerance.maxPixels = Self.pixelLimit(maxPixels)! }
         if let noiseFloor { tolerance.noiseFloor = noiseFloor }
         return tolerance
     }
+
+    /// The tolerance over the default.
+    var value: Tolerance { value(over: .default) }
 }
 
 struct GoldenDiff: ParsableCommand {
@@ -106,7 +158,7 @@ struct GoldenDiff: ParsableCommand {
             do {
                 let composite = try DifferenceComposite.make(
                     expected: expectedImage, actual: actualImage, statistics: statistics,
-                    noiseFloor: tolerance.value.noiseFloor)
+                    tolerance: tolerance.value)
                 try composite.writePNG(to: out)
             } catch {
                 // The verdict never depends on the picture: say why there is none, go on.
@@ -119,7 +171,7 @@ struct GoldenDiff: ParsableCommand {
                 actualSize: [actualImage.width, actualImage.height],
                 expectedSize: [expectedImage.width, expectedImage.height], statistics: statistics,
                 wouldPassWith: statistics.map {
-                    ImageComparator.passingTolerance(for: $0, noiseFloor: tolerance.value.noiseFloor)
+                    ImageComparator.passingTolerance(for: $0, tolerance: tolerance.value)
                 })
             print(try JSONOutput.string(summary))
         } else {
@@ -152,10 +204,17 @@ struct GoldenVerify: EaselCommand {
         commandName: "verify",
         abstract: "Render every document and compare it with its golden; exit 1 on any failure.",
         discussion: """
-            With --report DIR, writes DIR/index.html (every failure's composite), DIR/report.json \
-            and DIR/junit.xml, and each failure's artifacts under DIR/artifacts.
+            Documents are rendered and judged as the goldens folder's settings say (the render \
+            options they were recorded with, and any tolerance and ignored regions written in \
+            GOLDENS/.easel-golden-settings.json); options given here win.
 
-            Example: easel golden verify Docs Goldens --preset thumbnail --report golden-report
+            With --report DIR, writes DIR/index.html (every result; failures with a composite, \
+            a slider, an onion skin and a zoom on each cluster), DIR/report.json (read by \
+            `easel golden accept`) and DIR/junit.xml, and each failure's images under DIR/artifacts.
+
+            Examples:
+              easel golden verify Docs Goldens --report golden-report --jobs 2
+              easel golden verify Docs Goldens --tolerance perceptual
             """
     )
 
@@ -164,8 +223,13 @@ struct GoldenVerify: EaselCommand {
     @OptionGroup var render: RenderOptionGroup
     @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
     var report: String?
+    @Option(name: .shortAndLong, help: "Documents verified at once (default 1).")
+    var jobs: Int = 1
 
-    func validate() throws { try render.validateForGoldens(encoding: false) }
+    func validate() throws {
+        try render.validateForGoldens(encoding: false)
+        if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256.") }
+    }
 
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
@@ -174,21 +238,46 @@ struct GoldenVerify: EaselCommand {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
         defer { if reportFolder == nil { try? FileManager.default.removeItem(at: temporary) } }
         let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? temporary
+        if let reportFolder { try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent("artifacts")) }
+        let suite = folders.suite
+        let settings: GoldenSettings?
+        do { settings = try suite.settings() } catch { throw ValidationError(error.description) }
         // Rendered as the goldens were recorded, unless other pixels are asked for.
-        let recorded = folders.suite.recordedOptions()
+        let recorded = settings?.render
         let options =
             render.changesPixels ? render.renderOptions(outputPath: nil) : (recorded ?? render.renderOptions(outputPath: nil))
         if render.changesPixels, let recorded, recorded.size != options.size || recorded.background != options.background {
             Terminal.printError(
                 "easel: note: the goldens were recorded at \(recorded.size); verifying at \(options.size) as asked")
         }
-        let entries = try folders.suite.checked { suite throws(BatchError) in
-            try suite.verify(options: options, tolerance: tolerance.value, artifacts: artifacts)
+        let tolerance = self.tolerance.value(over: settings?.tolerance ?? .default)
+        let entries = try suite.checked { suite throws(BatchError) in
+            try suite.verify(
+                options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs)
         }
         let failures = entries.filter { !$0.passed }
-        for failure in failures { Terminal.printLine("FAIL \(failure.document): \(failure.message ?? "")") }
-        Terminal.printError("easel: \(entries.count - failures.count) of \(entries.count) documents match their goldens")
-        if let reportFolder { try GoldenReport.write(entries, to: reportFolder, tolerance: tolerance.value) }
+        for failure in failures {
+            let document = (folders.documents as NSString).appendingPathComponent(failure.document ?? failure.golden)
+            Terminal.printLine("FAIL \(document): \(failure.message ?? "")")
+        }
+        let orphans = entries.filter { $0.status == .missing }.count
+        let documents = entries.count - orphans
+        Terminal.printError("easel: \(documents - failures.count) of \(documents) documents match their goldens")
+        if orphans > 0 {
+            Terminal.printError(
+                "easel: note: \(orphans) golden\(orphans == 1 ? " has" : "s have") no document (`easel golden prune` lists them)")
+        }
+        if let reportFolder {
+            try GoldenReport(
+                entries, folder: reportFolder, documents: folders.documents, goldens: folders.goldens, tolerance: tolerance,
+                render: options
+            ).write(to: reportFolder)
+            if !failures.isEmpty {
+                Terminal.printError(
+                    "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
+                        + "accept what it shows with `easel golden accept \(report!)`")
+            }
+        }
         if !failures.isEmpty { throw ExitCode.documentFailure }
     }
 }
@@ -223,8 +312,12 @@ struct GoldenRecord: EaselCommand {
     func execute() throws {
         let options = render.renderOptions(outputPath: nil)
         let outcomes = try folders.suite.checked { suite throws(BatchError) in
-            try suite.record(options: options, onlyMissing: onlyMissing, onlyFailing: onlyFailed ? tolerance.value : nil) {
-                outcome in
+            let recordedTolerance = (try? suite.settings())?.tolerance ?? .default
+            return try suite.record(
+                options: options, onlyMissing: onlyMissing,
+                onlyFailing: onlyFailed ? tolerance.value(over: recordedTolerance) : nil,
+                tolerance: tolerance.isGiven ? tolerance.value(over: recordedTolerance) : nil
+            ) { outcome in
                 switch outcome {
                 case .recorded(let golden): Terminal.printLine("recorded \(golden.path)")
                 case .failed(let message): Terminal.printError("easel: \(message)")

@@ -1,0 +1,112 @@
+import EaselCairo
+import EaselRender
+import EaselSupport
+import Foundation
+
+/// Adopts the actual images of a report's failures as goldens (`easel golden accept
+/// REPORT`), so that a developer reviews CI's report and accepts exactly what it showed.
+///
+/// A report is a file from elsewhere, so nothing in it is trusted: a golden name must be a
+/// plain relative path inside the goldens folder, an image must be a regular PNG file
+/// inside the report folder that decodes, and a golden that changed since the report was
+/// made (it no longer shows what the report's `expected` image showed) is left alone.
+public enum GoldenAcceptance {
+    /// What became of one result.
+    public enum Outcome: Sendable, Equatable {
+        /// The golden at this path now holds the report's actual image.
+        case accepted(name: String, golden: String)
+        /// Left alone, and why.
+        case skipped(name: String, reason: String)
+    }
+
+    /// Accepts every failed or new result of the report in `reportFolder` (or only those
+    /// whose names are in `only`), writing into `goldens` (default: the folder the report
+    /// names, relative to the current folder). With `dryRun`, says what it would do and
+    /// writes nothing.
+    public static func accept(
+        reportFolder: URL, goldens: URL? = nil, only: Set<String>? = nil, dryRun: Bool = false
+    ) throws(DocumentError) -> [Outcome] {
+        let report = try GoldenReport.read(from: reportFolder)
+        let goldensFolder = goldens ?? URL(fileURLWithPath: report.goldens)
+        var outcomes: [Outcome] = []
+        var unknown = only ?? []
+        for result in report.results {
+            unknown.remove(result.name)
+            if let only, !only.contains(result.name) { continue }
+            guard result.status == .failed || result.status == .new else { continue }
+            outcomes.append(accept(result, reportFolder: reportFolder, goldens: goldensFolder, dryRun: dryRun))
+        }
+        for name in unknown.sorted() {
+            outcomes.append(.skipped(name: name, reason: "the report has no result named \"\(name)\""))
+        }
+        return outcomes
+    }
+
+    static func accept(_ result: GoldenReport.Result, reportFolder: URL, goldens: URL, dryRun: Bool) -> Outcome {
+        let name = result.name
+        func skip(_ reason: String) -> Outcome { .skipped(name: name, reason: reason) }
+        if let problem = nameProblem(name) { return skip(problem) }
+        guard let actualPath = result.images["actual"] else { return skip("the report has no actual image for it") }
+        let actualBytes: [UInt8]
+        let actual: RasterImage
+        do {
+            actualBytes = try readReportImage(actualPath, in: reportFolder)
+            actual = try PNGDecoder.decode(actualBytes)
+        } catch {
+            return skip("the report's actual image cannot be used: \(error)")
+        }
+        let golden = goldens.appendingPathComponent(name + ".png")
+        let current = try? PNGDecoder.decode(FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes))
+        if let current, ImageComparator.compare(actual, current, tolerance: .exact).passed {
+            return skip("the golden already holds this image")
+        }
+        // Accept only over the golden the report compared with: if it changed since (or
+        // appeared, for a new document), the report no longer shows what would be replaced.
+        switch (result.status, current) {
+        case (.new, .some):
+            return skip("a golden was recorded since the report was made; verify again")
+        case (.failed, let current):
+            guard let expectedPath = result.images["expected"],
+                let expected = try? PNGDecoder.decode(readReportImage(expectedPath, in: reportFolder))
+            else { return skip("the report has no expected image to check the golden against") }
+            guard let current, ImageComparator.compare(current, expected, tolerance: .exact).passed else {
+                return skip("the golden changed since the report was made; verify again")
+            }
+        default: break
+        }
+        if dryRun { return .accepted(name: name, golden: golden.path) }
+        do {
+            try FileIO.createFolders(at: golden.deletingLastPathComponent().path)
+            try AtomicFile.write(actualBytes, to: golden.path)
+        } catch {
+            return skip("cannot write \(golden.path): \(error.reason)")
+        }
+        return .accepted(name: name, golden: golden.path)
+    }
+
+    /// Why a golden name from a report cannot be written, or nil when it is a plain relative
+    /// path (no `..`, no absolute path, no empty or hidden component, no NUL or backslash).
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.hasPrefix("/") || name.contains("\0") || name.contains("\\") {
+            return "the name \"\(name)\" is not a relative path"
+        }
+        for component in name.split(separator: "/", omittingEmptySubsequences: false)
+        where component.isEmpty || component.hasPrefix(".") {
+            return "the name \"\(name)\" leads outside the goldens folder or into a hidden one"
+        }
+        return nil
+    }
+
+    /// The bytes of an image the report names: a relative path to a regular file inside the
+    /// report folder, symbolic links included only if they stay inside.
+    static func readReportImage(_ path: String, in folder: URL) throws(DocumentError) -> [UInt8] {
+        guard nameProblem(path) == nil else {
+            throw DocumentError(file: path, kind: .invalidValue("not a relative path inside the report folder"))
+        }
+        let file = folder.appendingPathComponent(path).path
+        guard let real = FolderFileResolver.realPath(file), let root = FolderFileResolver.realPath(folder.path),
+            real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        else { throw DocumentError(file: file, kind: .invalidValue("not a file inside the report folder")) }
+        return try FileIO.readBytes(at: real, maxBytes: RenderLimits.maxImageFileBytes)
+    }
+}

@@ -1,0 +1,119 @@
+import EaselRender
+import EaselSupport
+import Foundation
+
+/// What a goldens folder remembers about its goldens, in `.easel-golden-settings.json`:
+/// how they were rendered, the tolerance they are verified with, and the regions of each
+/// golden whose differences never count (a clock, a random photo). `record` writes the
+/// render options and keeps the rest; people edit `tolerance` and `ignore` by hand:
+///
+/// ```json
+/// {
+///   "render": { "format": "png", "size": { "scale": 1 }, ... },
+///   "tolerance": { "metric": { "kind": "perceptual", "threshold": 0.1 }, "maxPixels": { "count": 4 } },
+///   "ignore": { "Cards/clock": [ { "x": 10, "y": 20, "width": 200, "height": 40 } ] }
+/// }
+/// ```
+public struct GoldenSettings: Codable, Hashable, Sendable {
+    /// The render options the goldens were recorded with.
+    public var render: RenderOptions
+    /// The tolerance verify uses unless told otherwise; nil: the default.
+    public var tolerance: Tolerance?
+    /// Ignored regions, by golden name (a relative path without `.png`), in the golden's pixels.
+    public var ignore: [String: [PixelRect]]
+
+    /// Settings for goldens rendered with `render`.
+    public init(render: RenderOptions, tolerance: Tolerance? = nil, ignore: [String: [PixelRect]] = [:]) {
+        self.render = render
+        self.tolerance = tolerance
+        self.ignore = ignore
+    }
+
+    /// The file's name in a goldens folder.
+    public static let fileName = ".easel-golden-settings.json"
+
+    private enum Key: String, CodingKey { case render, tolerance, ignore }
+
+    /// Reads settings; a file holding only render options (as the first version wrote) is
+    /// read as those.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        guard container.contains(.render) else {
+            self.init(render: try RenderOptions(from: decoder))
+            return
+        }
+        let ignore = try container.decodeIfPresent([String: [PixelRect]].self, forKey: .ignore) ?? [:]
+        self.init(
+            render: try container.decode(RenderOptions.self, forKey: .render),
+            tolerance: try container.decodeIfPresent(Tolerance.self, forKey: .tolerance), ignore: ignore)
+        for (name, regions) in ignore {
+            for (index, region) in regions.enumerated() where region.width <= 0 || region.height <= 0 {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [Key.ignore, AnyKey(name), AnyKey(index)],
+                        debugDescription: "an ignored region needs a positive width and height, not \(region)"))
+            }
+        }
+    }
+
+    /// Reads the settings file at `path`: nil when there is none, an error naming the file
+    /// and the key path when it cannot be used (never silently ignored).
+    public static func read(at path: String) throws(DocumentError) -> GoldenSettings? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try FileIO.readBytes(at: path, maxBytes: 4 << 20) } catch {
+            throw DocumentError(file: path, kind: .io("cannot read the golden settings: \(error)"))
+        }
+        do {
+            return try JSONDecoder().decode(GoldenSettings.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw DocumentError(decoding: error, file: path)
+        } catch {
+            throw DocumentError(file: path, kind: .invalidValue("\(error)"))
+        }
+    }
+
+    /// Writes the settings to `path`, atomically, keys sorted so the file diffs well.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(Array(try encoder.encode(self)), to: path)
+    }
+}
+
+/// A coding key for dictionary keys and array indexes in error paths.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) { stringValue = string }
+    init(_ index: Int) {
+        stringValue = "[\(index)]"
+        intValue = index
+    }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { self.init(intValue) }
+}
+
+extension DocumentError {
+    /// A Codable decoding error as a DocumentError naming `file` and the JSON key path.
+    init(decoding error: DecodingError, file: String) {
+        func path(_ keys: [CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.reduce("") { path, key in
+                path.isEmpty || key.hasPrefix("[") ? path + key : path + "." + key
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(file: file, keyPath: path(context.codingPath), kind: .missingKey(key.stringValue))
+        case .typeMismatch(let type, let context):
+            self.init(
+                file: file, keyPath: path(context.codingPath), kind: .typeMismatch(expected: "\(type)", found: "another type"))
+        case .valueNotFound(let type, let context):
+            self.init(file: file, keyPath: path(context.codingPath), kind: .typeMismatch(expected: "\(type)", found: "null"))
+        case .dataCorrupted(let context):
+            self.init(file: file, keyPath: path(context.codingPath), kind: .invalidValue(context.debugDescription))
+        @unknown default:
+            self.init(file: file, kind: .invalidValue("\(error)"))
+        }
+    }
+}
