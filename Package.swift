@@ -94,6 +94,11 @@ let package = Package(
             name: "SampleMaker", dependencies: ["EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"],
             path: "Tools/SampleMaker"),
         .executableTarget(name: "CorpusMaker", dependencies: ["EaselCairo"], path: "Tools/CorpusMaker"),
+        // `swift run -c release GoldenMetricStudy`: the measurement behind the golden comparator's default.
+        .executableTarget(
+            name: "GoldenMetricStudy",
+            dependencies: ["EaselGolden", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"],
+            path: "Tools/GoldenMetricStudy"),
         .executableTarget(
             name: "easel-cairo-reference",
             dependencies: ["CEaselCairo", "CEaselFreeType"],
@@ -103,7 +108,7 @@ let package = Package(
         // The benchmark (`make bench`).
         .executableTarget(
             name: "easel-bench",
-            dependencies: ["EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo"],
+            dependencies: ["EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo", "EaselGolden"],
             path: "Benchmarks/easel-bench"
         ),
         // libFuzzer targets (Fuzz/fuzz.sh builds them with -sanitize=fuzzer).

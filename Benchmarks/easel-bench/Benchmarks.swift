@@ -65,6 +65,7 @@ struct Results: Codable {
     var growth: Growth?
     var png: [PNGSetting] = []
     var worst: [WorstInput] = []
+    var golden: [GoldenPair] = []
 }
 
 struct Benchmarks {

@@ -11,11 +11,15 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-// --only SECTION runs one section: limit, rsvg, folder, growth, png or worst.
+// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst or golden.
+// --pixelmatch FILE adds pixelmatch (its JavaScript module, run with node) to the golden section.
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 func runs(_ section: String) -> Bool { only == nil || only == section }
+let pixelmatchModule = arguments.firstIndex(of: "--pixelmatch").flatMap {
+    arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+}
 
 let inputs = try Inputs()
 // --keep leaves the generated inputs in place (to profile one of them by hand).
@@ -115,6 +119,21 @@ if runs("worst") {
         "6. The worst input of each kind within the budgets (goal: under 2 s and 300 MB each), exported alone",
         ["input", "documents", "time", "peak RSS"],
         worst.map { [$0.input, "\($0.documents)", String(format: "%.2f s", $0.seconds), String(format: "%.0f MiB", $0.peakMiB)] })
+}
+
+if runs("golden") {
+    let golden = try bench.goldenComparison(pixelmatchModule: pixelmatchModule)
+    results.golden = golden
+    printTable(
+        "7. Comparing two 1300x2000 renderings of the typical card (comparison only; the process includes decoding two PNGs)",
+        ["pair", "channel", "perceptual (counted)", "easel golden diff (process)", "pixelmatch (counted)", "pixelmatch / perceptual"],
+        golden.map { pair in
+            [
+                pair.pair, pair.channel.text, "\(pair.perceptual.text) (\(pair.perceptualCount))", pair.diffProcess.text,
+                pair.pixelmatch.map { "\($0.text) (\(pair.pixelmatchCount ?? 0))" } ?? "not given (--pixelmatch FILE)",
+                pair.pixelmatch.map { ratio($0.median, pair.perceptual.median) } ?? "–",
+            ]
+        })
 }
 
 if let jsonPath {

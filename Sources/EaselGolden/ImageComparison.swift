@@ -1,3 +1,4 @@
+import Foundation
 import EaselGeometry
 import EaselRender
 import EaselCairo
@@ -97,11 +98,14 @@ public struct DifferenceMap: Sendable {
     public let width: Int, height: Int
     /// One judgement per pixel, row by row.
     public internal(set) var judgements: [Judgement]
-    /// The largest premultiplied channel difference of each pixel, row by row.
-    public internal(set) var channelDeltas: [UInt8]
 
     /// The judgement of the pixel at (x, y).
     public subscript(x: Int, y: Int) -> Judgement { judgements[y * width + x] }
+
+    /// Counts gathered while judging, for the statistics.
+    var differingAtAll = 0, antialiased = 0, ignored = 0, counted = 0
+    /// The largest and the sum of the counted pixels' largest channel differences.
+    var largestDelta = 0, deltaSum = 0
 }
 
 /// Compares images pixel by pixel.
@@ -114,8 +118,9 @@ public enum ImageComparator {
         guard actual.width == expected.width, actual.height == expected.height else {
             return .sizeMismatch(actual: (actual.width, actual.height), expected: (expected.width, expected.height))
         }
+        if identical(actual, expected) { return .identical }
         let map = differenceMap(actual, expected, tolerance: tolerance, ignoring: ignoring)
-        guard map.channelDeltas.contains(where: { $0 > 0 }) else { return .identical }
+        guard map.differingAtAll > 0 else { return .identical }
         let statistics = statisticsOf(map)
         var passed = tolerance.maxPixels.allows(statistics.differingPixels, of: actual.width * actual.height)
         if tolerance.metric == .channelDelta && statistics.differingPixels > 0 {
@@ -124,66 +129,93 @@ public enum ImageComparator {
         return .different(statistics, passed: passed)
     }
 
+    /// True when every pixel is the same, row by row with `memcmp` (the common case of a
+    /// passing golden costs a few milliseconds, not a judgement of every pixel).
+    static func identical(_ a: RasterImage, _ b: RasterImage) -> Bool {
+        guard a.isOpaqueFormat == b.isOpaqueFormat else { return false }  // compared pixel by pixel instead
+        let rowBytes = a.width * 4
+        return a.withUnsafePixels { pa in
+            b.withUnsafePixels { pb in
+                for y in 0..<a.height where memcmp(pa.baseAddress! + y * a.stride, pb.baseAddress! + y * b.stride, rowBytes) != 0 {
+                    if a.isOpaqueFormat {
+                        // RGB24's top byte is padding: compare without it.
+                        for x in 0..<a.width
+                        where (pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self)
+                            ^ pb.load(fromByteOffset: y * b.stride + x * 4, as: UInt32.self)) & 0x00FF_FFFF != 0
+                        {
+                            return false
+                        }
+                    } else {
+                        return false
+                    }
+                }
+                return true
+            }
+        }
+    }
+
     /// Judges every pixel of two images of the same size (precondition).
     public static func differenceMap(
         _ actual: RasterImage, _ expected: RasterImage, tolerance: Tolerance, ignoring: [PixelRect] = []
     ) -> DifferenceMap {
         precondition(actual.width == expected.width && actual.height == expected.height, "images of different sizes")
-        let a = pixels(of: actual), e = pixels(of: expected)
-        let count = a.values.count
-        var map = DifferenceMap(
-            width: actual.width, height: actual.height, judgements: Array(repeating: .same, count: count),
-            channelDeltas: Array(repeating: 0, count: count))
-        let allowed: Double
-        var countsAntialiasing = true
-        switch tolerance.metric {
-        case .channelDelta: allowed = 0
-        case .perceptual(let threshold, let counts):
+        let width = actual.width, height = actual.height
+        var map = DifferenceMap(width: width, height: height, judgements: Array(repeating: .same, count: width * height))
+        var allowed = 0.0
+        var perceptual = false, countsAntialiasing = true
+        if case .perceptual(let threshold, let counts) = tolerance.metric {
             allowed = PerceptualDifference.allowedDelta(threshold: threshold)
+            perceptual = true
             countsAntialiasing = counts
         }
-        for y in 0..<actual.height {
-            for x in 0..<actual.width {
-                let index = y * actual.width + x
-                let va = a.values[index], ve = e.values[index]
-                if va == ve { continue }
-                let delta = largestChannelDifference(va, ve)
-                map.channelDeltas[index] = delta
-                let judgement: DifferenceMap.Judgement
-                if case .channelDelta = tolerance.metric {
-                    judgement = Int(delta) <= tolerance.noiseFloor ? .tolerated : .counted
-                } else if PerceptualDifference.delta(va, ve) <= allowed {
-                    judgement = .tolerated
-                } else if !countsAntialiasing
-                    && (PerceptualDifference.isAntialiased(a, x: x, y: y, other: e)
-                        || PerceptualDifference.isAntialiased(e, x: x, y: y, other: a))
-                {
-                    judgement = .antialiased
-                } else {
-                    judgement = .counted
-                }
-                map.judgements[index] =
-                    judgement != .tolerated && ignoring.contains(where: { $0.contains(x: x, y: y) }) ? .ignored : judgement
-            }
-        }
-        return map
-    }
-
-    /// The image's pixels without row padding, alpha made opaque where the format has none.
-    static func pixels(of image: RasterImage) -> PerceptualDifference.Pixels {
-        var values = [UInt32](repeating: 0, count: image.width * image.height)
-        let opaque: UInt32 = image.isOpaqueFormat ? 0xFF00_0000 : 0
-        image.withUnsafePixels { source in
-            values.withUnsafeMutableBufferPointer { target in
-                for y in 0..<image.height {
-                    for x in 0..<image.width {
-                        target[y * image.width + x] =
-                            source.load(fromByteOffset: y * image.stride + x * 4, as: UInt32.self) | opaque
+        let noiseFloor = tolerance.noiseFloor
+        actual.withUnsafePixels { pa in
+            expected.withUnsafePixels { pe in
+                let a = PerceptualDifference.Pixels(
+                    base: UnsafeRawPointer(pa.baseAddress!), stride: actual.stride, width: width, height: height,
+                    opaque: actual.isOpaqueFormat ? 0xFF00_0000 : 0)
+                let e = PerceptualDifference.Pixels(
+                    base: UnsafeRawPointer(pe.baseAddress!), stride: expected.stride, width: width, height: height,
+                    opaque: expected.isOpaqueFormat ? 0xFF00_0000 : 0)
+                map.judgements.withUnsafeMutableBufferPointer { judgements in
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            let va = a[x, y], ve = e[x, y]
+                            if va == ve { continue }
+                            map.differingAtAll += 1
+                            let delta = Int(largestChannelDifference(va, ve))
+                            var judgement: DifferenceMap.Judgement
+                            if !perceptual {
+                                judgement = delta <= noiseFloor ? .tolerated : .counted
+                            } else if PerceptualDifference.delta(va, ve) <= allowed {
+                                judgement = .tolerated
+                            } else if !countsAntialiasing
+                                && (PerceptualDifference.isAntialiased(a, x: x, y: y, other: e)
+                                    || PerceptualDifference.isAntialiased(e, x: x, y: y, other: a))
+                            {
+                                judgement = .antialiased
+                            } else {
+                                judgement = .counted
+                            }
+                            if judgement != .tolerated && !ignoring.isEmpty && ignoring.contains(where: { $0.contains(x: x, y: y) }) {
+                                judgement = .ignored
+                            }
+                            switch judgement {
+                            case .counted:
+                                map.counted += 1
+                                map.deltaSum += delta
+                                map.largestDelta = max(map.largestDelta, delta)
+                            case .antialiased: map.antialiased += 1
+                            case .ignored: map.ignored += 1
+                            case .same, .tolerated: break
+                            }
+                            judgements[y * width + x] = judgement
+                        }
                     }
                 }
             }
         }
-        return PerceptualDifference.Pixels(values: values, width: image.width, height: image.height)
+        return map
     }
 
     @inline(__always)
@@ -197,25 +229,13 @@ public enum ImageComparator {
     }
 
     static func statisticsOf(_ map: DifferenceMap) -> DifferenceStatistics {
-        var counted = 0, atAll = 0, antialiased = 0, ignored = 0, largest = 0, sum = 0
-        for (judgement, delta) in zip(map.judgements, map.channelDeltas) where delta > 0 {
-            atAll += 1
-            switch judgement {
-            case .counted:
-                counted += 1
-                sum += Int(delta)
-                largest = max(largest, Int(delta))
-            case .antialiased: antialiased += 1
-            case .ignored: ignored += 1
-            case .same, .tolerated: break
-            }
-        }
-        let (clusters, clusterCount) = Clusters.find(in: map)
+        let (clusters, clusterCount) = map.counted > 0 ? Clusters.find(in: map) : ([], 0)
         return DifferenceStatistics(
-            width: map.width, height: map.height, differingPixels: counted, pixelsDifferingAtAll: atAll,
-            antialiasedPixels: antialiased, ignoredPixels: ignored,
-            differingRatio: Double(counted) / Double(max(1, map.width * map.height)),
-            maxChannelDelta: largest, meanChannelDelta: counted > 0 ? Double(sum) / Double(counted) : 0,
+            width: map.width, height: map.height, differingPixels: map.counted, pixelsDifferingAtAll: map.differingAtAll,
+            antialiasedPixels: map.antialiased, ignoredPixels: map.ignored,
+            differingRatio: Double(map.counted) / Double(max(1, map.width * map.height)),
+            maxChannelDelta: map.largestDelta,
+            meanChannelDelta: map.counted > 0 ? Double(map.deltaSum) / Double(map.counted) : 0,
             clusters: clusters, clusterCount: clusterCount)
     }
 

@@ -63,12 +63,16 @@ enum PerceptualDifference {
             Double(Int(a & 0xFF) - Int(b & 0xFF) - da))
     }
 
-    /// Pixels of one image, row by row, without padding; alpha forced opaque for RGB24.
+    /// Read access to one image's pixels during a comparison (valid only inside the
+    /// image's `withUnsafePixels`); alpha reads as opaque for RGB24 images.
     struct Pixels {
-        var values: [UInt32]
-        let width: Int, height: Int
+        let base: UnsafeRawPointer
+        let stride: Int, width: Int, height: Int
+        let opaque: UInt32
 
-        @inline(__always) subscript(x: Int, y: Int) -> UInt32 { values[y * width + x] }
+        @inline(__always) subscript(x: Int, y: Int) -> UInt32 {
+            base.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) | opaque
+        }
     }
 
     /// True when the pixel at (x, y) of `image` is anti-aliased, by the detector above;
