@@ -18,13 +18,17 @@ APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib
 # Only the benchmark needs these: rsvg-convert, a peer to compare with.
 BENCH_PACKAGES := librsvg2-bin
 
+# The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
+BROWSER_PACKAGES := chromium python3-venv
+BROWSER_VENV := .venv-browser
+
 DEMO_OUT ?= out/samples
 SWIFT_BUILD_FLAGS ?=
 
 # What the formatter and the doc-coverage check look at.
 SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
 
-.PHONY: demo test lint format doc-coverage bench deps bench-deps build release clean
+.PHONY: demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
@@ -37,6 +41,17 @@ test: deps lint
 	@# In CI, also the fast sanitizer subset (AddressSanitizer, ThreadSanitizer).
 	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory browser-test
+
+# The golden report in a real browser (headless chromium); screenshots in out/browser.
+browser-test: browser-deps
+	swift build $(SWIFT_BUILD_FLAGS) --product easel
+	$(BROWSER_VENV)/bin/python Tests/Browser/golden_report_test.py .build/debug/easel out/browser
+
+browser-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_PACKAGES)"
+	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c "import playwright" 2>/dev/null \
+	  || { python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install --quiet playwright; }
 
 # Fails on code the formatter would change (`make format` fixes it; the rules are in
 # .swift-format), on an import a target does not declare (the house's rules), and on

@@ -65,7 +65,8 @@ extension Benchmarks {
                     [
                         harness.path, URL(fileURLWithPath: pixelmatchModule).path,
                         inputs.folder.appendingPathComponent("golden.rgba").path,
-                        inputs.folder.appendingPathComponent("actual.rgba").path, "\(golden.width)", "\(golden.height)", "\(runs)",
+                        inputs.folder.appendingPathComponent("actual.rgba").path, "\(golden.width)", "\(golden.height)",
+                        "\(runs)",
                     ])
                 let fields = output.split(separator: " ")
                 if fields.count >= 2, let count = Int(fields[0]) {

@@ -126,7 +126,10 @@ if runs("golden") {
     results.golden = golden
     printTable(
         "7. Comparing two 1300x2000 renderings of the typical card (comparison only; the process includes decoding two PNGs)",
-        ["pair", "channel", "perceptual (counted)", "easel golden diff (process)", "pixelmatch (counted)", "pixelmatch / perceptual"],
+        [
+            "pair", "channel", "perceptual (counted)", "easel golden diff (process)", "pixelmatch (counted)",
+            "pixelmatch / perceptual",
+        ],
         golden.map { pair in
             [
                 pair.pair, pair.channel.text, "\(pair.perceptual.text) (\(pair.perceptualCount))", pair.diffProcess.text,

@@ -66,12 +66,13 @@ struct GoldenReportPage {
                 ?? "<small>golden</small> \(e(result.golden))")
         var html =
             "<section class=\"result \(status)\" data-status=\"\(status)\" id=\"result-\(index)\">\n<h2><span class=\"badge\">\(status)</span> \(title)"
-        if result.status == .passed || result.status == .missing {
-            html += " <small class=\"time\">\(String(format: "%.2f", result.seconds)) s</small></h2>\n"
-            if result.status == .missing { html += "<p class=\"message\">No document renders this golden.</p>\n" }
-            return html + "</section>\n"
-        }
+        if result.status != .missing { html += " <small class=\"time\">\(Self.duration(result.seconds))</small>" }
         html += "</h2>\n"
+        if result.status == .passed { return html + "</section>\n" }
+        if result.status == .missing {
+            return html
+                + "<p class=\"message\">No document renders this golden (`easel golden prune` lists such goldens).</p>\n</section>\n"
+        }
         if let message = result.message { html += "<p class=\"message\">\(e(message))</p>\n" }
         let images = result.images
         if let expected = images["expected"], let actual = images["actual"] {
@@ -137,6 +138,11 @@ struct GoldenReportPage {
     }
 
     func e(_ text: String) -> String { GoldenReport.escape(text) }
+
+    /// `12 ms` or `1.4 s`: how long a document took to render and compare.
+    static func duration(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.1f s", seconds)
+    }
 
     /// A relative path as a URL safe in an attribute and in CSS `url()`: every byte but
     /// letters, digits and `-._~/` percent-encoded.

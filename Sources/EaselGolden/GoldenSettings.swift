@@ -56,6 +56,14 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
         }
     }
 
+    /// Writes the settings; empty `ignore` and a nil `tolerance` are left out.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(render, forKey: .render)
+        try container.encodeIfPresent(tolerance, forKey: .tolerance)
+        if !ignore.isEmpty { try container.encode(ignore, forKey: .ignore) }
+    }
+
     /// Reads the settings file at `path`: nil when there is none, an error naming the file
     /// and the key path when it cannot be used (never silently ignored).
     public static func read(at path: String) throws(DocumentError) -> GoldenSettings? {

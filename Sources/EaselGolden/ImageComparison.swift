@@ -136,11 +136,13 @@ public enum ImageComparator {
         let rowBytes = a.width * 4
         return a.withUnsafePixels { pa in
             b.withUnsafePixels { pb in
-                for y in 0..<a.height where memcmp(pa.baseAddress! + y * a.stride, pb.baseAddress! + y * b.stride, rowBytes) != 0 {
+                for y in 0..<a.height where memcmp(pa.baseAddress! + y * a.stride, pb.baseAddress! + y * b.stride, rowBytes) != 0
+                {
                     if a.isOpaqueFormat {
                         // RGB24's top byte is padding: compare without it.
                         for x in 0..<a.width
-                        where (pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self)
+                        where
+                            (pa.load(fromByteOffset: y * a.stride + x * 4, as: UInt32.self)
                             ^ pb.load(fromByteOffset: y * b.stride + x * 4, as: UInt32.self)) & 0x00FF_FFFF != 0
                         {
                             return false
@@ -197,7 +199,9 @@ public enum ImageComparator {
                             } else {
                                 judgement = .counted
                             }
-                            if judgement != .tolerated && !ignoring.isEmpty && ignoring.contains(where: { $0.contains(x: x, y: y) }) {
+                            if judgement != .tolerated && !ignoring.isEmpty
+                                && ignoring.contains(where: { $0.contains(x: x, y: y) })
+                            {
                                 judgement = .ignored
                             }
                             switch judgement {

@@ -61,7 +61,8 @@ func nudgeLargestFill(_ scene: inout Scene, by levels: Double) -> Bool {
     guard let index = best?.index, case .fill(let path, var color) = scene.operations[index] else { return false }
     let step = levels / 255
     color = Color(
-        red: color.red > 0.5 ? color.red - step : color.red + step, green: color.green > 0.5 ? color.green - step : color.green + step,
+        red: color.red > 0.5 ? color.red - step : color.red + step,
+        green: color.green > 0.5 ? color.green - step : color.green + step,
         blue: color.blue > 0.5 ? color.blue - step : color.blue + step, alpha: color.alpha)
     scene.operations[index] = .fill(path, color)
     return true
@@ -116,8 +117,9 @@ for path in paths {
                     + (result.passed ? "pass" : "FAIL") + (result.passed == variant.benign ? "" : " ✗"))
         }
         let name = (path as NSString).lastPathComponent
-        print("| \(name.prefix(14)) (\(golden.width)x\(golden.height)) | \(variant.name) | \(variant.benign ? "pass" : "fail") | "
-            + cells.joined(separator: " | ") + " |")
+        print(
+            "| \(name.prefix(14)) (\(golden.width)x\(golden.height)) | \(variant.name) | \(variant.benign ? "pass" : "fail") | "
+                + cells.joined(separator: " | ") + " |")
     }
 }
 print("")
