@@ -11,11 +11,14 @@ import EaselGolden
 /// walking up from it to `Package.swift`); failures write artifacts under
 /// `.build/golden-artifacts/<suite>/<name>/` (or `$EASEL_GOLDEN_ARTIFACTS`) and say where.
 /// The record mode comes from `EASEL_GOLDEN_RECORD` (see `RecordMode`) unless given.
+/// Differences inside `ignoring` (rectangles in the image's pixels) never count; the
+/// composite hatches them.
 public func assertGolden(
-    _ image: RasterImage, named name: String, suite: String, tolerance: Tolerance = .default,
+    _ image: RasterImage, named name: String, suite: String, tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
     record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    let outcome = GoldenSession.verify(image, named: suite + "/" + name, tolerance: tolerance, record: record, filePath: filePath)
+    let outcome = GoldenSession.verify(
+        image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath)
     if !outcome.passed {
         GoldenSession.report(outcome.message ?? "golden check failed", filePath: filePath, line: line, column: column)
     }
@@ -24,13 +27,14 @@ public func assertGolden(
 /// Renders `document` (which lives at `url`, for its images) and checks it against its golden.
 public func assertGolden(
     _ document: any FileDocument, at url: URL, named name: String, suite: String,
-    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
+    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
     record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
     do {
         let rendered = try DocumentRenderer.render(LocatedDocument(document, at: url), options: options)
         assertGolden(
-            rendered.image, named: name, suite: suite, tolerance: tolerance, record: record, filePath: filePath, line: line,
+            rendered.image, named: name, suite: suite, tolerance: tolerance, ignoring: ignoring, record: record,
+            filePath: filePath, line: line,
             column: column)
     } catch {
         GoldenSession.report("\(url.path): cannot be rendered: \(error)", filePath: filePath, line: line, column: column)
@@ -40,24 +44,24 @@ public func assertGolden(
 /// Checks a card, rendered at the app's thumbnail size unless told otherwise.
 public func assertGolden(
     card: Card, in folder: URL, named name: String, suite: String,
-    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default,
+    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
     record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
     assertGolden(
         card, at: folder.appendingPathComponent(card.appFileName), named: name, suite: suite, options: options,
-        tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
+        tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath, line: line, column: column)
 }
 
 /// Checks a drawing, rendered at its canvas size unless told otherwise; its images are
 /// looked for in `imageFolder`.
 public func assertGolden(
     drawing: Drawing, imageFolder: URL, named name: String, suite: String,
-    options: RenderOptions = RenderOptions(size: .scale(1)), tolerance: Tolerance = .default,
+    options: RenderOptions = RenderOptions(size: .scale(1)), tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
     record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
     assertGolden(
         drawing, at: imageFolder.appendingPathComponent("drawing.drawing"), named: name, suite: suite, options: options,
-        tolerance: tolerance, record: record, filePath: filePath, line: line, column: column)
+        tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath, line: line, column: column)
 }
 
 /// Finding the package, choosing the mode, and reporting to the running test framework.
@@ -73,7 +77,8 @@ public enum GoldenSession {
     }
 
     static func verify(
-        _ image: RasterImage, named name: String, tolerance: Tolerance, record: RecordMode?, filePath: StaticString
+        _ image: RasterImage, named name: String, tolerance: Tolerance, ignoring: [PixelRect], record: RecordMode?,
+        filePath: StaticString
     ) -> GoldenOutcome {
         guard let root = packageRoot(from: filePath) else {
             return GoldenOutcome(
@@ -90,7 +95,7 @@ public enum GoldenSession {
         let verifier = GoldenVerifier(
             goldensFolder: root.appendingPathComponent("Goldens"), artifactsFolder: artifacts,
             recordMode: mode, tolerance: tolerance)
-        return verifier.verify(image, named: name)
+        return verifier.verify(image, named: name, ignoring: ignoring)
     }
 
     /// Records a failure with Swift Testing when a Swift Testing test is running, and with

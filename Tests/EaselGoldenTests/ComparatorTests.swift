@@ -324,4 +324,30 @@ struct GoldenVerifierTests {
             as? [String: Any]
         #expect((json?["statistics"] as? [String: Any])?["differingPixels"] as? Int == 100)
     }
+
+    @Test func differencesInIgnoredRegionsNeverCountAndAreReported() throws {
+        let a = try ComparatorTests.base(), b = try ComparatorTests.copy(a)
+        for x in 0..<10 { ComparatorTests.set(b, x: x, y: 70, 0xFF00_0000) }
+        let region = PixelRect(x: 0, y: 65, width: 20, height: 10)
+        guard case .different(let statistics, true) = ImageComparator.compare(b, a, tolerance: .exact, ignoring: [region])
+        else {
+            Issue.record("an ignored change must pass")
+            return
+        }
+        #expect(statistics.ignoredPixels == 10 && statistics.differingPixels == 0 && statistics.clusterCount == 0)
+        #expect(
+            !ImageComparator.compare(b, a, tolerance: .exact, ignoring: [PixelRect(x: 0, y: 65, width: 5, height: 10)]).passed)
+        let map = ImageComparator.differenceMap(b, a, tolerance: .exact, ignoring: [region])
+        #expect(map[3, 70] == .ignored && map[3, 71] == .same)
+    }
+
+    @Test func theIdenticalFastPathStillSeesEveryChange() throws {
+        let a = try ComparatorTests.base(), b = try ComparatorTests.copy(a)
+        guard case .identical = ImageComparator.compare(b, a, tolerance: .exact) else {
+            Issue.record("a copy is identical")
+            return
+        }
+        ComparatorTests.set(b, x: 99, y: 79, ComparatorTests.argb(a, x: 99, y: 79) ^ 0x0000_0100)  // the last pixel
+        #expect(!ImageComparator.compare(b, a, tolerance: .exact).passed)
+    }
 }
