@@ -101,18 +101,8 @@ public struct GoldenReport: Codable, Sendable {
 
     /// Reads a report folder's `report.json`; errors name the file and the key path.
     public static func read(from folder: URL) throws(DocumentError) -> GoldenReport {
-        let path = folder.appendingPathComponent(jsonName).path
-        let bytes: [UInt8]
-        do { bytes = try FileIO.readBytes(at: path, maxBytes: 256 << 20) } catch {
-            throw DocumentError(file: path, kind: .io("cannot read the report: \(error)"))
-        }
-        do {
-            return try JSONDecoder().decode(GoldenReport.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw DocumentError(decoding: error, file: path)
-        } catch {
-            throw DocumentError(file: path, kind: .invalidValue("\(error)"))
-        }
+        try decodeJSONFile(
+            GoldenReport.self, at: folder.appendingPathComponent(jsonName).path, maxBytes: 256 << 20, what: "the report")
     }
 
     static func escape(_ text: String) -> String {

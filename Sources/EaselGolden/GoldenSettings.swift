@@ -68,17 +68,7 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
     /// and the key path when it cannot be used (never silently ignored).
     public static func read(at path: String) throws(DocumentError) -> GoldenSettings? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let bytes: [UInt8]
-        do { bytes = try FileIO.readBytes(at: path, maxBytes: 4 << 20) } catch {
-            throw DocumentError(file: path, kind: .io("cannot read the golden settings: \(error)"))
-        }
-        do {
-            return try JSONDecoder().decode(GoldenSettings.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw DocumentError(decoding: error, file: path)
-        } catch {
-            throw DocumentError(file: path, kind: .invalidValue("\(error)"))
-        }
+        return try decodeJSONFile(GoldenSettings.self, at: path, maxBytes: 4 << 20, what: "the golden settings")
     }
 
     /// Writes the settings to `path`, atomically, keys sorted so the file diffs well.
@@ -86,42 +76,5 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicFile.write(Array(try encoder.encode(self)), to: path)
-    }
-}
-
-/// A coding key for dictionary keys and array indexes in error paths.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(_ string: String) { stringValue = string }
-    init(_ index: Int) {
-        stringValue = "[\(index)]"
-        intValue = index
-    }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { self.init(intValue) }
-}
-
-extension DocumentError {
-    /// A Codable decoding error as a DocumentError naming `file` and the JSON key path.
-    init(decoding error: DecodingError, file: String) {
-        func path(_ keys: [CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.reduce("") { path, key in
-                path.isEmpty || key.hasPrefix("[") ? path + key : path + "." + key
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            self.init(file: file, keyPath: path(context.codingPath), kind: .missingKey(key.stringValue))
-        case .typeMismatch(let type, let context):
-            self.init(
-                file: file, keyPath: path(context.codingPath), kind: .typeMismatch(expected: "\(type)", found: "another type"))
-        case .valueNotFound(let type, let context):
-            self.init(file: file, keyPath: path(context.codingPath), kind: .typeMismatch(expected: "\(type)", found: "null"))
-        case .dataCorrupted(let context):
-            self.init(file: file, keyPath: path(context.codingPath), kind: .invalidValue(context.debugDescription))
-        @unknown default:
-            self.init(file: file, kind: .invalidValue("\(error)"))
-        }
     }
 }

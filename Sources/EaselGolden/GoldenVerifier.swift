@@ -196,6 +196,11 @@ public struct GoldenVerifier: Sendable {
         let folder = artifactsFolder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // A previous run's files of this name (only those Easel writes) must not be
+            // taken for this run's: a composite that cannot be made now leaves none.
+            for file in ["actual.png", "expected.png", "composite.png", "statistics.json"] {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+            }
             try actual.writePNG(to: folder.appendingPathComponent("actual.png").path)
             if let summary {
                 let encoder = JSONEncoder()

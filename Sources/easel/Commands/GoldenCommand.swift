@@ -238,7 +238,6 @@ struct GoldenVerify: EaselCommand {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
         defer { if reportFolder == nil { try? FileManager.default.removeItem(at: temporary) } }
         let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? temporary
-        if let reportFolder { try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent("artifacts")) }
         let suite = folders.suite
         let settings: GoldenSettings?
         do { settings = try suite.settings() } catch { throw ValidationError(error.description) }
