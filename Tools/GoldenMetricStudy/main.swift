@@ -89,7 +89,10 @@ func sampleDocuments() -> [String] {
     return names.filter { $0.hasSuffix(".rwcard") || $0.hasSuffix(".drawing") }.sorted().map { "\(folder)/\($0)" }
 }
 
-let metrics: [(String, Tolerance)] = [("channel default", .default), ("perceptual (pixelmatch 0.1)", .perceptual)]
+let metrics: [(String, Tolerance)] = [
+    ("channel default", .default), ("perceptual (pixelmatch 0.1)", .perceptual),
+    ("perceptual 0.05, 4 pixels", Tolerance(perceptualThreshold: 0.05, maxPixels: .count(4))),
+]
 print("| document | change | should | " + metrics.map { "\($0.0): counted, verdict" }.joined(separator: " | ") + " |")
 print("|---|---|---|" + metrics.map { _ in "---|" }.joined())
 var right = [Int](repeating: 0, count: metrics.count), total = 0
