@@ -43,6 +43,9 @@ let package = Package(
         .systemLibrary(name: "CEaselCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CEaselFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
+        .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error
@@ -56,7 +59,10 @@ let package = Package(
         // One owning Swift type per C object: image and vector surfaces, contexts, font faces,
         // the PNG codec. Every status checked, typed errors.
         .target(
-            name: "EaselCairo", dependencies: ["EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG"]),
+            name: "EaselCairo",
+            dependencies: [
+                "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselHarfBuzz", "CEaselFriBidi",
+            ]),
         // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
         .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
         // The document editor, the editing verbs, the element factory, image import.

@@ -172,7 +172,7 @@ public final class CairoContext {
     /// positions given at size 1; `transform` maps the text's own space (baseline at y = 0)
     /// onto the current user space.
     public func showGlyphs(
-        _ runs: [(face: FontFace, glyphs: [(index: UInt, x: Double)])], size: Double, color: Color,
+        _ runs: [(face: FontFace, glyphs: [(index: UInt, x: Double, y: Double)])], size: Double, color: Color,
         transform: Transform2D
     ) throws(CairoError) {
         guard size > 0, !runs.isEmpty else { return }
@@ -191,7 +191,7 @@ public final class CairoContext {
             cairo_set_font_size(cr, size)
             for run in runs {
                 cairo_set_font_face(cr, run.face.face)
-                let glyphs = run.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x * size, y: 0) }
+                let glyphs = run.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x * size, y: $0.y * size) }
                 cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
                 try check("drawing \(glyphs.count) glyphs of \(run.face)")
             }

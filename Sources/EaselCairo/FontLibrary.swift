@@ -11,6 +11,8 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
     public let file: FontMap.FontFile
     let face: OpaquePointer  // cairo_font_face_t, kept for the life of the process
     let measuring: OpaquePointer  // cairo_scaled_font_t at size 1, unhinted
+    /// The same file read by HarfBuzz, for shaping (nil if HarfBuzz cannot read it).
+    let shaping: HarfBuzzFont?
     /// Ascent and descent (both positive) at size 1, from the font's own metrics.
     public let ascent: Double
     /// How far the font reaches below the baseline at size 1, as a positive number.
@@ -20,6 +22,7 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
         self.file = file
         self.face = face
         self.measuring = measuring
+        shaping = HarfBuzzFont(path: file.path, faceIndex: file.faceIndex)
         var extents = cairo_font_extents_t()
         cairo_scaled_font_extents(measuring, &extents)
         ascent = extents.ascent
@@ -112,9 +115,16 @@ public final class FontLibrary: Sendable {
     /// mapped file is missing. `substituted` is true when the name was unknown or its file
     /// was missing.
     public func face(named name: String) throws(FontError) -> (face: FontFace, substituted: Bool) {
-        let (file, known) = FontMap.file(for: name)
-        if let face = try? face(for: file) { return (face, !known) }
-        return (try face(for: FontMap.defaultSans), true)
+        let resolved = try resolve(named: name)
+        return (resolved.face, resolved.substituted)
+    }
+
+    /// The face and OpenType features for a font name through `FontMap`, falling back to the
+    /// default sans (without features) when the name is unknown or its file missing.
+    public func resolve(named name: String) throws(FontError) -> (face: FontFace, features: [String], substituted: Bool) {
+        let choice = FontMap.choice(for: name)
+        if let face = try? face(for: choice.file) { return (face, choice.features, !choice.known) }
+        return (try face(for: FontMap.defaultSans), [], true)
     }
 
     /// The fallback faces that are installed, in order.

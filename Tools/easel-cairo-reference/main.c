@@ -189,7 +189,7 @@ static cairo_surface_t *draw(const char *script, int width, int height) {
             matrix(&m);
             int n = (int)number();
             cairo_glyph_t *glyphs = malloc(sizeof(cairo_glyph_t) * (n ? n : 1));
-            for (int i = 0; i < n; i++) { glyphs[i].index = (unsigned long)number(); glyphs[i].x = number(); glyphs[i].y = 0; }
+            for (int i = 0; i < n; i++) { glyphs[i].index = (unsigned long)number(); glyphs[i].x = number(); glyphs[i].y = number(); }
             cairo_save(cr);
             cairo_transform(cr, &m);
             cairo_set_source_rgba(cr, r, g, b, a);

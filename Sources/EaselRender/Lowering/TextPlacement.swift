@@ -22,21 +22,35 @@ enum TextPlacement {
     }
 
     /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
-    /// characters it lacks. Warns (at `keyPath` + `fontKey`) when the name is not mapped,
-    /// and returns nil (with a warning) when no font can be loaded at all.
+    /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
+    /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
+    /// nil (with a warning) when no font can be loaded at all.
     static func layout(
         _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
         warnings: inout [DocumentWarning]
     ) -> TextLine? {
         do {
-            let (face, substituted) = try fonts.face(named: fontName)
+            let (face, features, substituted) = try fonts.resolve(named: fontName)
             if substituted {
                 warnings.append(
                     DocumentWarning(
                         file: file, keyPath: keyPath + fontKey,
                         message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
             }
-            return TextLine.layout(text, primary: face, fallbacks: fonts.fallbackFaces)
+            let line = TextLine.layout(
+                text, primary: face, features: features, fallbacks: fonts.fallbackFaces,
+                emoji: try? fonts.face(for: FontMap.colorEmoji))
+            if !line.missing.isEmpty {
+                let characters = line.missing.prefix(5).map { "U+" + String($0.value, radix: 16, uppercase: true) }
+                    .joined(separator: ", ")
+                warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath,
+                        message:
+                            "no installed font has \(characters)\(line.missing.count > 5 ? ", …" : ""); drawn as missing-glyph boxes"
+                    ))
+            }
+            return line
         } catch {
             warnings.append(DocumentWarning(file: file, keyPath: keyPath, message: "the text is not drawn: \(error)"))
             return nil

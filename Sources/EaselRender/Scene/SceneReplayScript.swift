@@ -42,7 +42,8 @@ public enum SceneReplayScript {
                 lines.append("image \(source.path) \(matrix(transform)) \(clip.map(script) ?? "-")")
             case .text(let text):
                 for run in text.line.runs {
-                    let glyphs = run.glyphs.map { "\($0.index) \(n($0.x * text.fontSize))" }.joined(separator: " ")
+                    let glyphs = run.glyphs.map { "\($0.index) \(n($0.x * text.fontSize)) \(n($0.y * text.fontSize))" }
+                        .joined(separator: " ")
                     lines.append(
                         "text \(run.font.path) \(n(text.fontSize)) \(rgba(text.color)) \(matrix(text.transform)) \(run.glyphs.count) \(glyphs)"
                     )
