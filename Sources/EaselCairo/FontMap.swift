@@ -43,12 +43,14 @@ public enum FontMap {
     public static let arial = FontFile(liberation + "LiberationSans-Regular.ttf")
 
     /// Tried in order for characters the chosen font lacks (emoji first try `colorEmoji`).
+    /// The script fonts come before DejaVu Sans, which has Arabic and Hebrew letters too but
+    /// not their designers' care; they have no Latin, Greek or Cyrillic to take from it.
     public static let fallbacks: [FontFile] = [
-        defaultSans,
         FontFile(noto + "NotoSansArabic-Regular.ttf"),
         FontFile(noto + "NotoSansHebrew-Regular.ttf"),
         FontFile(noto + "NotoSansThai-Regular.ttf"),
         FontFile(noto + "NotoSansDevanagari-Regular.ttf"),
+        defaultSans,
         cjk,  // Chinese, Japanese, Korean
         colorEmoji,
         FontFile("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),  // symbols, monochrome emoji
@@ -152,7 +154,8 @@ public enum FontMap {
             ["Noteworthy"], comicNeue + "ComicNeue-Regular.otf", bold: comicNeue + "ComicNeue-Bold.otf",
             light: comicNeue + "ComicNeue-Light.otf", why: "a handwritten note"),
         family(
-            ["Verdana"], dejaVu + "DejaVuSans.ttf", bold: dejaVu + "DejaVuSans-Bold.ttf", italic: dejaVu + "DejaVuSans-Oblique.ttf",
+            ["Verdana"], dejaVu + "DejaVuSans.ttf", bold: dejaVu + "DejaVuSans-Bold.ttf",
+            italic: dejaVu + "DejaVuSans-Oblique.ttf",
             boldItalic: dejaVu + "DejaVuSans-BoldOblique.ttf", why: "DejaVu descends from Vera, Verdana's wide humanist cousin"),
         family(
             ["Papyrus", "Zapfino", "Apple Chancery"], urw + "Z003-MediumItalic.otf",
@@ -164,7 +167,8 @@ public enum FontMap {
             ["SavoyeLET", "Savoye LET", "SavoyeLetPlain"], dancing + "DancingScript-Regular.otf",
             bold: dancing + "DancingScript-Bold.otf", why: "a flowing connected script"),
         family(
-            ["SnellRoundhand", "Snell Roundhand"], dancing + "DancingScript-Regular.otf", bold: dancing + "DancingScript-Bold.otf",
+            ["SnellRoundhand", "Snell Roundhand"], dancing + "DancingScript-Regular.otf",
+            bold: dancing + "DancingScript-Bold.otf",
             why: "a round connected script; Black is its Bold"),
         // Other names documents use.
         family(
@@ -204,7 +208,9 @@ public enum FontMap {
         family(
             ["DejaVu Serif", "DejaVuSerif"], dejaVu + "DejaVuSerif.ttf", bold: dejaVu + "DejaVuSerif-Bold.ttf",
             italic: dejaVu + "DejaVuSerif-Italic.ttf", boldItalic: dejaVu + "DejaVuSerif-BoldItalic.ttf", why: "itself"),
-        family(["DejaVu Sans Mono", "DejaVuSansMono"], dejaVu + "DejaVuSansMono.ttf", bold: dejaVu + "DejaVuSansMono-Bold.ttf", why: "itself"),
+        family(
+            ["DejaVu Sans Mono", "DejaVuSansMono"], dejaVu + "DejaVuSansMono.ttf", bold: dejaVu + "DejaVuSansMono-Bold.ttf",
+            why: "itself"),
         family(
             ["Liberation Sans", "LiberationSans"], liberation + "LiberationSans-Regular.ttf",
             bold: liberation + "LiberationSans-Bold.ttf", italic: liberation + "LiberationSans-Italic.ttf",
@@ -212,15 +218,21 @@ public enum FontMap {
         family(
             ["Liberation Serif", "LiberationSerif"], liberation + "LiberationSerif-Regular.ttf",
             bold: liberation + "LiberationSerif-Bold.ttf", italic: liberation + "LiberationSerif-Italic.ttf", why: "itself"),
-        family(["Liberation Mono", "LiberationMono"], liberation + "LiberationMono-Regular.ttf", bold: liberation + "LiberationMono-Bold.ttf", why: "itself"),
+        family(
+            ["Liberation Mono", "LiberationMono"], liberation + "LiberationMono-Regular.ttf",
+            bold: liberation + "LiberationMono-Bold.ttf", why: "itself"),
         family(
             ["Open Sans", "OpenSans"], openSans + "OpenSans-Regular.ttf", bold: openSans + "OpenSans-Bold.ttf",
-            italic: openSans + "OpenSans-Italic.ttf", heavy: openSans + "OpenSans-ExtraBold.ttf", light: openSans + "OpenSans-Light.ttf",
+            italic: openSans + "OpenSans-Italic.ttf", heavy: openSans + "OpenSans-ExtraBold.ttf",
+            light: openSans + "OpenSans-Light.ttf",
             why: "itself"),
-        family(["Comic Neue", "ComicNeue"], comicNeue + "ComicNeue-Regular.otf", bold: comicNeue + "ComicNeue-Bold.otf", why: "itself"),
+        family(
+            ["Comic Neue", "ComicNeue"], comicNeue + "ComicNeue-Regular.otf", bold: comicNeue + "ComicNeue-Bold.otf",
+            why: "itself"),
         family(["URW Gothic", "URWGothic"], urw + "URWGothic-Book.otf", bold: urw + "URWGothic-Demi.otf", why: "itself"),
         family(["Nimbus Sans", "NimbusSans"], urw + "NimbusSans-Regular.otf", bold: urw + "NimbusSans-Bold.otf", why: "itself"),
-        family(["Nimbus Roman", "NimbusRoman"], urw + "NimbusRoman-Regular.otf", bold: urw + "NimbusRoman-Bold.otf", why: "itself"),
+        family(
+            ["Nimbus Roman", "NimbusRoman"], urw + "NimbusRoman-Regular.otf", bold: urw + "NimbusRoman-Bold.otf", why: "itself"),
         family(["Z003"], urw + "Z003-MediumItalic.otf", why: "itself"),
         family(
             ["Linux Libertine", "Linux Libertine O", "LinLibertine"], libertine + "LinLibertine_R.otf",
@@ -229,7 +241,9 @@ public enum FontMap {
         family(
             ["EB Garamond", "EBGaramond"], garamond + "EBGaramond12-Regular.otf", bold: garamond + "EBGaramond12-Bold.otf",
             italic: garamond + "EBGaramond12-Italic.otf", why: "itself"),
-        family(["Dancing Script", "DancingScript"], dancing + "DancingScript-Regular.otf", bold: dancing + "DancingScript-Bold.otf", why: "itself"),
+        family(
+            ["Dancing Script", "DancingScript"], dancing + "DancingScript-Regular.otf", bold: dancing + "DancingScript-Bold.otf",
+            why: "itself"),
         family(["Lobster"], "/usr/share/fonts/opentype/lobster/lobster.otf", why: "itself"),
         family(
             ["Quicksand"], "/usr/share/fonts/truetype/quicksand/Quicksand-Regular.ttf", bold: roundedBold.path,
@@ -283,7 +297,10 @@ public enum FontMap {
             if let family = table[remaining] {
                 return Choice(file: family.file(for: style), features: family.features, known: true)
             }
-            guard let (word, wordStyle) = styleWords.first(where: { remaining.hasSuffix($0.word) && remaining.count > $0.word.count })
+            guard
+                let (word, wordStyle) = styleWords.first(where: {
+                    remaining.hasSuffix($0.word) && remaining.count > $0.word.count
+                })
             else { break }
             remaining.removeLast(word.count)
             style = combine(style, wordStyle)

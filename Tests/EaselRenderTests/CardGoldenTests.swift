@@ -130,4 +130,48 @@ struct CardGoldenTests {
         #expect(image.pixel(x: 2, y: 2) == RGBA8(r: 0, g: Fixtures.cairo8(0.924), b: 255, a: 255))
         assertGolden(image, named: "extended-srgb", suite: "Cards")
     }
+
+    @Test func theErrorImageIsTheAppsAsset() throws {
+        // A square frame shows the asset whole; a wide one aspect-fits it, centred.
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [element(nil, x: 0, y: -450, w: 1000, h: 1000), element(nil, x: 0, y: 600, w: 1200, h: 600)])
+        let (image, warnings) = try render(card, scale: 0.4)
+        #expect(warnings.count == 2)
+        // The asset's red, rgb(255, 45, 45), in the middle of the "x".
+        let red = image.pixel(x: 260, y: Int((1000 - 450 - 500 + 220 * 1000 / 512) * 0.4))
+        #expect(red == RGBA8(r: 255, g: 45, b: 45, a: 255), "\(red)")
+        assertGolden(image, named: "error-image", suite: "Cards")
+    }
+
+    @Test func theErrorImageIsClippedByTheFrameAsAnyImage() throws {
+        let card = Card(
+            backgroundColor: Color(hex: "#F4D6E6")!,
+            imageElements: [
+                element(nil, x: -300, y: -500, w: 550, h: 550, clip: .heart),
+                element(nil, x: 300, y: -500, w: 550, h: 550, clip: .circle),
+                element(nil, x: -300, y: 300, w: 550, h: 550, rotation: 15, clip: .diamond),
+                element("NOT-THERE", x: 300, y: 300, w: 550, h: 400, clip: .cloud),
+            ])
+        let (image, warnings) = try render(card, scale: 0.4)
+        #expect(warnings.count == 4)
+        // Outside the heart, near the frame's top corner, the background shows: clipped.
+        #expect(image.pixel(x: Int((650 - 300 - 270) * 0.4), y: Int((1000 - 500 - 270) * 0.4)).g > 200)
+        assertGolden(image, named: "error-image-clipped", suite: "Cards")
+    }
+
+    @Test func everyFontOfTheAppsPicker() throws {
+        let fonts = FontMapTests.pickerFonts
+        let card = Card(
+            backgroundColor: .white,
+            textElements: fonts.enumerated().map { index, font in
+                TextElement(
+                    transform: ElementTransform(
+                        size: Size(width: 1240, height: 104), offset: Point(x: 0, y: Double(index) * 114 - 912)),
+                    text: "\(font): Quick brown fox", textColor: Color(hex: "#1D3557")!, textFont: font)
+            })
+        let (image, warnings) = try render(card, scale: 0.4)
+        #expect(warnings.isEmpty, "\(warnings)")
+        assertGolden(image, named: "picker-fonts", suite: "Cards")
+    }
 }

@@ -172,8 +172,26 @@ struct DrawingGoldenTests {
         #expect(image.pixel(x: 60, y: 40).a == 153)
         assertGolden(image, named: "transparent", suite: "Drawings")
     }
+    /// One line of each script, shaped and ordered: kerning, Arabic joining right to left,
+    /// Hebrew with numbers, Thai and Devanagari marks, CJK, colour emoji (a ZWJ family, a
+    /// flag), and a mixed left-to-right and right-to-left line.
+    static let scriptLines = [
+        "AV To WAVE Ta", "مرحبا بالعالم", "שלום עולם 123", "สวัสดีครับ", "नमस्ते दुनिया", "你好世界 こんにちは",
+        "👨‍👩‍👧‍👦 🇫🇷 ❤️ 😀", "Hello שלום world",
+    ]
+
+    @Test func everyScriptShapedAndOrdered() throws {
+        let graphics = Self.scriptLines.enumerated().map { index, line in
+            Graphic(
+                kind: .text(TextContent(string: line, fontFamily: "Gill Sans", fontSize: 34)),
+                transform: Self.frame(300, Double(index) * 56 + 32, 580, 50), fill: Self.ink)
+        }
+        let drawing = Drawing(canvasSize: Size(width: 600, height: 460), background: .white, graphics: graphics)
+        assertGolden(try render(drawing), named: "scripts", suite: "Drawings")
+    }
 }
 
 extension Color {
     func withAlpha(_ alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+
 }

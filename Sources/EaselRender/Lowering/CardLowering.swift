@@ -36,7 +36,8 @@ public enum CardLowering {
             switch outcome {
             case .failed(let reason):
                 scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".imageFilename", message: reason))
-                scene.operations += ErrorImage.operations(in: frame.size, frameToCanvas: frame.frameToCard, fonts: fonts)
+                scene.operations += ErrorImage.operations(
+                    in: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip, fonts: fonts)
             case .loaded(let pixels, let source):
                 scene.operations.append(
                     ImagePlacement.operation(

@@ -2,42 +2,49 @@ import EaselGeometry
 import EaselDocuments
 import EaselCairo
 
-/// The picture drawn where an image cannot be: a red "x" above the words "No image", as
-/// the Cards app shows. Easel draws it as vector operations, so it is sharp at any size.
+/// The picture drawn where an image cannot be: the Cards app's `error-image` asset, a
+/// 512x512 picture of a large lower-case "x" (Arial Rounded MT Bold) above the words
+/// "No image" (Arial), both in rgb(255, 45, 45), at the positions `cards-format.md` gives.
+/// Easel draws it with free stand-ins (Quicksand Bold, Liberation Sans) as vector text, so
+/// it is sharp at any size. Like any image it is aspect-fitted and centred in the frame, and
+/// clipped by the element's clip shape laid out in the fitted square.
 enum ErrorImage {
-    /// The design's own square; it is aspect-fitted into the element's frame.
-    static let designSize = Size(width: 100, height: 100)
-    static let red = Color(red: 0.86, green: 0.12, blue: 0.1)
-    static let grey = Color(red: 0.3, green: 0.3, blue: 0.3)
+    /// The asset's own square.
+    static let designSize = Size(width: 512, height: 512)
+    static let red = Color(red: 1, green: 45.0 / 255, blue: 45.0 / 255)
+
+    /// The asset's two texts: what, in which font, at which size, left edge and baseline.
+    static let texts: [(text: String, font: FontMap.FontFile, size: Double, x: Double, baseline: Double)] = [
+        ("x", FontMap.roundedBold, 457.9, 136.7, 299.4),
+        ("No image", FontMap.arial, 108.8, 21.4, 432.3),
+    ]
 
     /// The operations that draw the error image into a frame of `frameSize` (frame space),
-    /// mapped to the canvas by `frameToCanvas`.
-    static func operations(in frameSize: Size, frameToCanvas: Transform2D, fonts: FontLibrary) -> [SceneOperation] {
+    /// mapped to the canvas by `frameToCanvas`, clipped by `clip` in the fitted square.
+    static func operations(in frameSize: Size, frameToCanvas: Transform2D, clip: ClipShape? = nil, fonts: FontLibrary)
+        -> [SceneOperation]
+    {
         let fitted = designSize.aspectFit(in: frameSize)
         guard fitted.width > 0 else { return [] }
+        let fittedRect = Rect(center: Point(x: frameSize.width / 2, y: frameSize.height / 2), size: fitted)
         let scale = fitted.width / designSize.width
         let designToCanvas = Transform2D.scale(x: scale, y: scale)
-            .concatenating(.translation(x: (frameSize.width - fitted.width) / 2, y: (frameSize.height - fitted.height) / 2))
+            .concatenating(.translation(x: fittedRect.minX, y: fittedRect.minY))
             .concatenating(frameToCanvas)
-        // The "x": two bars crossing at (50, 35), each 56 long and 9 thick, at ±45 degrees.
         var operations: [SceneOperation] = []
-        for degrees in [45.0, -45.0] {
-            var bar = Path()
-            bar.addRect(Rect(center: .zero, size: Size(width: 56, height: 9)))
-            let placed = bar.applying(Transform2D.rotation(degrees: degrees).concatenating(.translation(x: 50, y: 35)))
-            operations.append(.fill(placed.applying(designToCanvas), red))
-        }
-        // "No image" below it, in the default sans, fitted into an 84x20 band around y = 82.
-        if let face = try? fonts.face(for: FontMap.defaultSans) {
-            let line = TextLine.layout("No image", primary: face, fallbacks: [])
-            let band = Rect(x: 8, y: 72, width: 84, height: 20)
-            let size = min(band.width / line.width, band.height / line.height)
-            // A frame a million units wide would ask FreeType for glyphs it refuses: the
-            // words are left out there (the cross still says what happened).
-            guard size * RenderBudgets.lengthScale(of: designToCanvas) <= RenderBudgets.maxTextSize else { return operations }
+        for text in texts {
+            guard let face = try? fonts.face(for: text.font) else { continue }
+            // A frame a million units wide would ask FreeType for glyphs it refuses: such
+            // text is left out (what is left still says what happened).
+            guard text.size * RenderBudgets.lengthScale(of: designToCanvas) <= RenderBudgets.maxTextSize else { continue }
+            let line = TextLine.layout(text.text, primary: face, fallbacks: [])
             operations.append(
-                TextPlacement.place(line, size: size, in: band, alignment: .center, color: grey, frameToCanvas: designToCanvas))
+                .text(
+                    SceneText(
+                        line: line, fontSize: text.size, color: red,
+                        transform: Transform2D.translation(x: text.x, y: text.baseline).concatenating(designToCanvas))))
         }
-        return operations
+        guard let clip, !operations.isEmpty else { return operations }
+        return [.beginGroup(opacity: 1, clip: clip.path(in: fittedRect).applying(frameToCanvas))] + operations + [.endGroup]
     }
 }
