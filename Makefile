@@ -12,13 +12,14 @@ SHELL := /bin/bash
 # The C libraries Easel links (cairo, FreeType, libpng, HarfBuzz, FriBidi), pkg-config to find them, and the
 # font files the renderer loads by path (see Sources/EaselCairo/FontMap.swift).
 APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
-	libharfbuzz-dev libfribidi-dev \
+	libharfbuzz-dev libfribidi-dev libturbojpeg0-dev libwebp-dev \
 	fonts-dejavu-core fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
 	fonts-open-sans fonts-wqy-microhei fonts-symbola fonts-quicksand fonts-linuxlibertine \
 	fonts-ebgaramond fonts-dancingscript fonts-lobster fonts-noto-core fonts-noto-color-emoji
 
-# Only the benchmark needs these: rsvg-convert, a peer to compare with.
-BENCH_PACKAGES := librsvg2-bin
+# Only the benchmarks need these: rsvg-convert, a peer to compare with; Pango, measured
+# against HarfBuzz + FriBidi by `make text-bench`.
+BENCH_PACKAGES := librsvg2-bin libpango1.0-dev
 
 # The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
 BROWSER_PACKAGES := chromium python3-venv
@@ -30,7 +31,7 @@ SWIFT_BUILD_FLAGS ?=
 # What the formatter and the doc-coverage check look at.
 SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
 
-.PHONY: demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
+.PHONY: text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
@@ -73,6 +74,13 @@ bench: deps bench-deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	@mkdir -p out
 	.build/release/easel-bench --json out/bench.json
+
+# HarfBuzz + FriBidi against Pango on the same lines and font files (README, Rendering).
+text-bench: deps bench-deps
+	@mkdir -p out
+	gcc -O2 -o out/text-shaping-bench Tools/text-shaping-bench/main.c \
+	  $$(pkg-config --cflags --libs pangocairo pangofc harfbuzz fribidi fontconfig)
+	out/text-shaping-bench
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

@@ -46,6 +46,9 @@ let package = Package(
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // Photos as people have them: JPEG (libjpeg-turbo) and WebP (libwebp).
+        .systemLibrary(name: "CEaselTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CEaselWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error
@@ -62,6 +65,7 @@ let package = Package(
             name: "EaselCairo",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselHarfBuzz", "CEaselFriBidi",
+                "CEaselTurboJPEG", "CEaselWebP",
             ]),
         // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
         .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
@@ -138,7 +142,7 @@ let package = Package(
             dependencies: [
                 "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselGoldenTesting",
                 "EaselTestSupport",
-            ]),
+            ], exclude: ["Images"]),
         .testTarget(
             name: "EaselEditingTests",
             dependencies: [

@@ -5,23 +5,28 @@ import EaselSupport
 import EaselCairo
 import EaselRender
 
-/// Brings a PNG into a document's folder, as the Cards app does when a photo is added.
+/// Brings a PNG, JPEG or WebP image into a document's folder, as the Cards app does when a
+/// photo is added.
 public enum ImageImport {
     /// The app keeps photos whose sides are not both over this; larger ones are shrunk so
     /// that the longer side is this long.
     public static let cardImageMaxSide = 1000
 
-    /// Reads and checks the PNG at `source` (it must decode), shrinks it as the app does
-    /// when both sides exceed 1000 pixels, and stores it in the card's folder under a new
-    /// upper-case UUID with no extension. Returns that name.
+    /// Reads and checks the image at `source` (PNG, JPEG or WebP; it must decode), shrinks
+    /// it as the app does when both sides exceed 1000 pixels, and stores it in the card's
+    /// folder as PNG (what the app's `UIImage.save()` writes) under a new upper-case UUID with
+    /// no extension. A PNG that needs no shrinking is stored byte for byte. Returns the name.
     public static func intoCardFolder(_ source: URL, folder: URL) throws -> String {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
         let image: RasterImage
-        do { image = try PNGDecoder.decode(bytes) } catch {
+        do { image = try ImageDecoder.decode(bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }
         guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
-            return try CardFolder.addImage(png: bytes, to: folder)
+            if ImageFormat.sniff(bytes) == .png { return try CardFolder.addImage(png: bytes, to: folder) }
+            let png: [UInt8]
+            do { png = try PNGEncoder.encode(image) } catch { throw RenderError.png(error) }
+            return try CardFolder.addImage(png: png, to: folder)
         }
         let scale = Double(cardImageMaxSide) / Double(max(image.width, image.height))
         let width = max(1, Int((Double(image.width) * scale).rounded())),
@@ -35,12 +40,12 @@ public enum ImageImport {
         return try CardFolder.addImage(png: png, to: folder)
     }
 
-    /// Puts the PNG at `source` beside a drawing (or in its package) so that it resolves:
+    /// Puts the image at `source` (PNG, JPEG or WebP, as it is) beside a drawing (or in its package) so that it resolves:
     /// a file already there is used as it is; another is copied in, under its own name or,
     /// when that is taken by a different file, a numbered one. Returns the name to use.
     public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
-        do { _ = try PNGDecoder.header(of: bytes) } catch {
+        do { _ = try ImageDecoder.header(of: bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }
         let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()

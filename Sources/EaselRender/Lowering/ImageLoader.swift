@@ -38,14 +38,15 @@ public final class ImageLoader {
         }
     }
 
-    /// Decodes the PNG at `url` (once; later calls return the same outcome).
+    /// Decodes the PNG, JPEG or WebP image at `url`, told apart by content (once; later calls
+    /// return the same outcome).
     public func load(_ url: URL) -> Outcome {
         if let cached = cache[url] { return cached }
         let outcome: Outcome
         do {
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
             // The budget is checked from the header, before any pixel memory exists.
-            let header = try PNGDecoder.header(of: bytes)
+            let header = try ImageDecoder.header(of: bytes)
             let pixels = header.width.multipliedReportingOverflow(by: header.height)
             if !pixels.overflow, pixels.partialValue <= maxPixels, decodedPixels + pixels.partialValue > maxTotalPixels {
                 throw DocumentError(
@@ -54,7 +55,7 @@ public final class ImageLoader {
                         "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels; it is not drawn"
                     ))
             }
-            let decoded = try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels)
+            let decoded = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels)
             decodedPixels += decoded.width * decoded.height
             outcome = .loaded(decoded, url)
         } catch let error as DocumentError {

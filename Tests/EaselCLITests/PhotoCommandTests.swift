@@ -1,0 +1,32 @@
+import Testing
+import Foundation
+import EaselCairo
+import EaselTestSupport
+
+@Suite("Photos from the command line")
+struct PhotoCommandTests {
+    static let images = ProcessRunner.packageRoot.appendingPathComponent("Tests/EaselRenderTests/Images")
+
+    @Test func addingAJPEGToACardStoresAnUprightPNGAsTheAppDoes() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        try s.ok(["add", "c.rwcard", "image", Self.images.appendingPathComponent("orientation-6.jpg").path])
+        let stored = try FileManager.default.contentsOfDirectory(atPath: s.folder.url.path).filter { !$0.contains(".") }
+        #expect(stored.count == 1)
+        let bytes = try s.bytes(stored[0])
+        #expect(ImageFormat.sniff(bytes) == .png, "the app's UIImage.save() writes PNG")
+        let image = try PNGDecoder.decode(bytes)
+        #expect(image.width == 8 && image.height == 16, "turned upright by its EXIF orientation")
+        let validated = try s.run(["validate", "c.rwcard"])
+        #expect(validated.status == 0, "\(validated.stdout) \(validated.stderr)")
+    }
+
+    @Test func aDrawingTakesAWebPAsItIs() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "100x100"])
+        try s.ok(["add", "d.drawing", "image", Self.images.appendingPathComponent("alpha.webp").path])
+        #expect(try s.bytes("alpha.webp") == Array(Data(contentsOf: Self.images.appendingPathComponent("alpha.webp"))))
+        let exported = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(exported.status == 0 && !exported.stderr.contains("warning"), "\(exported.stderr)")
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+import Foundation
+import EaselGeometry
+import EaselDocuments
+@testable import EaselRender
+import EaselCairo
+import EaselTestSupport
+
+/// JPEG and WebP photos, read by content, as the Cards app's `UIImage(data:)` reads them.
+@Suite("Photos: JPEG and WebP")
+struct PhotoDecodingTests {
+    static let folder = ProcessRunner.packageRoot.appendingPathComponent("Tests/EaselRenderTests/Images")
+
+    static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: folder.appendingPathComponent(name))) }
+
+    static let colours: [String: (Int, Int, Int)] = [
+        "red": (230, 20, 20), "green": (20, 200, 40), "blue": (20, 40, 220), "yellow": (240, 220, 20),
+    ]
+
+    static func nearest(_ p: RGBA8) -> String {
+        colours.min { a, b in
+            func distance(_ c: (Int, Int, Int)) -> Int {
+                let (r, g, b) = (Int(p.r) - c.0, Int(p.g) - c.1, Int(p.b) - c.2)
+                return r * r + g * g + b * b
+            }
+            return distance(a.value) < distance(b.value)
+        }!.key
+    }
+
+    struct Expected: Decodable {
+        var size: [Int]
+        var topLeft: String, topRight: String, bottomLeft: String
+    }
+
+    @Test func everyEXIFOrientationStandsAsPillowShowsIt() throws {
+        let expected = try JSONDecoder().decode(
+            [String: Expected].self, from: Data(contentsOf: Self.folder.appendingPathComponent("orientations.json")))
+        for orientation in 1...8 {
+            let bytes = try Self.bytes("orientation-\(orientation).jpg")
+            #expect(ImageFormat.sniff(bytes) == .jpeg)
+            let image = try ImageDecoder.decode(bytes)
+            let want = try #require(expected["\(orientation)"])
+            #expect([image.width, image.height] == want.size, "orientation \(orientation)")
+            let corners = [
+                Self.nearest(image.pixel(x: 1, y: 1)), Self.nearest(image.pixel(x: image.width - 2, y: 1)),
+                Self.nearest(image.pixel(x: 1, y: image.height - 2)),
+            ]
+            #expect(corners == [want.topLeft, want.topRight, want.bottomLeft], "orientation \(orientation)")
+        }
+    }
+
+    @Test func aWebPWithAlphaDecodesToTheSamePixelsAsItsPNG() throws {
+        let webp = try ImageDecoder.decode(try Self.bytes("alpha.webp"))
+        let png = try PNGDecoder.decode(try Self.bytes("alpha.png"))
+        #expect(webp.width == 20 && webp.height == 20)
+        for y in 0..<20 {
+            for x in 0..<20 {
+                #expect(webp.premultipliedPixel(x: x, y: y) == png.premultipliedPixel(x: x, y: y), "(\(x), \(y))")
+            }
+        }
+    }
+
+    @Test func aCardShowsAJPEGStoredUnderAnExtensionlessName() throws {
+        let folder = TemporaryFolder()
+        try folder.write(try Self.bytes("orientation-6.jpg"), to: "0B5E1D2C-0000-4000-8000-00000000000A")
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(size: Size(width: 800, height: 1600)),
+                    imageFilename: "0B5E1D2C-0000-4000-8000-00000000000A")
+            ])
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        let rendered = try DocumentRenderer.render(LocatedDocument(card, at: url))
+        #expect(rendered.warnings.isEmpty, "\(rendered.warnings)")
+        // Upright (8x16 after orientation 6) and filling the 800x1600 frame: the top right is
+        // the stored top left, red.
+        #expect(Self.nearest(rendered.image.pixel(x: 650 + 300, y: 1000 - 700)) == "red")
+    }
+
+    @Test func badAndHugePhotosAreRefusedWithReasons() throws {
+        // Cut in half: libjpeg-turbo warns and gives what it has; nothing crashes.
+        _ = try? ImageDecoder.decode(try Self.bytes("truncated.jpg"))
+        // A header claiming 60000x60000 pixels is refused before any pixel memory exists.
+        var huge = try Self.bytes("orientation-1.jpg")
+        let sof = try #require(huge.indices.first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
+        huge.replaceSubrange((sof + 5)...(sof + 8), with: [0xEA, 0x60, 0xEA, 0x60])
+        #expect(try ImageDecoder.header(of: huge).width == 60000)
+        #expect(throws: ImageError.self) { try ImageDecoder.decodePixels(huge) }
+        #expect(throws: ImageError.self) { try ImageDecoder.decodePixels(Array("RIFF0000WEBPVP8 ".utf8)) }
+        #expect(throws: PNGError.self) { try ImageDecoder.decodePixels(Array("plain text".utf8)) }
+    }
+}
