@@ -115,7 +115,7 @@ public final class BatchExporter: Sendable {
         let seconds = Date().timeIntervalSince(start)
         let totals = BatchReport.Totals(
             documents: items.count, rendered: final.rendered, skipped: final.skipped, failed: final.failed,
-            planned: final.planned,
+            withWarnings: entries.filter { $0.status == .rendered && !$0.warnings.isEmpty }.count, planned: final.planned,
             notStarted: items.count - entries.count, seconds: seconds,
             documentsPerSecond: seconds > 0 ? Double(final.rendered) / seconds : 0,
             peakMemoryBytes: ProcessMemory.peakResidentBytes)
@@ -167,7 +167,8 @@ public final class BatchExporter: Sendable {
         let started = Date()
         func entry(_ status: BatchStatus, warnings: [String] = [], error: String? = nil) -> BatchEntry {
             BatchEntry(
-                input: item.input.path, output: outputFolder.appendingPathComponent(item.output).path, status: status,
+                input: item.input.path,
+                output: status == .failed ? nil : outputFolder.appendingPathComponent(item.output).path, status: status,
                 warnings: warnings, error: error, milliseconds: Date().timeIntervalSince(started) * 1000)
         }
         if let problem = item.problem {

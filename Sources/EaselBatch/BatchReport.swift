@@ -34,8 +34,9 @@ public enum BatchStatus: String, Codable, Sendable {
 public struct BatchEntry: Codable, Sendable {
     /// The document's path.
     public var input: String
-    /// The main output file's path (written or not, depending on `status`).
-    public var output: String
+    /// The main output file's path: written (rendered), up to date (skipped) or to be
+    /// written (planned); nil for a failed document, which wrote nothing.
+    public var output: String?
     /// What became of the document.
     public var status: BatchStatus
     /// Problems drawn around while rendering (a missing image, an unmapped font).
@@ -58,6 +59,9 @@ public struct BatchReport: Codable, Sendable {
         public var skipped: Int
         /// The documents that could not be rendered or written.
         public var failed: Int
+        /// The rendered documents drawn with warnings (a missing image, an unmapped font);
+        /// each entry lists its own.
+        public var withWarnings: Int
         /// In a dry run, the documents that would be rendered.
         public var planned: Int
         /// The documents never started because the run was interrupted or stopped at a failure.

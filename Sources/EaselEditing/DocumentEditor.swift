@@ -233,6 +233,7 @@ public struct DocumentEditor {
             try wrapper.write(to: url)
             baseBytes = try Self.contentBytes(of: located)
             hasUnsavedChanges = false
+            announceUpgrade()
             return
         }
         var newHistory = history
@@ -280,6 +281,18 @@ public struct DocumentEditor {
         history = newHistory
         baseBytes = try Self.contentBytes(of: located)
         hasUnsavedChanges = false
+        announceUpgrade()
+    }
+
+    /// Set by the first save of a document read in an older format (a legacy card): what
+    /// that save changed, for the editor to tell the user once. Nil otherwise.
+    public private(set) var formatUpgrade: String?
+    private var upgradeAnnounced = false
+
+    private mutating func announceUpgrade() {
+        guard !upgradeAnnounced, let warning = openWarnings.first(where: \.upgradesFormatOnSave) else { return }
+        upgradeAnnounced = true
+        formatUpgrade = "\(url.path): saved in the current format — \(warning.message)"
     }
 
     /// A description of the document as `easel info` shows it.

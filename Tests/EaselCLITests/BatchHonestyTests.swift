@@ -19,7 +19,26 @@ struct BatchHonestyTests {
         #expect(result.stderr.contains("pipe.rwcard: is not a regular file"))
         #expect(result.stderr.contains("rendered 1, skipped 0, failed 2 of 3 documents"))
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("report.json"))) as! [String: Any]
-        #expect((report["entries"] as! [[String: Any]]).count == 3)
+        let entries = report["entries"] as! [[String: Any]]
+        #expect(entries.count == 3)
+        #expect(
+            entries.filter { $0["status"] as? String == "failed" }.allSatisfy { $0["output"] == nil },
+            "a failed entry names no output that was never written")
+    }
+
+    @Test func theSummaryCountsDocumentsWithWarningsAndVerboseListsThem() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
+        try s.ok(["new", "card", "in/b.rwcard"])
+        try s.ok(["add", "in/b.rwcard", "text", "Hi", "--font", "Wingdings"])
+        let quiet = try s.ok(["export", "in", "--out", "out", "--report", "report.json"])
+        #expect(quiet.stderr.contains("rendered 2 (1 with warnings; --verbose lists them"), "\(quiet.stderr)")
+        #expect(!quiet.stderr.contains("Wingdings"), "not listed without --verbose")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file("report.json"))) as! [String: Any]
+        #expect((report["totals"] as! [String: Any])["withWarnings"] as? Int == 1)
+        let verbose = try s.ok(["export", "in", "--out", "out2", "--verbose"])
+        #expect(verbose.stderr.contains("warning:") && verbose.stderr.contains("Wingdings"), "\(verbose.stderr)")
     }
 
     @Test func theSameFileNamesInTwoShardsNeverOverwriteEachOther() throws {

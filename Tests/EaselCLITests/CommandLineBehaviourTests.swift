@@ -158,9 +158,15 @@ struct CommandLineBehaviourTests {
                 "refused.rwcard: imageElements[0].imageFilename: the image name \"../etc\" contains a path separator"))
         #expect(result.stdout.contains("ok \(s.folder.file("Cards/ok.rwcard").path)"))
         #expect(result.stderr.contains("4 documents checked: 2 ok, 1 with warnings, 1 invalid"))
+        // Warnings alone exit 0 (the app's own preview cards have images never saved); --strict fails them.
+        try FileManager.default.removeItem(at: s.folder.file("Cards/broken.rwcard"))
+        let warned = try s.run(["validate", "Cards"])
+        #expect(warned.status == 0 && warned.stdout.contains("warning:"), "\(warned.stdout)")
+        #expect(try s.run(["validate", "Cards", "--strict"]).status == 1)
+        #expect(try s.run(["validate", ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples").path]).status == 0)
         let json = try s.run(["validate", "Cards", "--json"])
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-        #expect(entries?.count == 3)
+        #expect(entries?.count == 2)
     }
 
     @Test func configSetsDefaultsThatOptionsOverride() throws {

@@ -31,7 +31,8 @@ public enum CardDecoder {
                 DocumentWarning(
                     file: file,
                     message:
-                        "a legacy card (no textElements or backgroundColor): upgraded with no text and the default background"))
+                        "a legacy card (no textElements or backgroundColor): upgraded with no text and the default background",
+                    upgradesFormatOnSave: true))
             return Card(id: id, backgroundColor: Card.defaultBackground, imageElements: imageElements, textElements: [])
         }
         guard let textNode else { throw root.error(.missingKey("textElements")) }

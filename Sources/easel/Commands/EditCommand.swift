@@ -44,6 +44,7 @@ final class EditSession {
     private let path: String
     private let autosaveDelay: Double
     private let interactive = isatty(STDIN_FILENO) != 0
+    private var upgradeNoted = false
 
     private let input = InputQueue()
     /// Commands that failed (usage errors and refused edits).
@@ -123,6 +124,7 @@ final class EditSession {
             case "help", "?": print(Self.help)
             case "save":
                 try editor.save()
+                noteUpgrade()
                 Terminal.printLine("saved \(path)")
             case "info":
                 let json = arguments.contains("--json")
@@ -162,7 +164,15 @@ final class EditSession {
     private func saveIfNeeded() throws {
         guard editor.hasUnsavedChanges else { return }
         try editor.save()
+        noteUpgrade()
         if interactive { Terminal.printError("easel: saved \(path)") }
+    }
+
+    /// Says once that a legacy document was saved in the current format.
+    private func noteUpgrade() {
+        guard !upgradeNoted, let upgrade = editor.formatUpgrade else { return }
+        upgradeNoted = true
+        Terminal.printError("easel: note: \(upgrade)")
     }
 
     private func prompt() {

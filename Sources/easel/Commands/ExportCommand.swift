@@ -133,9 +133,9 @@ struct ExportCommand: EaselCommand {
         for entry in result.entries {
             switch entry.status {
             case .rendered:
-                if !quiet { Terminal.printLine("wrote \(entry.output)") }
+                if !quiet { Terminal.printLine("wrote \(entry.output ?? "")") }
             case .planned:
-                Terminal.printLine("would render \(entry.input) -> \(entry.output)")
+                Terminal.printLine("would render \(entry.input) -> \(entry.output ?? "")")
             case .skipped:
                 if dryRun { Terminal.printLine("up to date \(entry.input)") }
             case .failed:
@@ -147,7 +147,7 @@ struct ExportCommand: EaselCommand {
             try Self.checkReportPath(report)
             try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
         }
-        Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun))
+        Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun, verbose: verbose))
         if let signal = signals.caught {
             Terminal.printError(
                 "easel: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); \(result.totals.notStarted) documents not started, the manifest is saved"
@@ -173,7 +173,7 @@ struct ExportCommand: EaselCommand {
         }
     }
 
-    static func summary(_ report: BatchReport, dryRun: Bool) -> String {
+    static func summary(_ report: BatchReport, dryRun: Bool, verbose: Bool = false) -> String {
         let t = report.totals
         let memory = t.peakMemoryBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
         let time = String(format: "%.1f s", t.seconds)
@@ -184,7 +184,10 @@ struct ExportCommand: EaselCommand {
             return "nothing to do: all \(t.documents) documents are up to date (\(time)\(memory))"
         }
         let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
-        return "rendered \(t.rendered), skipped \(t.skipped), failed \(t.failed)"
+        let warned =
+            t.withWarnings > 0
+            ? " (\(t.withWarnings) with warnings\(verbose ? "" : "; --verbose lists them, as does --report"))" : ""
+        return "rendered \(t.rendered)\(warned), skipped \(t.skipped), failed \(t.failed)"
             + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
             + " of \(t.documents) documents in \(time)\(rate)\(memory)"
     }

@@ -9,14 +9,18 @@ import EaselCairo
 struct ValidateCommand: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check documents and list every problem; exit 1 if there is any.",
+        abstract: "Check documents and list every problem; exit 1 if a document cannot be opened.",
         discussion: """
-            A problem is anything that stops a document from opening (with the JSON key path), or \
-            that makes it render differently from what it says: a missing, refused or unreadable \
-            image, an unknown font, a legacy card that needs upgrading. Folders are searched \
-            recursively.
+            An error stops a document from opening (named with its JSON key path) and makes the \
+            exit status 1. A warning is something drawn differently from what the document says: \
+            a missing, refused or unreadable image (the error image is drawn, as the app does \
+            for its own preview cards, whose photos were never saved), an unknown font, a \
+            character no font has, a legacy card that is upgraded when read. Warnings are listed \
+            and exit 0 unless --strict. Folders are searched recursively.
 
-            Example: easel validate ~/Documents --json
+            Examples:
+              easel validate ~/Documents --json
+              easel validate Cards --strict      # warnings fail too (for CI)
             """
     )
 
@@ -26,7 +30,11 @@ struct ValidateCommand: EaselCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
-    @Flag(name: .customLong("warnings-ok"), help: "Exit 0 when documents only have warnings.")
+    @Flag(help: "Exit 1 on warnings too, not only on documents that cannot be opened.")
+    var strict = false
+
+    // Warnings exit 0 by default now; the old flag is still accepted.
+    @Flag(name: .customLong("warnings-ok"), help: .hidden)
     var warningsOK = false
 
     struct Result: Codable {
@@ -34,6 +42,10 @@ struct ValidateCommand: EaselCommand {
         var valid: Bool
         var errors: [String]
         var warnings: [String]
+    }
+
+    func validate() throws {
+        if strict && warningsOK { throw ValidationError("--strict fails on warnings; --warnings-ok does not: give one.") }
     }
 
     func execute() throws {
@@ -64,7 +76,7 @@ struct ValidateCommand: EaselCommand {
                 for warning in result.warnings { print("\(Terminal.styled("warning:", .yellow)) \(Terminal.safe(warning))") }
             }
         }
-        let failed = results.contains { !$0.errors.isEmpty || (!warningsOK && !$0.warnings.isEmpty) }
+        let failed = results.contains { !$0.errors.isEmpty || (strict && !$0.warnings.isEmpty) }
         if !json {
             let bad = results.filter { !$0.errors.isEmpty }.count
             let warned = results.filter { $0.errors.isEmpty && !$0.warnings.isEmpty }.count

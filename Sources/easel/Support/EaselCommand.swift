@@ -49,6 +49,7 @@ extension EditVerb {
             throw EditError("\(path): \(error.message)")
         }
         if editor.hasUnsavedChanges { try editor.save() }
+        if let upgrade = editor.formatUpgrade { Terminal.printError("easel: note: \(upgrade)") }
         Terminal.printLine(message)
     }
 }

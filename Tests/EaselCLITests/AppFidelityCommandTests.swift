@@ -3,8 +3,8 @@ import Foundation
 import EaselCairo
 import EaselTestSupport
 
-@Suite("Photos from the command line")
-struct PhotoCommandTests {
+@Suite("Photos and legacy cards from the command line")
+struct AppFidelityCommandTests {
     static let images = ProcessRunner.packageRoot.appendingPathComponent("Tests/EaselRenderTests/Images")
 
     @Test func addingAJPEGToACardStoresAnUprightPNGAsTheAppDoes() throws {
@@ -28,5 +28,17 @@ struct PhotoCommandTests {
         #expect(try s.bytes("alpha.webp") == Array(Data(contentsOf: Self.images.appendingPathComponent("alpha.webp"))))
         let exported = try s.run(["export", "d.drawing", "--out", "d.png"])
         #expect(exported.status == 0 && !exported.stderr.contains("warning"), "\(exported.stderr)")
+    }
+
+    @Test func editingALegacyCardSaysOnceThatItWasUpgraded() throws {
+        let s = CLIScratch()
+        let legacy = ProcessRunner.packageRoot.appendingPathComponent(
+            "Assets/Samples/1A2B3C4D-0000-4000-8000-000000000004.rwcard")
+        try s.folder.write(Array(try Data(contentsOf: legacy)), to: "old.rwcard")
+        let first = try s.ok(["background", "old.rwcard", "red"])
+        #expect(first.stderr.contains("saved in the current format — a legacy card"), "\(first.stderr)")
+        #expect(try String(contentsOf: s.folder.file("old.rwcard"), encoding: .utf8).contains("textElements"))
+        let second = try s.ok(["background", "old.rwcard", "blue"])
+        #expect(!second.stderr.contains("current format"), "said once: \(second.stderr)")
     }
 }
