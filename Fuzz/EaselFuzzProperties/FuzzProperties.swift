@@ -27,9 +27,10 @@ public enum FuzzProperties {
         return nil
     }
 
-    /// Whatever decodes as a PNG (under a small pixel limit) re-encodes to the same pixels.
+    /// Whatever decodes as an image (PNG, JPEG with its EXIF orientation, or WebP, under a
+    /// small pixel limit) re-encodes as PNG to the same pixels.
     public static func pngRoundTrip(_ bytes: [UInt8]) -> String? {
-        guard let image = try? PNGDecoder.decode(bytes, maxPixels: 1 << 20) else { return nil }
+        guard let image = try? ImageDecoder.decode(bytes, maxPixels: 1 << 20) else { return nil }
         guard let encoded = try? PNGEncoder.encode(image, options: PNGEncodingOptions(colorMode: .rgba)),
             let again = try? PNGDecoder.decode(encoded)
         else { return "a decoded image cannot be re-encoded" }
