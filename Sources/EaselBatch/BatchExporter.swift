@@ -63,11 +63,13 @@ public final class BatchExporter: Sendable {
     /// The manifest file in the output folder that records what was made (one per shard).
     public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
 
-    /// Runs the batch. `progress` is called (from worker threads) after each document.
+    /// Runs the batch. `progress` is called (from worker threads, one call at a time) as each
+    /// document finishes, with the counts so far and the document's entry.
     public func run(
         _ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
-        progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (BatchProgress, BatchEntry) -> Void = { _, _ in }
     ) -> BatchReport {
+        let reporting = NSLock()
         let start = Date()
         let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
         let protection = outputProtection(items, manifest: loaded)
@@ -99,7 +101,7 @@ public final class BatchExporter: Sendable {
                             failed: state.failed, elapsed: Date().timeIntervalSince(start))
                     }
                     if entry.status == .failed && options.failFast { cancellation.cancel() }
-                    progress(snapshot)
+                    reporting.withLock { progress(snapshot, entry) }
                 }
             }
             thread.stackSize = 4 << 20

@@ -6,7 +6,8 @@ import EaselRender
 /// shard's), under which relative output path. Pure: it lists folders and reads nothing.
 public enum BatchPlanner {
     /// The documents to export, with their outputs: `A/B/x.rwcard` becomes `A/B/x.png`;
-    /// several input folders are mirrored side by side under their own names; documents
+    /// several input folders are mirrored side by side under their own names, and documents
+    /// given as inputs go at the top (`x.rwcard` becomes `x.png`); documents
     /// that would collide (`x.rwcard`, `x.drawing`) keep their extensions (`x.rwcard.png`).
     public static func items(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry)
         -> [BatchItem]
@@ -25,6 +26,11 @@ public enum BatchPlanner {
         // Names are decided from the whole list, before sharding, so every shard agrees.
         var all: [BatchItem] = []
         for (input, label) in zip(inputs, labels) {
+            // A document named directly is written at the top of the output folder.
+            if registry.isDocument(input) {
+                all.append(BatchItem(input: input, key: label, output: ""))
+                continue
+            }
             let scan = DocumentScanner.scan(input, registry: registry, excluding: options.excluded + [outputFolder])
             for entry in scan {
                 let key = inputs.count == 1 ? entry.relativePath : label + "/" + entry.relativePath

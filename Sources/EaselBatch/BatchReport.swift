@@ -45,6 +45,16 @@ public struct BatchEntry: Codable, Sendable {
     public var error: String?
     /// Wall-clock time spent on the document, in milliseconds.
     public var milliseconds: Double
+
+    /// An entry with every field given.
+    public init(input: String, output: String?, status: BatchStatus, warnings: [String], error: String?, milliseconds: Double) {
+        self.input = input
+        self.output = output
+        self.status = status
+        self.warnings = warnings
+        self.error = error
+        self.milliseconds = milliseconds
+    }
 }
 
 /// The report of a run (`--report FILE.json`); its schema is documented in the README.

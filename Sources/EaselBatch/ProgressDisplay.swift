@@ -7,6 +7,7 @@ public final class ProgressDisplay: @unchecked Sendable {
     private let lock = NSLock()
     private var lastDraw = Date.distantPast
     private var drawn = false
+    private var line = ""
 
     /// A display that draws only when `enabled` and stderr is a terminal.
     public init(enabled: Bool) {
@@ -25,7 +26,18 @@ public final class ProgressDisplay: @unchecked Sendable {
             let line = String(
                 format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            self.line = line
             drawn = true
+        }
+    }
+
+    /// Prints `text` (a whole line) on stdout or stderr above the live line: the live line
+    /// is cleared first and drawn again after, so lines and progress never mix.
+    public func printAbove(_ text: String, toStandardError: Bool) {
+        lock.withLock {
+            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            (toStandardError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((text + "\n").utf8))
+            if drawn { FileHandle.standardError.write(Data(line.utf8)) }
         }
     }
 

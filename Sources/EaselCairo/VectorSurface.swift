@@ -27,16 +27,22 @@ public final class VectorSurface {
     private let sink = ByteSink()
 
     /// A one-page document of `width` x `height` points (SVG: pixels).
-    public init(format: Format, width: Int, height: Int) throws(CairoError) {
+    public convenience init(format: Format, width: Int, height: Int) throws(CairoError) {
+        try self.init(format: format, width: Double(width), height: Double(height), physical: false)
+    }
+
+    /// A one-page document `width` x `height` units: points for PDF; for SVG pixels, or
+    /// points when `physical` (an SVG with a printed size, `width="…pt"`).
+    public init(format: Format, width: Double, height: Double, physical: Bool) throws(CairoError) {
         self.format = format
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         switch format {
         case .svg:
-            surface = cairo_svg_surface_create_for_stream(Self.writeToSink, closure, Double(width), Double(height))!
+            surface = cairo_svg_surface_create_for_stream(Self.writeToSink, closure, width, height)!
             cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1)
-            cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+            cairo_svg_surface_set_document_unit(surface, physical ? CAIRO_SVG_UNIT_PT : CAIRO_SVG_UNIT_PX)
         case .pdf:
-            surface = cairo_pdf_surface_create_for_stream(Self.writeToSink, closure, Double(width), Double(height))!
+            surface = cairo_pdf_surface_create_for_stream(Self.writeToSink, closure, width, height)!
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
         }
         let status = cairo_surface_status(surface)

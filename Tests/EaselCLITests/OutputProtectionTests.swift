@@ -17,7 +17,9 @@ struct OutputProtectionTests {
     @Test func anExportOverItsOwnDocumentIsRefused() throws {
         let s = try scratchWithDrawing()
         let before = try s.bytes("a.drawing")
-        let result = try s.run(["export", "a.drawing", "--out", "a.drawing"])
+        // Without --format, .drawing is not an output extension: a usage error before anything.
+        #expect(try s.run(["export", "a.drawing", "--out", "a.drawing"]).status == 64)
+        let result = try s.run(["export", "a.drawing", "--out", "a.drawing", "--format", "png"])
         #expect(result.status == 1)
         #expect(
             result.stderr.contains("would replace an existing file, and it is a document or a file a document uses"),
@@ -58,7 +60,10 @@ struct OutputProtectionTests {
         try s.ok(["export", "a.drawing", "--out", "a.png"])  // an earlier output: replaced
         try s.ok(["export", "a.drawing", "--out", "a.svg", "--format", "svg"])
         #expect(
-            try s.run(["export", "a.drawing", "--out", "a.svg", "--format", "png"]).status == 1, "an SVG is not an earlier PNG")
+            try s.run(["export", "a.drawing", "--out", "a.svg", "--format", "png"]).status == 64, "PNG bytes under .svg: refused")
+        try s.folder.write(try s.bytes("a.svg"), to: "a.out")
+        #expect(
+            try s.run(["export", "a.drawing", "--out", "a.out", "--format", "png"]).status == 1, "an SVG is not an earlier PNG")
     }
 
     @Test func aFolderExportIntoItsOwnFolderNeverReplacesAnImage() throws {

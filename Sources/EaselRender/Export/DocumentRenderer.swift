@@ -28,6 +28,30 @@ public struct RenderOptions: Codable, Hashable, Sendable {
     public var imageFilter: ImageFilter
     /// How PNG output is compressed; ignored for SVG and PDF.
     public var png: PNGEncodingOptions
+    /// For SVG and PDF: the output's pixels at this many per inch, so the page has a
+    /// physical size (nil: one pixel per point, 72 per inch; SVG sizes in pixels).
+    public var dpi: Double?
+    /// The part of the canvas to render, in canvas units (nil: the whole canvas); the size
+    /// options apply to it.
+    public var area: Area?
+
+    /// A rectangle of the canvas, in canvas units.
+    public struct Area: Codable, Hashable, Sendable, CustomStringConvertible {
+        /// The top-left corner and the size.
+        public var x: Double, y: Double, width: Double, height: Double
+
+        /// The rectangle `rect` of the canvas.
+        public init(_ rect: Rect) {
+            (x, y, width, height) = (rect.minX, rect.minY, rect.width, rect.height)
+        }
+
+        /// The area as a rectangle.
+        public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+        /// `WxH at (x, y)`.
+        public var description: String {
+            "\(formatNumber(width))x\(formatNumber(height)) at (\(formatNumber(x)), \(formatNumber(y)))"
+        }
+    }
 
     /// Options; by default a PNG at the app's share size (scale 1) with the document's own
     /// background, the good image filter and Easel's fast PNG settings.
@@ -92,10 +116,10 @@ public enum DocumentRenderer {
         -> RenderedImage
     {
         let scene = try scene(for: located, background: options.background)
-        let pixels = try options.size.pixelSize(for: scene.canvasSize)
+        let (area, pixels) = try region(of: scene, options: options)
         let image = try CairoSceneRenderer.rasterize(
             scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
-            imageFilter: options.imageFilter)
+            canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), imageFilter: options.imageFilter)
         return RenderedImage(image: image, warnings: scene.warnings)
     }
 
@@ -116,24 +140,36 @@ public enum DocumentRenderer {
         return (file.bytes, file.warnings)
     }
 
+    /// The canvas rectangle `options` renders and the output's pixel size for it.
+    static func region(of scene: Scene, options: RenderOptions) throws(RenderError) -> (
+        area: Rect, pixels: (width: Int, height: Int)
+    ) {
+        let whole = Rect(origin: .zero, size: scene.canvasSize)
+        let area = options.area?.rect ?? whole
+        guard area.width > 0, area.height > 0, area.width.isFinite, area.height.isFinite else {
+            throw .invalidSize("the area \(area) has no size")
+        }
+        return (area, try options.size.pixelSize(for: area.size))
+    }
+
     /// Encodes a scene in `options.format`.
     public static func export(_ scene: Scene, options: RenderOptions) throws(RenderError) -> ExportedFile {
-        let pixels = try options.size.pixelSize(for: scene.canvasSize)
+        let (area, pixels) = try region(of: scene, options: options)
+        let toOutput = options.size.canvasToOutput(canvas: area, pixels: pixels)
         let bytes: [UInt8]
         switch options.format {
         case .png:
             let image = try CairoSceneRenderer.rasterize(
-                scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
+                scene, pixelWidth: pixels.width, pixelHeight: pixels.height, canvasToOutput: toOutput,
                 imageFilter: options.imageFilter)
             do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
-        case .svg:
+        case .svg, .pdf:
+            // With a dpi, the page is the pixels' physical size in points (72 per inch).
+            let points = options.dpi.map { 72 / $0 } ?? 1
             bytes = try CairoSceneRenderer.vectorFile(
-                scene, format: .svg, width: pixels.width, height: pixels.height,
-                imageFilter: options.imageFilter)
-        case .pdf:
-            bytes = try CairoSceneRenderer.vectorFile(
-                scene, format: .pdf, width: pixels.width, height: pixels.height,
-                imageFilter: options.imageFilter)
+                scene, format: options.format == .svg ? .svg : .pdf, width: Double(pixels.width) * points,
+                height: Double(pixels.height) * points, physical: options.dpi != nil,
+                canvasToOutput: toOutput.concatenating(.scale(x: points, y: points)), imageFilter: options.imageFilter)
         }
         return ExportedFile(
             bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)

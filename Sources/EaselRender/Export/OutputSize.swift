@@ -9,6 +9,30 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
     case height(Int)
     /// Exactly this many pixels; the canvas is stretched if the aspect ratio differs.
     case exact(width: Int, height: Int)
+    /// Exactly this many pixels, the canvas scaled uniformly to fit inside (`contain`: the
+    /// rest is transparent) or to fill them (`cover`: what overflows is cut), centred.
+    case fitted(width: Int, height: Int, fit: Fit)
+
+    /// How a canvas meets a box of another aspect ratio.
+    public enum Fit: String, Codable, Hashable, Sendable, CaseIterable {
+        /// All of the canvas shows, letterboxed with transparency.
+        case contain
+        /// The box is filled; the canvas's overflow is cut.
+        case cover
+    }
+
+    /// The transform from a `canvas` rectangle to the output's pixels (or points) of
+    /// `pixels` size: stretched per axis, or uniformly scaled and centred when fitted.
+    public func canvasToOutput(canvas: Rect, pixels: (width: Int, height: Int)) -> Transform2D {
+        let origin = Transform2D.translation(x: -canvas.minX, y: -canvas.minY)
+        let sx = Double(pixels.width) / canvas.width, sy = Double(pixels.height) / canvas.height
+        guard case .fitted(_, _, let fit) = self else { return origin.concatenating(.scale(x: sx, y: sy)) }
+        let s = fit == .contain ? min(sx, sy) : max(sx, sy)
+        return origin.concatenating(.scale(x: s, y: s))
+            .concatenating(
+                .translation(
+                    x: (Double(pixels.width) - canvas.width * s) / 2, y: (Double(pixels.height) - canvas.height * s) / 2))
+    }
 
     /// The app's share image: 1300x2000 for a card (scale 1).
     public static let share = OutputSize.scale(1)
@@ -26,7 +50,7 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
             (width, height) = (Double(w), Double(w) * canvas.height / canvas.width)
         case .height(let h):
             (width, height) = (Double(h) * canvas.width / canvas.height, Double(h))
-        case .exact(let w, let h):
+        case .exact(let w, let h), .fitted(let w, let h, _):
             (width, height) = (Double(w), Double(h))
         }
         guard width.isFinite, height.isFinite, width < 1e9, height < 1e9 else {
@@ -48,6 +72,7 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
         case .width(let w): return "width \(w)"
         case .height(let h): return "height \(h)"
         case .exact(let w, let h): return "\(w)x\(h)"
+        case .fitted(let w, let h, let fit): return "\(w)x\(h) \(fit.rawValue)"
         }
     }
 }

@@ -75,18 +75,27 @@ public enum CairoSceneRenderer {
 
     /// Rasterises `scene` into a new image of `pixelWidth` x `pixelHeight`, stretching the
     /// canvas onto it (the caller keeps the aspect ratio when it wants to).
+    /// `canvasToOutput` places the canvas otherwise (a fitted box, an area of the canvas).
     public static func rasterize(
-        _ scene: Scene, pixelWidth: Int, pixelHeight: Int,
+        _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D? = nil,
         imageFilter: ImageFilter = .good
     ) throws(RenderError) -> RasterImage {
         try RenderError.wrapping {
             let images = try cairoImages(for: scene)
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             try fitCanvas(
-                of: scene, into: CairoContext(image: image), images: images, width: pixelWidth, height: pixelHeight,
-                imageFilter: imageFilter)
+                of: scene, into: CairoContext(image: image), images: images,
+                transform: canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight), imageFilter: imageFilter)
             return image
         }
+    }
+
+    static func stretch(_ scene: Scene, _ width: Double, _ height: Double) -> Transform2D {
+        .scale(x: width / scene.canvasSize.width, y: height / scene.canvasSize.height)
+    }
+
+    static func stretch(_ scene: Scene, _ width: Int, _ height: Int) -> Transform2D {
+        stretch(scene, Double(width), Double(height))
     }
 
     /// Draws `scene` as a one-page SVG or PDF of `width` x `height` and returns its bytes.
@@ -94,11 +103,21 @@ public enum CairoSceneRenderer {
         _ scene: Scene, format: VectorSurface.Format, width: Int, height: Int,
         imageFilter: ImageFilter = .good
     ) throws(RenderError) -> [UInt8] {
+        try vectorFile(
+            scene, format: format, width: Double(width), height: Double(height), physical: false,
+            canvasToOutput: stretch(scene, width, height), imageFilter: imageFilter)
+    }
+
+    /// Draws `scene` on a page of `width` x `height` (points, or SVG pixels unless
+    /// `physical`), placed by `canvasToOutput`.
+    public static func vectorFile(
+        _ scene: Scene, format: VectorSurface.Format, width: Double, height: Double, physical: Bool,
+        canvasToOutput: Transform2D, imageFilter: ImageFilter = .good
+    ) throws(RenderError) -> [UInt8] {
         try RenderError.wrapping {
             let images = try cairoImages(for: scene)
-            let surface = try VectorSurface(format: format, width: width, height: height)
-            try fitCanvas(
-                of: scene, into: surface.context(), images: images, width: width, height: height, imageFilter: imageFilter)
+            let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
+            try fitCanvas(of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter)
             return try surface.finish()
         }
     }
@@ -106,9 +125,9 @@ public enum CairoSceneRenderer {
     /// Maps the scene's canvas onto `width` x `height` and draws it.
     private static func fitCanvas(
         of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
-        width: Int, height: Int, imageFilter: ImageFilter
+        transform: Transform2D, imageFilter: ImageFilter
     ) throws {
-        try context.concatenate(.scale(x: Double(width) / scene.canvasSize.width, y: Double(height) / scene.canvasSize.height))
+        try context.concatenate(transform)
         try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared)
     }
 

@@ -50,24 +50,24 @@ struct ConfigCommand: EaselCommand {
         case .get:
             let settingKey = Settings.Key(rawValue: key!)!
             guard let current = settings[settingKey] else { throw ExitCode.documentFailure }
-            print(current)
+            Terminal.write(current)
         case .set:
             let settingKey = Settings.Key(rawValue: key!)!
             settings[settingKey] = settingKey.normalise(value!)
             try settings.save()
-            print("\(settingKey.rawValue) = \(settings[settingKey]!)")
+            Terminal.write("\(settingKey.rawValue) = \(settings[settingKey]!)")
         case .list:
             for settingKey in Settings.Key.allCases {
-                print("\(settingKey.rawValue) = \(settings[settingKey] ?? "(default)")")
+                Terminal.write("\(settingKey.rawValue) = \(settings[settingKey] ?? "(default)")")
             }
         case .reset:
             if let key {
                 settings[Settings.Key(rawValue: key)!] = nil
                 try settings.save()
-                print("\(key) reset to its default")
+                Terminal.write("\(key) reset to its default")
             } else {
                 try? FileManager.default.removeItem(at: Settings.fileURL)
-                print("all settings reset to their defaults")
+                Terminal.write("all settings reset to their defaults")
             }
         }
     }

@@ -121,14 +121,14 @@ final class EditSession {
         do {
             switch verb {
             case "quit", "exit", "q": return false
-            case "help", "?": print(Self.help)
+            case "help", "?": Terminal.write(Self.help)
             case "save":
                 try editor.save()
                 noteUpgrade()
                 Terminal.printLine("saved \(path)")
             case "info":
                 let json = arguments.contains("--json")
-                print(InfoCommand.render(editor.description, json: json))
+                Terminal.write(InfoCommand.render(editor.description, json: json))
             case "export":
                 let command = try ExportCommand.parse([path] + arguments)
                 let options = command.render.renderOptions(outputPath: command.out)

@@ -1,37 +1,55 @@
 import ArgumentParser
 import Foundation
 import Dispatch
+import EaselGeometry
 import EaselDocuments
 import EaselEditing
 import EaselBatch
 import EaselRender
 import EaselCairo
+import EaselSupport
 
 struct ExportCommand: EaselCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Render a document, or every document in folders, to PNG, SVG or PDF.",
+        abstract: "Render documents to PNG, SVG or PDF: one to a file (or standard output), many into a folder.",
         discussion: """
-            One document is rendered to the file --out names. Folders are searched recursively for \
-            documents (.rwcard cards and .drawing drawings, by extension), and each is written under \
-            the --out folder with the same relative path and the format's extension (several input \
-            folders side by side under their own names). Folder exports run in parallel, skip \
-            documents whose outputs are up to date (a manifest in the output folder records what \
-            each output was made from), keep going past bad documents, and exit 1 if any failed.
+            One document and an --out that is a file: that file is written, in the format its \
+            extension names (.png, .svg, .pdf; another extension needs --format, and a format that \
+            contradicts the extension is refused). --out - writes to standard output; a document \
+            path - reads the document from standard input (its images from --base, default the \
+            current folder).
+
+            Any mix of documents and folders, or an --out that is a folder (an existing one, or a \
+            path ending in /): every document is written inside it, folders searched \
+            recursively and mirrored (several inputs side by side under their own names). Such \
+            exports run in parallel, skip documents whose outputs are up to date (a manifest in \
+            the output folder records what each output was made from), keep going past bad \
+            documents, and exit 1 if any failed. --thumbnails, --report, --shard, --jobs, \
+            --force, --dry-run, --fail-fast and --exclude apply to them only.
+
+            Each line is printed as it happens. With --json, standard output carries one JSON \
+            object per document as it finishes and a final totals object (schema in the README).
 
             Examples:
               easel export Card.rwcard --out card.png
-              easel export art.drawing --out art.svg --width 2000
-              easel export ~/Documents --out pngs/ --thumbnails --report report.json
-              easel export ~/Documents --out /shared/pngs --shard 3/16
+              easel export art.drawing --out art.svg --width 2000 --height 1000 --fit cover
+              easel export art.drawing --out - --format png | convert - art.jpg
+              easel export *.rwcard Albums --out pngs/ --thumbnails --report report.json
+              easel export ~/Documents --out /shared/pngs --shard 3/16 --json
             """
     )
 
-    @Argument(help: "A document, or folders of documents.", completion: .file())
+    @Argument(help: "Documents and folders of documents; - reads one document from standard input.", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The file to write (for one document) or the folder to write into (for folders).")
+    @Option(
+        name: .shortAndLong,
+        help: "The file to write for one document (- for standard output), or the folder to write into (ends in / or exists).")
     var out: String
+
+    @Option(help: ArgumentHelp("The folder a document read from standard input takes its images from.", valueName: "dir"))
+    var base: String?
 
     @OptionGroup var render: RenderOptionGroup
 
@@ -56,6 +74,9 @@ struct ExportCommand: EaselCommand {
     @Flag(name: .shortAndLong, help: "Also print each document's warnings.")
     var verbose = false
 
+    @Flag(help: "Print one JSON object per document as it finishes, then the totals (NDJSON), on standard output.")
+    var json = false
+
     @Option(help: ArgumentHelp("Write a JSON report of every document (schema in the README).", valueName: "file.json"))
     var report: String?
 
@@ -65,46 +86,175 @@ struct ExportCommand: EaselCommand {
     @Option(help: ArgumentHelp("Leave a path out of the scan (repeatable).", valueName: "path"))
     var exclude: [String] = []
 
+    /// The options only a folder export uses, by the name the user typed.
+    var batchOnlyOptions: [String] {
+        var given: [String] = []
+        if jobs != nil { given.append("--jobs") }
+        if force { given.append("--force") }
+        if thumbnails { given.append("--thumbnails") }
+        if dryRun { given.append("--dry-run") }
+        if failFast { given.append("--fail-fast") }
+        if report != nil { given.append("--report") }
+        if shard != nil { given.append("--shard") }
+        if !exclude.isEmpty { given.append("--exclude") }
+        return given
+    }
+
+    /// True when --out names a folder to write into: an existing folder that is not itself a
+    /// document, or a path ending in /.
+    var outIsFolder: Bool {
+        if out == "-" { return false }
+        if out.hasSuffix("/") { return true }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
+            && !DocumentRegistry.standard.isDocument(URL(fileURLWithPath: out))
+    }
+
+    /// One document to one file (or standard output).
+    var isSingle: Bool {
+        guard inputs.count == 1, !outIsFolder else { return false }
+        return inputs[0] == "-" || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: inputs[0]))
+    }
+
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256.") }
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".")
         }
         guard !inputs.isEmpty else { throw ValidationError("Name a document or a folder to export.") }
+        if inputs.contains("-") && inputs.count > 1 {
+            throw ValidationError("- reads one document from standard input: it cannot be mixed with other inputs.")
+        }
+        if base != nil && inputs != ["-"] { throw ValidationError("--base is for a document read from standard input (-).") }
+        if isSingle {
+            let batchOnly = batchOnlyOptions
+            if !batchOnly.isEmpty {
+                throw ValidationError(
+                    "\(batchOnly.joined(separator: ", ")) \(batchOnly.count == 1 ? "applies" : "apply") to exports into a folder; give --out a folder (out/) to use \(batchOnly.count == 1 ? "it" : "them") with one document."
+                )
+            }
+            try checkFormatAgainstExtension()
+        } else {
+            if out == "-" { throw ValidationError("--out - writes one document to standard output; several need a folder.") }
+            if render.areaIndex != nil {
+                throw ValidationError("--area with an element index is for one document; a folder export renders whole canvases.")
+            }
+        }
+    }
+
+    /// The format follows the output's extension; a contradiction, or an extension Easel does
+    /// not write with no --format, is a usage error rather than PNG bytes under a wrong name.
+    func checkFormatAgainstExtension() throws {
+        guard out != "-" else { return }
+        let ext = (out as NSString).pathExtension.lowercased()
+        guard !ext.isEmpty else { return }
+        if let named = OutputFormat(rawValue: ext) {
+            if let format = render.format, format != named {
+                throw ValidationError(
+                    "--out \(out) names a .\(ext) file but --format is \(format.rawValue): give one, or make them agree.")
+            }
+        } else if render.format == nil {
+            throw ValidationError(
+                "easel writes PNG, SVG and PDF; --out \(out) ends in .\(ext): name it .png, .svg or .pdf, or give --format.")
+        }
     }
 
     func execute() throws {
+        if isSingle { return try exportOne() }
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
             throw DocumentError(file: input, kind: .io("no such file or folder"))
         }
-        let first = URL(fileURLWithPath: inputs[0])
-        let isSingleDocument = inputs.count == 1 && DocumentRegistry.standard.isDocument(first)
-        if isSingleDocument {
-            try exportOne(first, to: URL(fileURLWithPath: out), options: render.renderOptions(outputPath: out))
+        try exportMany()
+    }
+
+    // MARK: One document
+
+    private func exportOne() throws {
+        let located: LocatedDocument
+        if inputs[0] == "-" {
+            located = try Self.readStandardInput(base: URL(fileURLWithPath: base ?? FileManager.default.currentDirectoryPath))
         } else {
-            try exportFolders()
-        }
-    }
-
-    private func exportOne(_ input: URL, to output: URL, options: RenderOptions) throws {
-        let located = try DocumentRegistry.standard.open(input)
-        try OutputProtection.checkSingleExport(of: located, to: output, format: options.format)
-        let file = try DocumentRenderer.export(located, options: options)
-        try file.write(to: output.path)
-        for warning in located.warnings + file.warnings { Terminal.printError("easel: warning: \(warning)") }
-        Terminal.printLine("wrote \(output.path) (\(file.width)x\(file.height))")
-    }
-
-    private func exportFolders() throws {
-        let settings = Settings.loadReportingProblems()
-        for input in inputs {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
-            if !exists || !isFolder.boolValue || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: input)) {
-                throw ValidationError(
-                    "\(input) is a document: export several documents by naming their folder, or one document at a time.")
+            guard FileManager.default.fileExists(atPath: inputs[0]) else {
+                throw DocumentError(file: inputs[0], kind: .io("no such file or folder"))
             }
+            located = try DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
         }
+        var options = render.renderOptions(outputPath: out == "-" ? nil : out)
+        if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
+        let started = Date()
+        let file: ExportedFile
+        if out == "-" {
+            file = try DocumentRenderer.export(located, options: options)
+            FileHandle.standardOutput.write(Data(file.bytes))
+        } else {
+            let output = URL(fileURLWithPath: out)
+            try OutputProtection.checkSingleExport(of: located, to: output, format: options.format)
+            file = try DocumentRenderer.export(located, options: options)
+            // Parent folders are made as needed.
+            try FileIO.createFolders(at: output.deletingLastPathComponent().path)
+            try file.write(to: output.path)
+        }
+        let warnings = (located.warnings + file.warnings).map(\.description)
+        if json {
+            let entry = BatchEntry(
+                input: inputs[0], output: out, status: .rendered, warnings: warnings, error: nil,
+                milliseconds: Date().timeIntervalSince(started) * 1000)
+            Terminal.write(try JSONOutput.line(ExportEvent(entry)))
+            Terminal.write(try JSONOutput.line(ExportTotalsEvent(single: entry)))
+            return
+        }
+        for warning in warnings { Terminal.printError("easel: warning: \(warning)") }
+        let size = "(\(file.width)x\(file.height))"
+        if out == "-" {
+            Terminal.printError("easel: wrote standard output \(size)")
+        } else if !quiet {
+            Terminal.printLine("wrote \(out) \(size)")
+        }
+    }
+
+    /// A card or drawing from standard input, its images looked for in `base`.
+    static func readStandardInput(base: URL) throws -> LocatedDocument {
+        let bytes = try FileIO.readBytes(at: "/dev/stdin", maxBytes: Card.maxFileBytes, allowingStreams: true)
+        var warnings: [DocumentWarning] = []
+        // A card has imageElements; anything else is read as a drawing, whose error then says what is wrong.
+        let looksLikeCard = String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains("\"imageElements\"")
+        if looksLikeCard {
+            let card = try CardDecoder.decode(bytes, file: "standard input", warnings: &warnings)
+            return LocatedDocument(
+                card, at: base.appendingPathComponent("standard input.rwcard"), contentType: .card, warnings: warnings)
+        }
+        let drawing = try DrawingDecoder.decode(bytes, file: "standard input", warnings: &warnings)
+        return LocatedDocument(
+            drawing, at: base.appendingPathComponent("standard input.drawing"), contentType: .drawing, warnings: warnings)
+    }
+
+    /// The canvas bounds of element `index`: its frame, rotated, as `easel info` lists it.
+    static func area(of index: Int, in located: LocatedDocument) throws -> RenderOptions.Area {
+        guard let editable = located.document as? any EditableDocument else {
+            throw ValidationError("--area \(index): \(located.displayName) has no elements to choose from.")
+        }
+        let elements = editable.elementDescriptions(resourceFolder: located.resourceFolder)
+        guard elements.indices.contains(index) else {
+            throw ValidationError(
+                "--area \(index): \(located.displayName) has \(elements.count) element\(elements.count == 1 ? "" : "s") (0 to \(elements.count - 1))."
+            )
+        }
+        let element = elements[index]
+        var frame = Path()
+        frame.addRect(Rect(center: .zero, size: Size(width: element.size[0], height: element.size[1])))
+        let placed = frame.applying(
+            Transform2D.rotation(degrees: element.rotation)
+                .concatenating(.translation(x: element.center[0], y: element.center[1])))
+        guard let bounds = placed.controlPointBounds, bounds.width > 0, bounds.height > 0 else {
+            throw ValidationError("--area \(index): the element has no area.")
+        }
+        return RenderOptions.Area(bounds)
+    }
+
+    // MARK: Many documents, into a folder
+
+    private func exportMany() throws {
+        let settings = Settings.loadReportingProblems()
         let options = BatchExportOptions(
             render: render.renderOptions(outputPath: nil, settings: settings),
             jobs: jobs ?? settings[.jobs].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -121,32 +271,23 @@ struct ExportCommand: EaselCommand {
             do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
         }
         let items = exporter.plan()
-        let display = ProgressDisplay(enabled: !quiet && !dryRun)
+        let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
         let signals = SignalWatcher { cancellation.cancel() }
-        let verbose = self.verbose, quiet = self.quiet
+        let printer = EventPrinter(display: display, quiet: quiet, verbose: verbose, json: json, dryRun: dryRun)
 
-        let result = exporter.run(items, cancellation: cancellation) { progress in display.update(progress) }
+        let result = exporter.run(items, cancellation: cancellation) { progress, entry in
+            printer.print(entry)
+            display.update(progress)
+        }
         display.finish()
         signals.stop()
 
-        for entry in result.entries {
-            switch entry.status {
-            case .rendered:
-                if !quiet { Terminal.printLine("wrote \(entry.output ?? "")") }
-            case .planned:
-                Terminal.printLine("would render \(entry.input) -> \(entry.output ?? "")")
-            case .skipped:
-                if dryRun { Terminal.printLine("up to date \(entry.input)") }
-            case .failed:
-                Terminal.printError("easel: failed: \(entry.error ?? entry.input)")
-            }
-            if verbose { for warning in entry.warnings { Terminal.printError("easel: warning: \(warning)") } }
-        }
         if let report {
             try Self.checkReportPath(report)
             try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
         }
+        if json { Terminal.write(try JSONOutput.line(ExportTotalsEvent(result))) }
         Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun, verbose: verbose))
         if let signal = signals.caught {
             Terminal.printError(
@@ -190,5 +331,85 @@ struct ExportCommand: EaselCommand {
         return "rendered \(t.rendered)\(warned), skipped \(t.skipped), failed \(t.failed)"
             + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
             + " of \(t.documents) documents in \(time)\(rate)\(memory)"
+    }
+}
+
+/// Prints each finished document of a folder export as it happens (called one at a time
+/// from the workers): a line, or a JSON object with --json, above the live progress line.
+final class EventPrinter: Sendable {
+    let display: ProgressDisplay
+    let quiet: Bool, verbose: Bool, json: Bool, dryRun: Bool
+
+    init(display: ProgressDisplay, quiet: Bool, verbose: Bool, json: Bool, dryRun: Bool) {
+        self.display = display
+        self.quiet = quiet
+        self.verbose = verbose
+        self.json = json
+        self.dryRun = dryRun
+    }
+
+    func print(_ entry: BatchEntry) {
+        if json {
+            if let line = try? JSONOutput.line(ExportEvent(entry)) { display.printAbove(line, toStandardError: false) }
+            return
+        }
+        switch entry.status {
+        case .rendered:
+            if !quiet { display.printAbove(Terminal.safe("wrote \(entry.output ?? "")"), toStandardError: false) }
+        case .planned:
+            display.printAbove(Terminal.safe("would render \(entry.input) -> \(entry.output ?? "")"), toStandardError: false)
+        case .skipped:
+            if dryRun { display.printAbove(Terminal.safe("up to date \(entry.input)"), toStandardError: false) }
+        case .failed:
+            display.printAbove(Terminal.safe("easel: failed: \(entry.error ?? entry.input)"), toStandardError: true)
+        }
+        if verbose {
+            for warning in entry.warnings {
+                display.printAbove(Terminal.safe("easel: warning: \(warning)"), toStandardError: true)
+            }
+        }
+    }
+}
+
+/// `--json`: one object per document, as it finishes.
+struct ExportEvent: Encodable {
+    var event = "document"
+    var input: String
+    var output: String?
+    var status: BatchStatus
+    var warnings: [String]
+    var error: String?
+    var milliseconds: Double
+
+    init(_ entry: BatchEntry) {
+        input = entry.input
+        output = entry.output
+        status = entry.status
+        warnings = entry.warnings
+        error = entry.error
+        milliseconds = (entry.milliseconds * 10).rounded() / 10
+    }
+}
+
+/// `--json`: the last object, with the run's totals.
+struct ExportTotalsEvent: Encodable {
+    var event = "totals"
+    var documents: Int, rendered: Int, skipped: Int, failed: Int, withWarnings: Int, planned: Int, notStarted: Int
+    var seconds: Double
+    var interrupted: Bool
+
+    init(_ report: BatchReport) {
+        let t = report.totals
+        (documents, rendered, skipped, failed) = (t.documents, t.rendered, t.skipped, t.failed)
+        (withWarnings, planned, notStarted) = (t.withWarnings, t.planned, t.notStarted)
+        seconds = (t.seconds * 1000).rounded() / 1000
+        interrupted = report.interrupted
+    }
+
+    init(single entry: BatchEntry) {
+        (documents, rendered, skipped, failed) = (1, 1, 0, 0)
+        (withWarnings, planned, notStarted) = (entry.warnings.isEmpty ? 0 : 1, 0, 0)
+        seconds = (entry.milliseconds).rounded() / 1000
+        interrupted = false
     }
 }

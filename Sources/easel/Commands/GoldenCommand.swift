@@ -173,7 +173,7 @@ struct GoldenDiff: ParsableCommand {
                 wouldPassWith: statistics.map {
                     ImageComparator.passingTolerance(for: $0, tolerance: tolerance.value)
                 })
-            print(try JSONOutput.string(summary))
+            Terminal.write(try JSONOutput.string(summary))
         } else {
             Terminal.printLine(line)
         }

@@ -20,7 +20,7 @@ struct InfoCommand: EaselCommand {
 
     func execute() throws {
         let editor = try DocumentEditor.openExisting(path, forEditing: false)
-        print(Self.render(editor.description, json: json))
+        Terminal.write(Self.render(editor.description, json: json))
     }
 
     static func render(_ description: DocumentDescription, json: Bool) -> String {

@@ -20,10 +20,26 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
     var height: Int?
 
+    @Option(
+        help: """
+            With both --width and --height: contain (the default: all of the canvas, centred, the rest \
+            transparent), cover (fill the box, cut what overflows) or stretch.
+            """)
+    var fit: FitChoice?
+
+    @Option(help: "For SVG and PDF: the output's pixels per inch, giving the page a physical size (default 72).")
+    var dpi: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "What to render: canvas (the default) or an element's index (its bounds, as `easel info` lists them).",
+            valueName: "canvas|index"))
+    var area: String?
+
     @Option(help: "An app size: share (scale 1, 1300x2000 for a card) or thumbnail (scale 0.2, 260x400).")
     var preset: SizePreset?
 
-    @Option(help: "Replace the document's background colour (any colour easel accepts, e.g. white or #FFFFFF).")
+    @Option(help: "Replace the document's background colour (any colour easel accepts, e.g. white or #FFFFFF), or none.")
     var background: String?
 
     @Option(name: .customLong("png-compression"), help: "zlib level for PNG output, 0 (fastest) to 9 (smallest).")
@@ -32,8 +48,15 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
     var pngFilter: PNGFilterChoice?
 
-    /// Whether any option that changes the pixels was given (size, preset, background).
-    var changesPixels: Bool { scale != nil || width != nil || height != nil || preset != nil || background != nil }
+    /// Whether any option that changes the pixels was given (size, preset, background, area).
+    var changesPixels: Bool {
+        scale != nil || width != nil || height != nil || preset != nil || background != nil || fit != nil || area != nil
+    }
+
+    enum FitChoice: String, ExpressibleByArgument, CaseIterable { case contain, cover, stretch }
+
+    /// The area: nil for the canvas, else the element index asked for.
+    var areaIndex: Int? { area.flatMap { $0 == "canvas" ? nil : Int($0) } }
 
     /// Refuses what makes no sense for goldens, which are PNG pixels: another format, and
     /// (`encoding: false`) PNG encoding settings, which change bytes, not pixels.
@@ -73,8 +96,15 @@ struct RenderOptionGroup: ParsableArguments {
         if let level = pngCompression, !(0...9).contains(level) {
             throw ValidationError("--png-compression must be from 0 to 9.")
         }
-        if let background, Color(parsing: background) == nil {
+        if let background, background != "none", Color(parsing: background) == nil {
             throw ValidationError(ElementOptions.badColor("--background", background))
+        }
+        if fit != nil && (width == nil || height == nil) {
+            throw ValidationError("--fit says how the canvas meets a --width by --height box: give both.")
+        }
+        if let dpi, !(dpi.isFinite && dpi > 0 && dpi <= 10_000) { throw ValidationError("--dpi must be from 0 to 10000.") }
+        if let area, area != "canvas", Int(area).map({ $0 < 0 }) ?? true {
+            throw ValidationError("--area must be canvas or an element's index (0, 1, …), not \"\(area)\".")
         }
     }
 
@@ -97,12 +127,19 @@ struct RenderOptionGroup: ParsableArguments {
         case (let s?, _, _, _): options.size = .scale(s)
         case (_, .thumbnail?, _, _): options.size = .thumbnail
         case (_, .share?, _, _): options.size = .share
-        case (_, _, let w?, let h?): options.size = .exact(width: w, height: h)
+        case (_, _, let w?, let h?):
+            switch fit ?? .contain {
+            case .contain: options.size = .fitted(width: w, height: h, fit: .contain)
+            case .cover: options.size = .fitted(width: w, height: h, fit: .cover)
+            case .stretch: options.size = .exact(width: w, height: h)
+            }
         case (_, _, let w?, nil): options.size = .width(w)
         case (_, _, nil, let h?): options.size = .height(h)
         default: options.size = .share
         }
-        options.background = background.flatMap { Color(parsing: $0) }
+        // "none": a transparent background instead of the document's own.
+        options.background = background.flatMap { $0 == "none" ? Color(red: 0, green: 0, blue: 0, alpha: 0) : Color(parsing: $0) }
+        options.dpi = dpi
         if let pngCompression { options.png.compressionLevel = pngCompression }
         if let pngFilter { options.png.filters = pngFilter.filters }
         return options

@@ -66,14 +66,16 @@ struct ValidateCommand: EaselCommand {
             }
         }
         if json {
-            print(try JSONOutput.string(results))
+            Terminal.write(try JSONOutput.string(results))
         } else {
             for result in results {
                 if result.errors.isEmpty && result.warnings.isEmpty {
-                    print("\(Terminal.styled("ok", .green)) \(Terminal.safe(result.path))")
+                    Terminal.write("\(Terminal.styled("ok", .green)) \(Terminal.safe(result.path))")
                 }
-                for error in result.errors { print("\(Terminal.styled("error:", .red)) \(Terminal.safe(error))") }
-                for warning in result.warnings { print("\(Terminal.styled("warning:", .yellow)) \(Terminal.safe(warning))") }
+                for error in result.errors { Terminal.write("\(Terminal.styled("error:", .red)) \(Terminal.safe(error))") }
+                for warning in result.warnings {
+                    Terminal.write("\(Terminal.styled("warning:", .yellow)) \(Terminal.safe(warning))")
+                }
             }
         }
         let failed = results.contains { !$0.errors.isEmpty || (strict && !$0.warnings.isEmpty) }

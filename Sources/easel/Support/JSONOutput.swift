@@ -12,4 +12,12 @@ enum JSONOutput {
     static func string<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try data(value), as: UTF8.self)
     }
+
+    /// One line of JSON (for NDJSON event streams): compact, keys sorted. Newlines inside
+    /// strings are escaped by JSON itself, so a name with a newline stays one line.
+    static func line<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
 }

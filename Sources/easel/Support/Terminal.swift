@@ -8,10 +8,20 @@ enum Terminal {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// Prints one result line on stdout, its control characters escaped.
+    /// Prints one result line on stdout, its control characters escaped, written at once
+    /// (not buffered), so a pipe or a log sees each line as it happens.
     static func printLine(_ line: String) {
-        print(safe(line))
+        write(safe(line))
     }
+
+    /// Writes `text` and a newline to stdout at once, unbuffered: text that is already safe
+    /// (styled, or JSON, which escapes its own control characters).
+    static func write(_ text: String) {
+        outputLock.withLock { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    }
+
+    /// One line at a time, whichever thread writes it.
+    static let outputLock = NSLock()
 
     /// `text` with every control character shown as an escape (`\n`, `\r`, `\t`, `\e`,
     /// `\x07`, `\u{9B}`), so a name or text inside a document cannot clear the screen, set

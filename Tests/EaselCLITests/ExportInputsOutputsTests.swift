@@ -1,0 +1,150 @@
+import Testing
+import Foundation
+import EaselCairo
+import EaselTestSupport
+
+/// `easel export` as rsvg-convert, inkscape and resvg users expect it: inputs, outputs,
+/// formats, sizes, streams.
+@Suite("easel export: inputs, outputs, formats, streams")
+struct ExportInputsOutputsTests {
+    @Test func anyMixOfDocumentsAndFoldersGoesIntoAFolder() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Album/sub"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "a.rwcard"])
+        try s.ok(["new", "drawing", "b.drawing", "--size", "40x30"])
+        try s.ok(["new", "drawing", "Album/sub/c.drawing", "--size", "20x10"])
+        try s.ok(["export", "a.rwcard", "b.drawing", "Album", "--out", "pngs"])
+        for name in ["pngs/a.png", "pngs/b.png", "pngs/Album/sub/c.png"] {
+            #expect(FileManager.default.fileExists(atPath: s.folder.file(name).path), "\(name)")
+        }
+        // One document into a folder: an existing one, or a path ending in /, made with its parents.
+        try s.ok(["export", "b.drawing", "--out", "pngs"])
+        #expect(try s.image("pngs/b.png").width == 40)
+        try s.ok(["export", "b.drawing", "--out", "new/deep/"])
+        #expect(try s.image("new/deep/b.png").width == 40)
+        try s.ok(["export", "b.drawing", "--out", "made/for/it.png"])
+        #expect(try s.image("made/for/it.png").height == 30, "parent folders are created")
+    }
+
+    @Test func theFormatFollowsTheExtensionAndAMismatchIsAUsageError() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x30"])
+        try s.ok(["export", "d.drawing", "--out", "d.svg"])
+        #expect(String(decoding: try s.bytes("d.svg"), as: UTF8.self).contains("<svg"))
+        for arguments in [["--out", "p.jpg"], ["--out", "p.webp"], ["--out", "x.svg", "--format", "png"]] {
+            let result = try s.run(["export", "d.drawing"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+        for name in ["p.jpg", "p.webp", "x.svg"] {
+            #expect(!FileManager.default.fileExists(atPath: s.folder.file(name).path), "nothing written under \(name)")
+        }
+        #expect(try s.run(["export", "d.drawing", "--out", "d.bin", "--format", "png"]).status == 0, "explicit is fine")
+    }
+
+    @Test func batchOnlyOptionsForOneDocumentAreRefusedNotIgnored() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x30"])
+        for option in [["--thumbnails"], ["--report", "r.json"], ["--shard", "1/2"], ["--jobs", "2"]] {
+            let result = try s.run(["export", "d.drawing", "--out", "d.png"] + option)
+            #expect(result.status == 64 && result.stderr.contains(option[0]), "\(option): \(result.stderr)")
+        }
+        // Into a folder they are honoured.
+        try s.ok(["export", "d.drawing", "--out", "out/", "--thumbnails", "--report", "r.json"])
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("out/d.thumbnail.png").path))
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("r.json").path))
+    }
+
+    @Test func standardOutputAndStandardInput() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x30"])
+        let shell = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" export d.drawing --out - > piped.png", s.easel.path],
+            environment: s.environment, currentDirectory: s.folder.url)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(try s.image("piped.png").width == 40)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("-").path), "- is not a file name")
+        // A card from standard input, its image from --base.
+        try FileManager.default.createDirectory(at: s.folder.file("photos"), withIntermediateDirectories: true)
+        try s.folder.write(try PNGEncoder.encode(try RasterImage(width: 8, height: 8)), to: "photos/IMG")
+        let card = """
+            {"id":"00000000-0000-4000-8000-000000000001","backgroundColor":[1,1,1,1],"textElements":[],
+             "imageElements":[{"transform":{"size":[400,400],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"IMG"}]}
+            """
+        let fromStdin = try s.run(["export", "-", "--base", "photos", "--out", "card.png"], stdin: card)
+        #expect(fromStdin.status == 0 && !fromStdin.stderr.contains("warning"), "\(fromStdin.stderr)")
+        #expect(try s.image("card.png").width == 1300)
+        let svg = try s.run(["export", "-", "--out", "-", "--format", "svg"], stdin: card)
+        #expect(svg.stdout.hasPrefix("<?xml") && svg.stderr.contains("image file \"IMG\" is missing"), "no --base: \(svg.stderr)")
+        #expect(try s.run(["export", "-", "d.drawing", "--out", "x/"]).status == 64)
+        #expect(try s.run(["export", "d.drawing", "--out", "-", "--base", "photos"]).status == 64)
+    }
+
+    @Test func fitBackgroundDPIAndArea() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "200x100"])
+        try s.ok(["background", "d.drawing", "black"])
+        try s.ok(["add", "d.drawing", "rect", "--at", "150,50", "--size", "40x20", "--fill", "red"])
+        try s.ok(["export", "d.drawing", "--out", "contain.png", "--width", "100", "--height", "100"])
+        let contain = try s.image("contain.png")
+        #expect(
+            contain.pixel(x: 50, y: 5).a == 0 && contain.pixel(x: 50, y: 50) == RGBA8(r: 0, g: 0, b: 0, a: 255), "letterboxed")
+        try s.ok(["export", "d.drawing", "--out", "cover.png", "--width", "100", "--height", "100", "--fit", "cover"])
+        #expect(try s.image("cover.png").pixel(x: 50, y: 2).a == 255, "filled")
+        try s.ok(["export", "d.drawing", "--out", "stretch.png", "--width", "100", "--height", "100", "--fit", "stretch"])
+        #expect(try s.image("stretch.png").pixel(x: 75, y: 50).r == 255, "the red rectangle, stretched to x 75")
+        #expect(try s.run(["export", "d.drawing", "--out", "f.png", "--width", "100", "--fit", "cover"]).status == 64)
+        try s.ok(["export", "d.drawing", "--out", "clear.png", "--background", "none"])
+        #expect(try s.image("clear.png").pixel(x: 5, y: 5).a == 0)
+        try s.ok(["export", "d.drawing", "--out", "d.pdf", "--dpi", "144"])
+        let pdf = String(decoding: try s.bytes("d.pdf"), as: UTF8.self)
+        #expect(pdf.contains("MediaBox [ 0 0 100 50 ]"), "200x100 pixels at 144 dpi are 100x50 points")
+        try s.ok(["export", "d.drawing", "--out", "area.png", "--area", "0", "--scale", "2"])
+        let area = try s.image("area.png")
+        #expect(area.width == 80 && area.height == 40 && area.pixel(x: 40, y: 20).r == 255, "element 0's bounds")
+        #expect(try s.run(["export", "d.drawing", "--out", "a.png", "--area", "7"]).status != 0)
+    }
+
+    @Test func eachLineAppearsAsItHappensInAPipe() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        for index in 0..<40 { try s.ok(["new", "drawing", "in/d\(index).drawing", "--size", "2000x2000"]) }
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = ["export", "in", "--out", "out", "--jobs", "1"]
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        let stillRunning = process.isRunning
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("wrote "), "\(String(decoding: received, as: UTF8.self))")
+        #expect(stillRunning, "the first line came while the run was still going")
+    }
+
+    @Test func jsonIsOneObjectPerDocumentThenTheTotals() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
+        try s.ok(["new", "drawing", "in/two\nlines.drawing", "--size", "20x20"])
+        try s.folder.write("{", to: "in/broken.drawing")
+        let result = try s.run(["export", "in", "--out", "out", "--json"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4, "\(result.stdout)")
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.prefix(3).allSatisfy { $0["event"] as? String == "document" })
+        #expect(objects.contains { ($0["input"] as? String)?.hasSuffix("two\nlines.drawing") == true }, "names stay intact")
+        #expect(objects.contains { $0["status"] as? String == "failed" && $0["output"] == nil && $0["error"] != nil })
+        let totals = try #require(objects.last)
+        #expect(totals["event"] as? String == "totals" && totals["rendered"] as? Int == 2 && totals["failed"] as? Int == 1)
+    }
+}
