@@ -64,6 +64,10 @@ extension Card: EditableDocument {
         return elementCount - 1
     }
 
+    /// Why a card text takes no font size or alignment.
+    static let textSizeMessage =
+        "a card's text has no font size or alignment: the app draws it centred at 200 units, shrunk to fit its frame; change the frame with --size"
+
     /// Applies frame, colour, text, font and clip changes; throws for stroke or opacity (cards
     /// have neither), a clip on a text, or text properties on an image.
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
@@ -74,6 +78,7 @@ extension Card: EditableDocument {
         {
             throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
         }
+        if changes.fontSize != nil || changes.alignment != nil { throw EditError(Self.textSizeMessage) }
         switch slot {
         case .image(let i):
             var element = imageElements[i]

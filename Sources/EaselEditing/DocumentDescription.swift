@@ -15,23 +15,19 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     public var background: String?
     /// Every addressable element, in drawing order.
     public var elements: [ElementDescription]
-    /// The warnings from opening the document, then one per missing or refused image.
+    /// The warnings from opening and from drawing the document (a missing image, an
+    /// unknown font), each with its JSON key path, as `validate` gives them.
     public var warnings: [String]
 
-    /// Describes `document`, located at `url` with its resources in `resourceFolder`.
+    /// Describes `document`, located at `url` (shown as given) with its resources in
+    /// `resourceFolder`; `warnings` are what opening and drawing it noticed.
     public init(_ document: any EditableDocument, at url: URL, resourceFolder: URL, warnings: [DocumentWarning]) {
-        path = url.path
+        path = url.relativePath
         type = document.kindName
         canvas = [document.canvas.width, document.canvas.height]
         background = document.background?.hex
-        var notes = warnings.map(\.description)
         elements = document.elementDescriptions(resourceFolder: resourceFolder)
-        for element in elements {
-            if let status = element.imageStatus, status != "ok" {
-                notes.append("\(url.path): element \(element.index): image \(status)")
-            }
-        }
-        self.warnings = notes
+        self.warnings = warnings.map(\.description)
     }
 }
 

@@ -1,4 +1,5 @@
 import EaselDocuments
+import EaselRender
 import EaselSupport
 import Foundation
 
@@ -297,7 +298,9 @@ public struct DocumentEditor {
 
     /// A description of the document as `easel info` shows it.
     public var description: DocumentDescription {
-        DocumentDescription(document, at: url, resourceFolder: located.resourceFolder, warnings: openWarnings)
+        DocumentDescription(
+            document, at: url, resourceFolder: located.resourceFolder,
+            warnings: openWarnings + ((try? DocumentRenderer.scene(for: LocatedDocument(document, at: url)))?.warnings ?? []))
     }
 
     /// The failure of a save that changed nothing, saying so.

@@ -96,6 +96,9 @@ public enum ElementFactory {
         if changes.strokeColor != nil || changes.strokeWidth != nil || changes.opacity != nil || changes.dash != nil {
             throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
         }
+        if changes.fontSize != nil || changes.alignment != nil {
+            throw EditError(Card.textSizeMessage)
+        }
         switch request.kind.lowercased() {
         case "image":
             let name = try ImageImport.intoCardFolder(

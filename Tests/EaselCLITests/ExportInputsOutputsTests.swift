@@ -147,4 +147,15 @@ struct ExportInputsOutputsTests {
         let totals = try #require(objects.last)
         #expect(totals["event"] as? String == "totals" && totals["rendered"] as? Int == 2 && totals["failed"] as? Int == 1)
     }
+
+    @Test func aCardTextsFontSizeIsRefusedWithTheReasonAndHelpShowsPlainDefaults() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        let refused = try s.run(["add", "c.rwcard", "text", "Hi", "--font-size", "30"])
+        #expect(refused.status != 0 && refused.stderr.contains("shrunk to fit its frame"), "\(refused.stderr)")
+        try s.ok(["add", "c.rwcard", "text", "Hi"])
+        #expect(try s.run(["set", "c.rwcard", "0", "--font-size", "30"]).status != 0)
+        let help = try s.run(["new", "drawing", "--help"])
+        #expect(help.stdout.contains("(default: 800x600)") && !help.stdout.contains("SizeArgument"), "\(help.stdout)")
+    }
 }

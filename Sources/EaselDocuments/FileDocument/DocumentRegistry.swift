@@ -61,7 +61,7 @@ public struct DocumentRegistry: Sendable {
     public func open(_ url: URL) throws(DocumentError) -> LocatedDocument {
         guard let entry = entry(for: url) else {
             throw DocumentError(
-                file: url.path, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
+                file: url.relativePath, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
         let configuration = ReadConfiguration(
             contentType: entry.contentType,
@@ -108,7 +108,7 @@ public struct DocumentRegistry: Sendable {
         let largest = wrapper.largestRegularFileSize
         guard largest <= type.maxFileBytes else {
             throw DocumentError(
-                file: url.path,
+                file: url.relativePath,
                 kind: .limitExceeded(
                     "saving would write a file of \(largest) bytes, over the \(type.maxFileBytes) bytes Easel opens; nothing was saved (remove elements or shorten texts to make it smaller)"
                 ))
@@ -119,7 +119,7 @@ public struct DocumentRegistry: Sendable {
     private func writableEntry(for document: any FileDocument, at url: URL) throws(DocumentError) -> Entry {
         guard let entry = entry(for: url), type(of: document).writableContentTypes.contains(entry.contentType) else {
             throw DocumentError(
-                file: url.path,
+                file: url.relativePath,
                 kind: .unsupportedType(
                     fileExtension: url.pathExtension,
                     supported: type(of: document).writableContentTypes.map(\.preferredFilenameExtension)))

@@ -77,7 +77,7 @@ public struct ReadConfiguration: Sendable {
     }
 
     /// The name errors and warnings use for the file.
-    public var displayName: String { fileURL.path }
+    public var displayName: String { fileURL.relativePath }
 
     /// The bytes of a regular file; throws when the document is a folder.
     public func regularFileBytes() throws(DocumentError) -> [UInt8] {

@@ -38,7 +38,8 @@ public struct LocatedDocument: Sendable {
     }
 
     /// The name errors and warnings use for the document.
-    public var displayName: String { url.path }
+    /// As the user named it: a relative path stays relative.
+    public var displayName: String { url.relativePath }
 
     /// The files the document draws from, each resolved in its resource folder.
     public var referencedFiles: [ReferencedFile] {

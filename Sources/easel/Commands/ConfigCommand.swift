@@ -49,8 +49,8 @@ struct ConfigCommand: EaselCommand {
         switch action {
         case .get:
             let settingKey = Settings.Key(rawValue: key!)!
-            guard let current = settings[settingKey] else { throw ExitCode.documentFailure }
-            Terminal.write(current)
+            // Unset: the value that applies, marked as the default (so scripts still get a value).
+            Terminal.write(settings[settingKey] ?? "\(settingKey.defaultValue) (default)")
         case .set:
             let settingKey = Settings.Key(rawValue: key!)!
             settings[settingKey] = settingKey.normalise(value!)
@@ -58,7 +58,7 @@ struct ConfigCommand: EaselCommand {
             Terminal.write("\(settingKey.rawValue) = \(settings[settingKey]!)")
         case .list:
             for settingKey in Settings.Key.allCases {
-                Terminal.write("\(settingKey.rawValue) = \(settings[settingKey] ?? "(default)")")
+                Terminal.write("\(settingKey.rawValue) = \(settings[settingKey] ?? "\(settingKey.defaultValue) (default)")")
             }
         case .reset:
             if let key {

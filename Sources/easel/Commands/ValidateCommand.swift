@@ -95,9 +95,9 @@ struct ValidateCommand: EaselCommand {
             // Lowering loads every image and font the document uses, without rasterising.
             let scene = try DocumentRenderer.scene(for: located)
             let all = (located.warnings + scene.warnings).map(\.description)
-            return Result(path: url.path, valid: true, errors: [], warnings: all)
+            return Result(path: url.relativePath, valid: true, errors: [], warnings: all)
         } catch {
-            return Result(path: url.path, valid: false, errors: ["\(error)"], warnings: [])
+            return Result(path: url.relativePath, valid: false, errors: ["\(error)"], warnings: [])
         }
     }
 }

@@ -26,6 +26,11 @@ struct SizeArgument: ExpressibleByArgument {
         guard parts.count == 2, parts.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
         size = Size(width: parts[0], height: parts[1])
     }
+
+    init(_ size: Size) { self.size = size }
+
+    /// `800x600`, as help shows a default.
+    var defaultValueDescription: String { "\(formatNumber(size.width))x\(formatNumber(size.height))" }
 }
 
 /// Any colour `Color(parsing:)` reads: `#RRGGBB[AA]`, CSS names, `r,g,b[,a]`, app palette names.

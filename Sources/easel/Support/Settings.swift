@@ -21,6 +21,17 @@ struct Settings {
             }
         }
 
+        /// What applies when the setting is not set.
+        var defaultValue: String {
+            switch self {
+            case .format: return "png"
+            case .scale: return "1"
+            case .jobs: return "\(ProcessInfo.processInfo.activeProcessorCount) (the number of cores)"
+            case .pngCompression: return "\(PNGEncodingOptions.default.compressionLevel)"
+            case .color: return "auto"
+            }
+        }
+
         /// Checks and normalises a value; nil when it is not valid for the key.
         func normalise(_ value: String) -> String? {
             switch self {
