@@ -56,11 +56,26 @@ public struct OutputSettings: Codable, Hashable, Sendable {
         self.thumbnails = thumbnails
     }
 
-    /// The key recorded in the manifest: the settings as JSON with sorted keys.
-    public var key: String {
+    /// The key recorded in the manifest for the main output: the render options as JSON
+    /// with sorted keys. Thumbnails are outputs of their own (`thumbnailKey`), so asking for
+    /// them, or no longer, never makes the main outputs again.
+    public var key: String { Self.key(of: render) }
+
+    /// The key of the thumbnail's settings: PNG, with the main output's background, image
+    /// filter and PNG settings (its size follows the canvas).
+    public var thumbnailKey: String {
+        var options = render
+        options.format = .png
+        options.size = .thumbnail
+        options.area = nil
+        options.dpi = nil
+        return Self.key(of: options)
+    }
+
+    static func key(of options: RenderOptions) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain values cannot fail; an empty key would only force a re-render.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return (try? encoder.encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }

@@ -149,7 +149,7 @@ public final class BatchExporter: Sendable {
     private func outputProtection(_ items: [BatchItem], manifest: ExportManifest) -> OutputProtection {
         var protection = OutputProtection()
         for entry in manifest.entries.values {
-            for output in entry.outputs {
+            for output in entry.writtenFiles {
                 protection.earlierOutputs.insert(StateFolder.realPath(of: outputFolder.appendingPathComponent(output)))
             }
         }
@@ -179,10 +179,26 @@ public final class BatchExporter: Sendable {
         guard let location = registry.location(of: item.input) else {
             return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
         }
+        let thumbnailKey = options.outputSettings.thumbnailKey
         if !options.force, let previous,
             ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder)
         {
-            return (entry(.skipped), nil)
+            guard let thumbnail = item.thumbnail, !options.dryRun,
+                !ExportManifest.thumbnailIsUpToDate(previous, path: thumbnail, key: thumbnailKey, outputFolder: outputFolder)
+            else { return (entry(.skipped), nil) }
+            // The output is up to date but its thumbnail is not (asked for now, or changed): only the thumbnail.
+            do {
+                let located = try registry.open(item.input)
+                let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+                try writeThumbnail(of: scene, to: thumbnail, for: item, protection: protection)
+                var record = previous
+                record.thumbnail = thumbnail
+                record.thumbnailKey = thumbnailKey
+                record.outputStamps?[thumbnail] = FileStamp.of(outputFolder.appendingPathComponent(thumbnail).path)
+                return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
+            } catch {
+                return (entry(.failed, error: "\(error)"), nil)
+            }
         }
         if options.dryRun { return (entry(.planned), nil) }
         do {
@@ -195,25 +211,37 @@ public final class BatchExporter: Sendable {
                 ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
             }
             let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
-            var outputs = [item.output]
             let file = try DocumentRenderer.export(scene, options: options.render)
             try writeOutput(file.bytes, to: item.output, format: options.render.format, for: item, protection: protection)
+            var stamps = [item.output: FileStamp.of(outputFolder.appendingPathComponent(item.output).path)].compactMapValues {
+                $0
+            }
             if let thumbnail = item.thumbnail {
-                var thumbnailOptions = options.render
-                thumbnailOptions.format = .png
-                thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
-                try writeOutput(
-                    try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail, format: .png, for: item,
-                    protection: protection)
-                outputs.append(thumbnail)
+                try writeThumbnail(of: scene, to: thumbnail, for: item, protection: protection)
+                stamps[thumbnail] = FileStamp.of(outputFolder.appendingPathComponent(thumbnail).path)
             }
             let record = ExportManifest.Entry(
                 rendererVersion: ExportManifest.rendererVersion, optionsKey: optionsKey,
-                document: documentStamp, images: images, outputs: outputs)
+                document: documentStamp, images: images, outputs: [item.output], outputStamps: stamps,
+                // A thumbnail made earlier and not now stays known as Easel's output (so it may be
+                // replaced later), but with no key: it no longer matches the document.
+                thumbnail: item.thumbnail ?? previous?.thumbnail, thumbnailKey: item.thumbnail == nil ? nil : thumbnailKey)
             return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
         } catch {
             return (entry(.failed, error: "\(error)"), nil)
         }
+    }
+
+    /// Writes the app-style thumbnail of `scene` (PNG, 260x400 for a card).
+    private func writeThumbnail(of scene: Scene, to thumbnail: String, for item: BatchItem, protection: OutputProtection) throws {
+        var thumbnailOptions = options.render
+        thumbnailOptions.format = .png
+        thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
+        thumbnailOptions.area = nil
+        thumbnailOptions.dpi = nil
+        try writeOutput(
+            try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail, format: .png, for: item,
+            protection: protection)
     }
 
     /// The app's thumbnail: 260x400 for a card; a drawing fits in the same box.

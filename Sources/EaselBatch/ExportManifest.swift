@@ -36,17 +36,33 @@ public struct ExportManifest: Codable, Sendable {
         public var document: FileStamp
         /// Every image the document used, with its version then.
         public var images: [ImageStamp]
-        /// Output files, relative to the output folder.
+        /// Output files, relative to the output folder (the main output).
         public var outputs: [String]
+        /// Each output's own stamp once written (the thumbnail's too), so an output changed
+        /// or replaced since is made again; nil in manifests from before outputs were stamped.
+        public var outputStamps: [String: FileStamp]?
+        /// The thumbnail written with the output, relative to the output folder, if any.
+        public var thumbnail: String?
+        /// The key of the settings the thumbnail was made with.
+        public var thumbnailKey: String?
 
         /// A record of outputs made from these inputs.
-        public init(rendererVersion: String, optionsKey: String, document: FileStamp, images: [ImageStamp], outputs: [String]) {
+        public init(
+            rendererVersion: String, optionsKey: String, document: FileStamp, images: [ImageStamp], outputs: [String],
+            outputStamps: [String: FileStamp]? = nil, thumbnail: String? = nil, thumbnailKey: String? = nil
+        ) {
             self.rendererVersion = rendererVersion
             self.optionsKey = optionsKey
             self.document = document
             self.images = images
             self.outputs = outputs
+            self.outputStamps = outputStamps
+            self.thumbnail = thumbnail
+            self.thumbnailKey = thumbnailKey
         }
+
+        /// Every file the entry says was written: the outputs and the thumbnail.
+        public var writtenFiles: [String] { outputs + (thumbnail.map { [$0] } ?? []) }
     }
 
     /// The format version the manifest was written in.
@@ -169,6 +185,17 @@ extension ExportManifest {
             }
             if current != image.stamp { return false }
         }
-        return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent($0).path) }
+        // Each output is still the very file written: not gone, not replaced, not edited.
+        guard let stamps = entry.outputStamps else { return false }
+        return entry.outputs.allSatisfy { output in
+            stamps[output] != nil && FileStamp.of(outputFolder.appendingPathComponent(output).path) == stamps[output]
+        }
+    }
+
+    /// True when `entry` records the thumbnail `path`, made with `key`, and it is still the
+    /// very file written (the document and images are checked by `isUpToDate`).
+    public static func thumbnailIsUpToDate(_ entry: Entry, path: String, key: String, outputFolder: URL) -> Bool {
+        guard entry.thumbnail == path, entry.thumbnailKey == key, let stamp = entry.outputStamps?[path] else { return false }
+        return FileStamp.of(outputFolder.appendingPathComponent(path).path) == stamp
     }
 }

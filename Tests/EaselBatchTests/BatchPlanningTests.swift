@@ -131,9 +131,14 @@ struct BatchPlanningTests {
                 .init(name: "IMG", stamp: FileStamp.of(folder.file("docs/IMG").path)),
                 .init(name: "MISSING", stamp: nil),
             ],
-            outputs: ["a.png"])
+            outputs: ["a.png"], outputStamps: ["a.png": FileStamp.of(folder.file("out/a.png").path)!])
         let out = folder.file("out")
         #expect(ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", outputFolder: out))
+        var unstamped = entry
+        unstamped.outputStamps = nil
+        #expect(
+            !ExportManifest.isUpToDate(unstamped, location: location, optionsKey: "k", outputFolder: out), "no stamps: made again"
+        )
         #expect(!ExportManifest.isUpToDate(entry, location: location, optionsKey: "other", outputFolder: out), "other options")
         try folder.write("png, changed", to: "docs/IMG")
         #expect(!ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", outputFolder: out), "an image changed")
@@ -174,10 +179,10 @@ struct BatchPlanningTests {
         settings = base
         settings.render.png.colorMode = .rgba
         variants.append(settings)
-        settings = base
-        settings.thumbnails = true
-        variants.append(settings)
         let keys = Set(([base] + variants).map(\.key))
+        var withThumbnails = base
+        withThumbnails.thumbnails = true
+        #expect(withThumbnails.key == base.key, "thumbnails are outputs of their own: the main output's key is the same")
         #expect(keys.count == variants.count + 1, "every option changes the key")
         #expect(base.key == BatchExportOptions().outputSettings.key, "and the key is stable")
         #expect(!base.key.isEmpty)

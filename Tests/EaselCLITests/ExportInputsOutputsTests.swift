@@ -158,4 +158,32 @@ struct ExportInputsOutputsTests {
         let help = try s.run(["new", "drawing", "--help"])
         #expect(help.stdout.contains("(default: 800x600)") && !help.stdout.contains("SizeArgument"), "\(help.stdout)")
     }
+
+    @Test func outputsAreStampedAndThumbnailsAreOutputsOfTheirOwn() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        for index in 0..<3 { try s.ok(["new", "drawing", "in/card\(index).drawing", "--size", "30x20"]) }
+        try s.ok(["export", "in", "--out", "out"])
+        func stamp(_ name: String) throws -> [FileAttributeKey: Any] {
+            try FileManager.default.attributesOfItem(atPath: s.folder.file(name).path)
+        }
+        let before = try stamp("out/card1.png")[.systemFileNumber] as? Int
+        // Asking for thumbnails makes only the thumbnails.
+        let withThumbnails = try s.ok(["export", "in", "--out", "out", "--thumbnails"])
+        #expect(withThumbnails.stderr.contains("rendered 3"), "\(withThumbnails.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("out/card1.thumbnail.png").path))
+        #expect(try stamp("out/card1.png")[.systemFileNumber] as? Int == before, "the main output was not written again")
+        #expect(try s.ok(["export", "in", "--out", "out", "--thumbnails"]).stderr.contains("nothing to do"))
+        #expect(try s.ok(["export", "in", "--out", "out"]).stderr.contains("nothing to do"), "and without them")
+        // An output changed behind Easel's back is made again.
+        try s.folder.write("garbage", to: "out/card1.png")
+        let repaired = try s.ok(["export", "in", "--out", "out"])
+        #expect(repaired.stderr.contains("rendered 1,"), "\(repaired.stderr)")
+        #expect(try s.image("out/card1.png").width == 30)
+        try FileManager.default.removeItem(at: s.folder.file("out/card2.thumbnail.png"))
+        // card2's thumbnail is gone; card1's was not remade with its output just now: both.
+        let thumbnails = try s.ok(["export", "in", "--out", "out", "--thumbnails"])
+        #expect(thumbnails.stderr.contains("rendered 2,"), "\(thumbnails.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("out/card2.thumbnail.png").path))
+    }
 }
