@@ -49,6 +49,8 @@ let package = Package(
         // Photos as people have them: JPEG (libjpeg-turbo) and WebP (libwebp).
         .systemLibrary(name: "CEaselTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CEaselWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // The interactive session's line editor (libedit's readline interface).
+        .systemLibrary(name: "CEaselEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error
@@ -94,7 +96,7 @@ let package = Package(
             name: "easel",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
-                "EaselGolden", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Dispatch
 import EaselDocuments
+import EaselGeometry
+import EaselSupport
 import EaselEditing
 import EaselBatch
 import EaselRender
@@ -62,8 +64,7 @@ final class EditSession {
         installSignalHandlers()
         startReader()
         if interactive {
-            Terminal.printLine("editing \(path) — type help for the verbs, quit to leave")
-            prompt()
+            Terminal.printLine("editing \(path) — type help for the verbs (Tab completes), quit to leave")
         }
         var lastInput = Date()
         while true {
@@ -78,34 +79,53 @@ final class EditSession {
             switch next {
             case .line(let line):
                 lastInput = Date()
-                if try !handle(line) { return try finish() }
-                if interactive { prompt() }
+                let goOn = try handle(line)
+                if !goOn, try finish() { return }
+                input.handled()  // the prompt comes back only now, after this line's output
                 continue
             case .tooLong:
                 Terminal.printError(
                     "easel: an input line is longer than \(InputQueue.maxLineBytes) bytes; that is not a command, so the session stops"
                 )
                 failures += 1
-                return try finish()
+                _ = try finish(endOfInput: true)
+                return
             case nil:
                 break
             }
-            if ended { return try finish() }
+            if ended {
+                _ = try finish(endOfInput: true)
+                return
+            }
             let woke = input.wait(seconds: 0.1)
             if !woke, editor.hasUnsavedChanges, Date().timeIntervalSince(lastInput) >= autosaveDelay {
-                try saveIfNeeded()
+                // Quietly at a prompt: a notice would break the line being typed.
+                do { try saveIfNeeded(announcing: !interactive) } catch {
+                    if !interactive { throw error }
+                    // Reported when the user saves or quits; the edits are kept meanwhile.
+                    lastInput = Date()
+                }
             }
         }
     }
 
-    /// Saves, and fails the session (exit 1) when any piped command failed, so a script
-    /// learns that not everything it asked for was done.
-    private func finish() throws {
-        try saveIfNeeded()
+    /// Saves and ends, failing the session (exit 1) when any piped command failed, so a
+    /// script learns that not everything it asked for was done. Returns false, keeping the
+    /// session, when the save fails at a prompt: the edits are kept for `save-as PATH`
+    /// (or `quit!` to leave them).
+    private func finish(endOfInput: Bool = false) throws -> Bool {
+        do {
+            try saveIfNeeded()
+        } catch  where interactive && !endOfInput {
+            Terminal.printError(
+                "easel: \(error); your edits are kept: save-as PATH writes them to another file, quit! leaves without them")
+            return false
+        }
         if failures > 0 && !interactive {
             Terminal.printError("easel: \(failures) command\(failures == 1 ? "" : "s") failed; the others were applied and saved")
             throw ExitCode.documentFailure
         }
+        return true
     }
 
     /// Runs one line; returns false to end the session.
@@ -121,7 +141,18 @@ final class EditSession {
         do {
             switch verb {
             case "quit", "exit", "q": return false
-            case "help", "?": Terminal.write(Self.help)
+            case "quit!":
+                Terminal.printError("easel: left without saving")
+                throw ExitCode(editor.hasUnsavedChanges ? 1 : 0)
+            case "help", "?":
+                if let name = arguments.first, let type = Self.verbs[name.lowercased()] {
+                    Terminal.write(Self.sessionHelp(type, verb: name.lowercased()))
+                } else {
+                    Terminal.write(Self.help)
+                }
+            case "save-as":
+                guard arguments.count == 1 else { throw ValidationError("save-as takes one path: save-as PATH") }
+                try saveAs(arguments[0])
             case "save":
                 try editor.save()
                 noteUpgrade()
@@ -143,10 +174,16 @@ final class EditSession {
                     failures += 1
                     return true
                 }
+                if arguments.contains("--help") || arguments.contains("-h") {
+                    Terminal.write(Self.sessionHelp(type, verb: verb))
+                    return true
+                }
                 let command = try type.parse([path] + arguments)
                 guard let edit = command as? any EditVerb else { return true }
                 Terminal.printLine(try edit.apply(to: &editor))
             }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             // Usage errors and failed edits are reported; the session goes on.
             let message = (error as? ValidationError).map(\.message) ?? Self.describeParseError(error)
@@ -161,11 +198,43 @@ final class EditSession {
         return EaselRoot.message(for: error)
     }
 
-    private func saveIfNeeded() throws {
+    private func saveIfNeeded(announcing: Bool = true) throws {
         guard editor.hasUnsavedChanges else { return }
         try editor.save()
         noteUpgrade()
-        if interactive { Terminal.printError("easel: saved \(path)") }
+        if interactive && announcing { Terminal.printError("easel: saved \(path)") }
+    }
+
+    /// Writes the document as it is now to `target` (with the images it uses, when that is
+    /// another folder), leaving the original and its history as they are.
+    private func saveAs(_ target: String) throws {
+        let url = URL(fileURLWithPath: target)
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw ValidationError("\(target) exists; save-as writes a new file only")
+        }
+        let located = editor.located
+        let copy = try DocumentRegistry.standard.locate(located.document, at: url)
+        try FileIO.createFolders(at: copy.resourceFolder.path)
+        if copy.resourceFolder.standardizedFileURL.path != located.resourceFolder.standardizedFileURL.path {
+            for file in located.referencedFiles {
+                guard let source = file.path,
+                    !FileManager.default.fileExists(atPath: copy.resourceFolder.appendingPathComponent(file.name).path)
+                else { continue }
+                let bytes = try FileIO.readBytes(at: source, maxBytes: RenderLimits.maxImageFileBytes)
+                try AtomicFile.write(bytes, to: copy.resourceFolder.appendingPathComponent(file.name).path)
+            }
+        }
+        try DocumentRegistry.standard.save(located.document, to: url)
+        Terminal.printLine("saved a copy as \(target)")
+    }
+
+    /// A verb's help as the session takes it (no document path).
+    static func sessionHelp(_ type: ParsableCommand.Type, verb: String) -> String {
+        type.helpMessage(columns: 100).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("<path>") }
+            .joined(separator: "\n")
+            .replacingOccurrences(of: "\(verb) <path>", with: verb)
+            .replacingOccurrences(of: "\(verb) [<options>] <path>", with: "\(verb) [<options>]")
     }
 
     /// Says once that a legacy document was saved in the current format.
@@ -175,15 +244,23 @@ final class EditSession {
         Terminal.printError("easel: note: \(upgrade)")
     }
 
-    private func prompt() {
-        FileHandle.standardOutput.write(Data("easel> ".utf8))
-    }
-
     /// Reads standard input in chunks and hands complete lines to the loop: a line is at
     /// most `InputQueue.maxLineBytes` long, and the reader waits while the loop has
     /// `InputQueue.capacity` lines to do, so no input makes memory grow without bound.
     private func startReader() {
         let input = self.input
+        if interactive {
+            setUpCompletion()
+            Thread {
+                // One prompt at a time: the next appears once the loop has handled the line.
+                while let line = LineEditor.readLine(prompt: "easel> ") {
+                    input.append(.line(line))
+                    input.waitUntilHandled()
+                }
+                input.end()
+            }.start()
+            return
+        }
         Thread {
             var line: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -219,6 +296,39 @@ final class EditSession {
         }
     }
 
+    /// Tab completes verbs, element indices, order directions, colour names and options.
+    private func setUpCompletion() {
+        LineEditor.setUp()
+        let count = { [unowned self] in self.editor.document.elementCount }
+        LineEditor.completer = { words, _ in
+            guard let verb = words.first?.lowercased() else {
+                return (Self.verbs.keys + ["help", "info", "export", "save", "save-as", "quit", "quit!"]).sorted()
+            }
+            let previous = words.last ?? ""
+            if ["--fill", "--stroke", "--color", "--background"].contains(previous) || (verb == "background" && words.count == 1)
+            {
+                return (Array(Color.cardsPalette.keys) + Array(Color.cssNames.keys) + ["none"]).sorted()
+            }
+            if ["set", "move", "remove", "order"].contains(verb) && words.count == 1 { return (0..<count()).map(String.init) }
+            if verb == "order" && words.count == 2 { return ["front", "back", "forward", "backward"] }
+            if verb == "help" && words.count == 1 { return Self.verbs.keys.sorted() }
+            return Self.options[verb] ?? []
+        }
+    }
+
+    /// The options each verb takes, for completion.
+    static let options: [String: [String]] = [
+        "add": [
+            "--at", "--size", "--rotation", "--fill", "--stroke", "--stroke-width", "--opacity", "--clip", "--font",
+            "--font-size",
+        ],
+        "set": [
+            "--at", "--size", "--rotation", "--fill", "--stroke", "--stroke-width", "--opacity", "--clip", "--text", "--font",
+        ],
+        "move": ["--by"], "export": ["--out", "--format", "--scale", "--width", "--height", "--fit", "--background"],
+        "info": ["--json"],
+    ]
+
     static let verbs: [String: ParsableCommand.Type] = [
         "add": AddCommand.self, "set": SetCommand.self, "move": MoveCommand.self, "remove": RemoveCommand.self,
         "order": OrderCommand.self, "background": BackgroundCommand.self, "undo": UndoCommand.self, "redo": RedoCommand.self,
@@ -235,8 +345,9 @@ final class EditSession {
         info [--json]                show the document
         export --out FILE [options]  render the document as it is now
         save                         save now
-        quit                         save and leave
-        Options are those of the easel commands of the same names (easel help add).
+        save-as PATH                 write the document as it is now to a new file
+        quit                         save and leave (quit! leaves without saving)
+        help VERB, VERB --help       a verb's options; Tab completes verbs, indices, colours
         """
 }
 
@@ -276,6 +387,11 @@ final class InputQueue: @unchecked Sendable {
         condition.withLock { ended = true }
         wakeUp.signal()
     }
+    /// The reader (at a prompt) waits here until the loop has handled its last line.
+    private let handledLine = DispatchSemaphore(value: 0)
+    func handled() { handledLine.signal() }
+    func waitUntilHandled() { handledLine.wait() }
+
     func caught(_ number: Int32) {
         condition.withLock { signal = number }
         wakeUp.signal()
