@@ -274,7 +274,9 @@ struct ExportCommand: EaselCommand {
         let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
         let signals = SignalWatcher { cancellation.cancel() }
-        let printer = EventPrinter(display: display, quiet: quiet, verbose: verbose, json: json, dryRun: dryRun)
+        let printer = EventPrinter(
+            display: display, quiet: quiet, verbose: verbose, json: json, dryRun: dryRun,
+            paths: PathsAsGiven(given: inputs + [out]))
 
         let result = exporter.run(items, cancellation: cancellation) { progress, entry in
             printer.print(entry)
@@ -334,21 +336,58 @@ struct ExportCommand: EaselCommand {
     }
 }
 
+/// Shows paths the way the user typed them: the exporter works with absolute paths, and
+/// each one below an input or the output folder is written from what was given instead.
+struct PathsAsGiven: Sendable {
+    /// (absolute, as given) pairs, the longest absolute path first.
+    let prefixes: [(absolute: String, given: String)]
+
+    init(given: [String]) {
+        prefixes = given.filter { $0 != "-" }.map { given in
+            let trimmed = given.count > 1 && given.hasSuffix("/") ? String(given.dropLast()) : given
+            return (URL(fileURLWithPath: trimmed).standardizedFileURL.path, trimmed)
+        }.sorted { $0.absolute.count > $1.absolute.count }
+    }
+
+    /// `path` (or a message holding it) with the absolute prefixes written as given.
+    func show(_ text: String) -> String {
+        var text = text
+        for (absolute, given) in prefixes where text.contains(absolute) {
+            text = text.replacingOccurrences(of: absolute + "/", with: given + "/")
+            text = text.replacingOccurrences(of: absolute, with: given)
+        }
+        return text
+    }
+
+    /// The entry with its paths as given.
+    func show(_ entry: BatchEntry) -> BatchEntry {
+        var entry = entry
+        entry.input = show(entry.input)
+        entry.output = entry.output.map(show)
+        entry.error = entry.error.map(show)
+        entry.warnings = entry.warnings.map(show)
+        return entry
+    }
+}
+
 /// Prints each finished document of a folder export as it happens (called one at a time
 /// from the workers): a line, or a JSON object with --json, above the live progress line.
 final class EventPrinter: Sendable {
     let display: ProgressDisplay
     let quiet: Bool, verbose: Bool, json: Bool, dryRun: Bool
+    let paths: PathsAsGiven
 
-    init(display: ProgressDisplay, quiet: Bool, verbose: Bool, json: Bool, dryRun: Bool) {
+    init(display: ProgressDisplay, quiet: Bool, verbose: Bool, json: Bool, dryRun: Bool, paths: PathsAsGiven) {
         self.display = display
         self.quiet = quiet
         self.verbose = verbose
         self.json = json
         self.dryRun = dryRun
+        self.paths = paths
     }
 
-    func print(_ entry: BatchEntry) {
+    func print(_ raw: BatchEntry) {
+        let entry = paths.show(raw)
         if json {
             if let line = try? JSONOutput.line(ExportEvent(entry)) { display.printAbove(line, toStandardError: false) }
             return
