@@ -77,6 +77,9 @@ struct ExportCommand: EaselCommand {
     @Flag(help: "Print one JSON object per document as it finishes, then the totals (NDJSON), on standard output.")
     var json = false
 
+    @Flag(help: "After exporting, watch the documents and their images and export again as they change, until Ctrl-C.")
+    var watch = false
+
     @Option(help: ArgumentHelp("Write a JSON report of every document (schema in the README).", valueName: "file.json"))
     var report: String?
 
@@ -126,6 +129,9 @@ struct ExportCommand: EaselCommand {
             throw ValidationError("- reads one document from standard input: it cannot be mixed with other inputs.")
         }
         if base != nil && inputs != ["-"] { throw ValidationError("--base is for a document read from standard input (-).") }
+        if watch && (inputs == ["-"] || out == "-" || dryRun) {
+            throw ValidationError("--watch watches files: not standard input or output, and not with --dry-run.")
+        }
         if isSingle {
             let batchOnly = batchOnlyOptions
             if !batchOnly.isEmpty {
@@ -160,11 +166,72 @@ struct ExportCommand: EaselCommand {
     }
 
     func execute() throws {
-        if isSingle { return try exportOne() }
-        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+        for input in inputs where input != "-" && !FileManager.default.fileExists(atPath: input) {
             throw DocumentError(file: input, kind: .io("no such file or folder"))
         }
-        try exportMany()
+        guard watch else { return try exportOnce() }
+        try? reportingFailures(exportOnce)
+        try watchAndExport()
+    }
+
+    private func exportOnce() throws {
+        if isSingle { try exportOne() } else { try exportMany() }
+    }
+
+    /// Runs `body`, reporting what it throws on stderr instead (a watch goes on).
+    private func reportingFailures(_ body: () throws -> Void) throws {
+        do { try body() } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Terminal.printError("easel: \(error)")
+        }
+    }
+
+    // MARK: Watching
+
+    /// Exports again whenever a document or an image it uses changes (inotify, debounced by
+    /// a quarter second of quiet), until SIGINT or SIGTERM.
+    private func watchAndExport() throws {
+        let outputPath = URL(fileURLWithPath: out).standardizedFileURL.path
+        let reportPath = report.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var roots: [(path: String, recursive: Bool)] = []
+        for input in inputs {
+            let url = URL(fileURLWithPath: input).standardizedFileURL
+            let registry = DocumentRegistry.standard
+            if registry.isDocument(url) {
+                // A document's folder holds its images (a package is a folder of its own).
+                roots.append((url.deletingLastPathComponent().path, false))
+                if let location = registry.location(of: url), location.resourceFolder.path != url.deletingLastPathComponent().path
+                {
+                    roots.append((location.resourceFolder.standardizedFileURL.path, false))
+                }
+            } else {
+                roots.append((url.path, true))
+            }
+        }
+        let watcher = try FolderWatcher(roots: roots) { path in
+            // Easel's own outputs are not changes to react to.
+            path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
+        }
+        var signals = SignalWatcher {}
+        defer { signals.stop() }
+        Terminal.printError("easel: watching \(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s"); Ctrl-C stops")
+        while signals.caught == nil {
+            guard !watcher.changes(timeout: 0.2).isEmpty else { continue }
+            // Debounce: an editor's save is several events; wait for a quarter second of quiet.
+            while signals.caught == nil, !watcher.changes(timeout: 0.25).isEmpty {}
+            guard signals.caught == nil else { break }
+            do {
+                try reportingFailures(exportOnce)
+            } catch let exit as ExitCode {
+                // A failed document was reported: keep watching; a signal during the export ends the watch.
+                if exit.rawValue == 128 + SIGINT || exit.rawValue == 128 + SIGTERM { break }
+            }
+            // A folder export puts the default signal handling back when it ends: the watch's own again.
+            signals.stop()
+            signals = SignalWatcher {}
+        }
+        Terminal.printError("easel: stopped watching")
     }
 
     // MARK: One document

@@ -1,0 +1,76 @@
+import Testing
+import Foundation
+import EaselCairo
+import EaselTestSupport
+
+/// `easel export --watch`: the tight loop for someone editing by hand.
+@Suite("easel export --watch")
+struct ExportWatchTests {
+    /// Waits up to 10 s for `condition`.
+    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    static func start(_ s: CLIScratch, _ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = arguments
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        return (process, errors)
+    }
+
+    @Test func aDocumentAndItsImageAreExportedAgainAsTheyChange() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        try s.folder.write(try PNGEncoder.encode(try RasterImage(width: 4, height: 4)), to: "photo.png")
+        try s.ok(["add", "d.drawing", "image", "photo.png", "--at", "20,10", "--size", "40x20"])
+        let (process, errors) = try Self.start(s, ["export", "d.drawing", "--out", "d.png", "--watch"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(try Self.eventually { (try? s.image("d.png")) != nil })
+        Thread.sleep(forTimeInterval: 0.5)
+        try s.ok(["background", "d.drawing", "red"])
+        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).r == 255 }, "the document changed")
+        // The image changes: a solid blue 4x4 PNG.
+        let blue = try RasterImage(width: 4, height: 4)
+        blue.withUnsafeMutablePixels { pixels in
+            for i in 0..<16 { pixels.storeBytes(of: 0xFF00_00FF as UInt32, toByteOffset: i * 4, as: UInt32.self) }
+        }
+        try s.folder.write(try PNGEncoder.encode(blue), to: "photo.png")
+        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).b == 255 }, "its image changed")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && log.contains("stopped watching"), "\(log)")
+    }
+
+    @Test func aFolderWatchExportsNewAndChangedDocuments() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in/sub"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
+        let (process, errors) = try Self.start(s, ["export", "in", "--out", "out", "--watch"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(try Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path) })
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.createDirectory(at: s.folder.file("in/sub/deeper"), withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.3)
+        try s.ok(["new", "drawing", "in/sub/deeper/b.drawing", "--size", "20x20"])
+        #expect(
+            try Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/sub/deeper/b.png").path) },
+            "a document in a folder made after the watch began")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("stopped watching"), "\(log)")
+        #expect(try s.run(["export", "-", "--out", "x.png", "--watch"]).status == 64)
+    }
+}
