@@ -42,7 +42,8 @@ let package = Package(
         // because libpng reports errors with longjmp, which Swift code must never be crossed by.
         .systemLibrary(name: "CEaselCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CEaselFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        // and Easel's own fast PNG writer's parts, deflating with ISA-L.
+        .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),

@@ -369,3 +369,140 @@ void easel_png_buffer_free(easel_png_buffer *buffer) {
     buffer->length = 0;
     buffer->capacity = 0;
 }
+
+// ---- the fast writer's parts ------------------------------------------------------------
+
+#include <isa-l/igzip_lib.h>
+#include <zlib.h>
+
+int easel_png_pixels_are_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
+    return easel_png_is_opaque(pixels, width, height, stride);
+}
+
+// One row of straight-alpha RGB(A) bytes.
+static void easel_png_row_bytes(const uint8_t *source, uint32_t width, int keep_alpha, uint8_t *out) {
+    for (uint32_t x = 0; x < width; x++) {
+        uint32_t argb;
+        memcpy(&argb, source + (size_t)x * 4, 4);
+        uint8_t a = (uint8_t)(argb >> 24), r = (uint8_t)(argb >> 16), g = (uint8_t)(argb >> 8), b = (uint8_t)argb;
+        if (keep_alpha && a != 0xFF) {
+            if (a == 0) {
+                r = g = b = 0;
+            } else {
+                r = unpremultiply(r, a);
+                g = unpremultiply(g, a);
+                b = unpremultiply(b, a);
+            }
+        }
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        if (keep_alpha) {
+            out[3] = a;
+            out += 4;
+        } else {
+            out += 3;
+        }
+    }
+}
+
+size_t easel_png_filter_rows(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                             uint32_t end_row, int keep_alpha, uint8_t *out) {
+    const size_t row_bytes = (size_t)width * (keep_alpha ? 4 : 3);
+    // Two rows of unfiltered bytes, this band's only allocation.
+    uint8_t *rows = malloc(row_bytes * 2);
+    if (rows == NULL) return 0;
+    uint8_t *previous = rows, *current = rows + row_bytes;
+    if (first_row > 0) {
+        easel_png_row_bytes(pixels + (size_t)(first_row - 1) * stride, width, keep_alpha, previous);
+    } else {
+        memset(previous, 0, row_bytes);
+    }
+    uint8_t *cursor = out;
+    for (uint32_t y = first_row; y < end_row; y++) {
+        easel_png_row_bytes(pixels + (size_t)y * stride, width, keep_alpha, current);
+        *cursor++ = 2;  // UP
+        for (size_t i = 0; i < row_bytes; i++) cursor[i] = (uint8_t)(current[i] - previous[i]);
+        cursor += row_bytes;
+        uint8_t *swap = previous;
+        previous = current;
+        current = swap;
+    }
+    free(rows);
+    return (size_t)(cursor - out);
+}
+
+static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
+    if (more <= buffer->capacity - buffer->length) return 1;
+    size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+    while (capacity - buffer->length < more) capacity *= 2;
+    uint8_t *grown = realloc(buffer->bytes, capacity);
+    if (grown == NULL) return 0;
+    buffer->bytes = grown;
+    buffer->capacity = capacity;
+    return 1;
+}
+
+easel_png_status easel_png_deflate_band(const uint8_t *input, size_t length, int level, int last,
+                                        easel_png_buffer *output) {
+    if (level < 0 || level > 3 || (input == NULL && length > 0) || output == NULL || length > UINT32_MAX) {
+        return EASEL_PNG_INVALID_ARGUMENT;
+    }
+    static const uint32_t level_buffers[] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+    uint8_t *level_buffer = NULL;
+    if (level > 0 && (level_buffer = malloc(level_buffers[level])) == NULL) return EASEL_PNG_OUT_OF_MEMORY;
+    struct isal_zstream stream;
+    isal_deflate_init(&stream);
+    stream.level = (uint32_t)level;
+    stream.level_buf = level_buffer;
+    stream.level_buf_size = level_buffers[level];
+    stream.next_in = (uint8_t *)input;
+    stream.avail_in = (uint32_t)length;
+    stream.end_of_stream = last ? 1 : 0;
+    stream.flush = last ? NO_FLUSH : FULL_FLUSH;
+    easel_png_status status = EASEL_PNG_OK;
+    // Room for incompressible data: stored blocks add 5 bytes per 64 KiB, plus the flush.
+    if (!easel_png_reserve(output, length + length / 8 + 4096)) status = EASEL_PNG_OUT_OF_MEMORY;
+    while (status == EASEL_PNG_OK) {
+        stream.next_out = output->bytes + output->length;
+        stream.avail_out = (uint32_t)(output->capacity - output->length > UINT32_MAX ? UINT32_MAX
+                                                                                       : output->capacity - output->length);
+        uint32_t room = stream.avail_out;
+        if (isal_deflate(&stream) != COMP_OK) {
+            status = EASEL_PNG_ENCODE_FAILED;
+            break;
+        }
+        output->length += room - stream.avail_out;
+        // Done when everything was taken and written out: the stream's end, or (a band) the
+        // flush, which ISA-L completes whenever it returns with room left.
+        int done = stream.avail_in == 0 && (last ? stream.internal_state.state == ZSTATE_END : stream.avail_out > 0);
+        if (done) break;
+        if (!easel_png_reserve(output, 65536)) status = EASEL_PNG_OUT_OF_MEMORY;
+    }
+    free(level_buffer);
+    return status;
+}
+
+uint32_t easel_png_adler32(uint32_t adler, const uint8_t *bytes, size_t length) {
+    while (length > 0) {
+        uInt part = length > 1u << 30 ? 1u << 30 : (uInt)length;
+        adler = (uint32_t)adler32(adler, bytes, part);
+        bytes += part;
+        length -= part;
+    }
+    return adler;
+}
+
+uint32_t easel_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length) {
+    return (uint32_t)adler32_combine(first, second, (z_off_t)second_length);
+}
+
+uint32_t easel_png_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+    while (length > 0) {
+        uInt part = length > 1u << 30 ? 1u << 30 : (uInt)length;
+        crc = (uint32_t)crc32(crc, bytes, part);
+        bytes += part;
+        length -= part;
+    }
+    return crc;
+}

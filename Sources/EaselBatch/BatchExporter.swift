@@ -1,4 +1,5 @@
 import Foundation
+import EaselCairo
 import EaselGeometry
 import EaselDocuments
 import EaselSupport
@@ -90,7 +91,10 @@ public final class BatchExporter: Sendable {
                     }
                     guard index < items.count else { return }
                     let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
+                    // In flight: an encode uses only the cores no other document is using.
+                    EncoderParallelism.begin()
                     let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
+                    EncoderParallelism.end()
                     if let record { journal?.append(key: items[index].key, entry: record) }
                     let snapshot: BatchProgress = state.withLock { state in
                         state.entries[index] = entry

@@ -34,7 +34,8 @@ public struct PNGEncodingOptions: Codable, Hashable, Sendable {
         public static let all: Filters = [.none, .sub, .up, .average, .paeth]
     }
 
-    /// zlib level, 0 (store) to 9 (smallest).
+    /// 1 (the default): Easel's own writer, deflating with ISA-L; 0 (store) and 2 to 9
+    /// (smaller files, slower): zlib's levels through libpng.
     public var compressionLevel: Int
     /// The row filters libpng may use; must not be empty.
     public var filters: Filters
@@ -64,6 +65,24 @@ public enum PNGEncoder {
             throw .encodeFailed("the compression level must be 0 to 9, not \(options.compressionLevel)")
         }
         guard !options.filters.isEmpty else { throw .encodeFailed("at least one PNG filter must be allowed") }
+        // The default (level 1, UP): Easel's own writer with ISA-L, on idle cores too. Other
+        // levels and filters ask for smaller files: libpng and zlib, as before.
+        if options.compressionLevel == 1 && options.filters == .up {
+            let keepAlpha: Bool
+            switch options.colorMode {
+            case .auto:
+                keepAlpha =
+                    image.hasAlpha
+                    && image.withUnsafePixels {
+                        easel_png_pixels_are_opaque(
+                            $0.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
+                            image.stride) == 0
+                    }
+            case .rgba: keepAlpha = true
+            case .rgb: keepAlpha = false
+            }
+            return try FastPNGWriter.encode(image, keepAlpha: keepAlpha)
+        }
         var cOptions = easel_png_encode_options()
         cOptions.compression_level = Int32(options.compressionLevel)
         cOptions.filters = options.filters.rawValue

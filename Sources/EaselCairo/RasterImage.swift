@@ -98,6 +98,38 @@ public final class RasterImage {
         }
     }
 
+    /// Rows `rows` of this image as an image of their own, drawing into the same memory (for
+    /// rasterising bands on several cores). Call `markDirty()` on this image once the strips
+    /// are drawn.
+    public func strip(rows: Range<Int>) throws(CairoError) -> RasterImage {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && !rows.isEmpty, "rows outside the image")
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)! + rows.lowerBound * stride
+        let strip = cairo_image_surface_create_for_data(
+            data, cairo_image_surface_get_format(surface), Int32(width), Int32(rows.count), Int32(stride))!
+        let status = cairo_surface_status(strip)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(strip)
+            throw CairoError.status(status, in: "cairo_image_surface_create_for_data(strip \(rows))")
+        }
+        // The strip keeps the whole image's memory alive.
+        let parent = UnsafeMutableRawPointer(cairo_surface_reference(surface))
+        let attached = cairo_surface_set_user_data(strip, &RasterImage.parentKey, parent) { parent in
+            cairo_surface_destroy(OpaquePointer(parent))
+        }
+        guard attached == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            cairo_surface_destroy(strip)
+            throw CairoError.status(attached, in: "cairo_surface_set_user_data")
+        }
+        return RasterImage(adopting: strip)
+    }
+
+    /// Tells cairo the pixels changed behind its back (after strips were drawn).
+    public func markDirty() { cairo_surface_mark_dirty(surface) }
+
+    nonisolated(unsafe) static var parentKey = cairo_user_data_key_t()
+
     /// An image drawing from `pixels` without copying them: the cairo surface points at the
     /// buffer's memory and keeps the buffer alive for as long as cairo holds the surface
     /// (a PDF or SVG surface may hold it until it is finished).

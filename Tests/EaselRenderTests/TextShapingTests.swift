@@ -115,3 +115,28 @@ struct TextShapingTests {
         #expect(first == second)
     }
 }
+
+/// Large images are rasterised in strips on several cores: the same pixels however many
+/// cores draw them, and within rounding of one piece.
+@Suite("Rasterising in strips")
+struct StripRasterTests {
+    @Test func theSamePixelsWhateverTheCoresAndCloseToOnePiece() throws {
+        let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
+        for name in ["1A2B3C4D-0000-4000-8000-000000000001.rwcard", "Showcase.drawing"] {
+            let scene = try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(samples.appendingPathComponent(name)))
+            let width = Int(scene.canvasSize.width * 1.3), height = Int(scene.canvasSize.height * 1.3)
+            let one = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height, threads: 1)
+            let bytes = one.withUnsafePixels { Array($0) }
+            for threads in [2, 3] {
+                let many = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height, threads: threads)
+                #expect(many.withUnsafePixels { Array($0) } == bytes, "\(name): \(threads) cores")
+            }
+            let whole = try CairoSceneRenderer.rasterize(scene, pixelWidth: width, pixelHeight: height, stripRows: height)
+            var largest = 0
+            whole.withUnsafePixels { a in
+                for i in 0..<a.count where a[i] != bytes[i] { largest = max(largest, abs(Int(a[i]) - Int(bytes[i]))) }
+            }
+            #expect(largest <= 2, "\(name): strips differ from one piece by rounding only (\(largest))")
+        }
+    }
+}

@@ -97,6 +97,33 @@ easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, 
 
 void easel_png_buffer_free(easel_png_buffer *buffer);
 
+// ---- The fast writer's parts ----------------------------------------------------------
+// Easel writes PNG itself on its fast path (see PNGEncoder.swift): the scanlines filtered
+// with UP, deflated in row bands by ISA-L (level 1), each band a raw deflate stream ending
+// in a full flush so bands made on different cores join into one zlib stream.
+
+// 1 when every pixel is opaque.
+int easel_png_pixels_are_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride);
+
+// Writes rows [first_row, end_row) as PNG scanlines: a filter byte (UP) then the row's
+// straight-alpha RGB or RGBA bytes, each byte minus the byte above (row first_row - 1 is
+// read from `pixels` too, so a band does not depend on another band's output). `out` holds
+// (end_row - first_row) * (1 + width * (keep_alpha ? 4 : 3)) bytes. Returns the bytes
+// written, or 0 when out of memory.
+size_t easel_png_filter_rows(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                             uint32_t end_row, int keep_alpha, uint8_t *out);
+
+// Deflates `length` bytes at `input` with ISA-L at `level` (0 to 3) into `output` as a raw
+// deflate stream: the final block when `last`, else ending with a full flush (byte-aligned,
+// no reference to earlier bands). Appends to `output`.
+easel_png_status easel_png_deflate_band(const uint8_t *input, size_t length, int level, int last,
+                                        easel_png_buffer *output);
+
+// zlib's Adler-32 and CRC-32 (PNG's chunk CRC), and joining two Adler-32 sums.
+uint32_t easel_png_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
+uint32_t easel_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
+uint32_t easel_png_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,3 +1,4 @@
+import Dispatch
 import EaselCairo
 import EaselDocuments
 import EaselGeometry
@@ -76,19 +77,58 @@ public enum CairoSceneRenderer {
     /// Rasterises `scene` into a new image of `pixelWidth` x `pixelHeight`, stretching the
     /// canvas onto it (the caller keeps the aspect ratio when it wants to).
     /// `canvasToOutput` places the canvas otherwise (a fitted box, an area of the canvas).
+    /// Images of 1.5 million pixels and more are drawn in strips of `stripRows` rows, on as
+    /// many cores as are idle (`threads` forces the number): the strips are cut the same way
+    /// whatever the cores, so the pixels never depend on the machine or on how busy it is.
     public static func rasterize(
         _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D? = nil,
-        imageFilter: ImageFilter = .good
+        imageFilter: ImageFilter = .good, stripRows: Int? = nil, threads: Int? = nil
     ) throws(RenderError) -> RasterImage {
         try RenderError.wrapping {
-            let images = try cairoImages(for: scene)
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
-            try fitCanvas(
-                of: scene, into: CairoContext(image: image), images: images,
-                transform: canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight), imageFilter: imageFilter)
+            let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
+            let rows = max(1, stripRows ?? (pixelWidth * pixelHeight >= 1_500_000 ? Self.stripRows : pixelHeight))
+            guard rows < pixelHeight else {
+                try fitCanvas(
+                    of: scene, into: CairoContext(image: image), images: try cairoImages(for: scene), transform: transform,
+                    imageFilter: imageFilter)
+                return image
+            }
+            // Each strip is its own context over its rows of the same memory, the scene
+            // shifted up by the strip's top row (a whole number of pixels).
+            let tops = Array(stride(from: 0, to: pixelHeight, by: rows))
+            let failure = Locked<(any Error)?>(nil)
+            let next = Locked(0)
+            let sendableScene = SendableBox(scene), sendableImage = SendableBox(image)
+            let workers = max(1, min(threads ?? EncoderParallelism.threads(), tops.count))
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < tops.count else { return }
+                    let top = tops[index], bottom = min(pixelHeight, top + rows)
+                    do {
+                        let strip = try sendableImage.value.strip(rows: top..<bottom)
+                        try fitCanvas(
+                            of: sendableScene.value, into: CairoContext(image: strip),
+                            images: try cairoImages(for: sendableScene.value),
+                            transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter)
+                        strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
+                    } catch {
+                        failure.withLock { $0 = $0 ?? error }
+                    }
+                }
+            }
+            image.markDirty()
+            if let error = failure.withLock({ $0 }) { throw error }
             return image
         }
     }
+
+    /// Rows per strip when a large image is rasterised in strips.
+    public static let stripRows = 512
 
     static func stretch(_ scene: Scene, _ width: Double, _ height: Double) -> Transform2D {
         .scale(x: width / scene.canvasSize.width, y: height / scene.canvasSize.height)
@@ -152,4 +192,11 @@ public enum CairoSceneRenderer {
         case .bevel: return .bevel
         }
     }
+}
+
+/// A value handed to the strip workers, which only read it (a scene's images are immutable
+/// pixel buffers; each strip draws into its own rows of the image).
+private struct SendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

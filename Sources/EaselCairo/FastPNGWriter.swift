@@ -1,0 +1,140 @@
+import CEaselPNG
+import Dispatch
+import EaselSupport
+import Foundation
+
+/// Easel's own PNG writer for the default settings (UP filter, fast deflate): signature,
+/// IHDR, sRGB, the scanlines deflated by ISA-L in row bands, IDAT, IEND, each chunk with its
+/// CRC. The rows are cut in bands of 512, deflated on as many cores as are idle
+/// (`EncoderParallelism`), each a raw deflate stream ending in a full flush, joined into one
+/// zlib stream with one Adler-32 (as parallel gzip tools do): an ordinary PNG, with the same
+/// bytes whatever the number of cores.
+/// libpng stays the decoder and the reference the tests compare against.
+enum FastPNGWriter {
+    /// ISA-L's level 1: measured fastest per byte saved (README, PNG settings).
+    static let deflateLevel: Int32 = 1
+    /// Rows per band. Bands are cut the same way whatever the number of cores, so the file's
+    /// bytes never depend on the machine or on how busy it is; only how many bands are
+    /// deflated at once does.
+    static let bandRows = 512
+
+    /// `bandRows` tests a different cut; `threads` how many cores deflate (default: the idle ones).
+    static func encode(_ image: RasterImage, keepAlpha: Bool, bandRows: Int = bandRows, threads: Int? = nil) throws(PNGError)
+        -> [UInt8]
+    {
+        let width = image.width, height = image.height
+        let rowBytes = 1 + width * (keepAlpha ? 4 : 3)
+        let ranges = stride(from: 0, to: height, by: max(1, bandRows)).map { $0..<min(height, $0 + max(1, bandRows)) }
+        let threads = max(1, min(threads ?? EncoderParallelism.threads(), ranges.count))
+
+        // Each band: filtered rows (one buffer per band), their Adler-32, their deflate stream.
+        struct Band {
+            var deflated: [UInt8] = []
+            var adler: UInt32 = 1
+            var length = 0
+            var failure: PNGError?
+        }
+        let results = Locked([Band](repeating: Band(), count: ranges.count))
+        image.withUnsafePixels { pixels in
+            // The pixels stay alive and unchanged for the whole call: each band only reads them.
+            let address = UInt(bitPattern: pixels.baseAddress!)
+            let stride = image.stride
+            let work = { @Sendable (index: Int) in
+                let base = UnsafePointer<UInt8>(bitPattern: address)!
+                let range = ranges[index]
+                var band = Band()
+                var filtered = [UInt8](repeating: 0, count: range.count * rowBytes)
+                let written = filtered.withUnsafeMutableBufferPointer {
+                    easel_png_filter_rows(
+                        base, UInt32(width), stride, UInt32(range.lowerBound), UInt32(range.upperBound), keepAlpha ? 1 : 0,
+                        $0.baseAddress)
+                }
+                if written != filtered.count {
+                    band.failure = .outOfMemory
+                } else {
+                    band.length = written
+                    band.adler = filtered.withUnsafeBufferPointer { easel_png_adler32(1, $0.baseAddress, $0.count) }
+                    var buffer = easel_png_buffer()
+                    defer { easel_png_buffer_free(&buffer) }
+                    let status = filtered.withUnsafeBufferPointer {
+                        easel_png_deflate_band($0.baseAddress, $0.count, deflateLevel, index == ranges.count - 1 ? 1 : 0, &buffer)
+                    }
+                    if status == EASEL_PNG_OK {
+                        band.deflated = Array(UnsafeBufferPointer(start: buffer.bytes, count: buffer.length))
+                    } else {
+                        band.failure = status == EASEL_PNG_OUT_OF_MEMORY ? .outOfMemory : .encodeFailed("ISA-L could not deflate")
+                    }
+                }
+                results.withLock { $0[index] = band }
+            }
+            if threads == 1 {
+                for index in ranges.indices { work(index) }
+            } else {
+                // `threads` workers take the next band until none is left.
+                let next = Locked(0)
+                DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                    while true {
+                        let index = next.withLock { value -> Int in
+                            defer { value += 1 }
+                            return value
+                        }
+                        guard index < ranges.count else { return }
+                        work(index)
+                    }
+                }
+            }
+        }
+        let bands = results.withLock { $0 }
+        if let failure = bands.compactMap(\.failure).first { throw failure }
+
+        // The zlib stream: header (deflate, 32 KiB window, fastest), the bands, Adler-32.
+        var adler = bands[0].adler
+        for band in bands.dropFirst() { adler = easel_png_adler32_combine(adler, band.adler, band.length) }
+        var idat: [UInt8] = [0x78, 0x01]
+        idat.reserveCapacity(2 + bands.reduce(0) { $0 + $1.deflated.count } + 4)
+        for band in bands { idat += band.deflated }
+        idat += bigEndian(adler)
+
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(idat.count + 128)
+        // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
+        appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &png)
+        appendChunk("sRGB", [0], to: &png)  // perceptual, as libpng's png_set_sRGB writes it
+        appendChunk("IDAT", idat, to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+        let typeBytes = Array(type.utf8)
+        png += bigEndian(UInt32(data.count))
+        png += typeBytes
+        png += data
+        var crc = typeBytes.withUnsafeBufferPointer { easel_png_crc32(0, $0.baseAddress, $0.count) }
+        crc = data.withUnsafeBufferPointer { easel_png_crc32(crc, $0.baseAddress, $0.count) }
+        png += bigEndian(crc)
+    }
+}
+
+/// How many cores an encode may use: all of them when it runs alone (one export, or the
+/// last documents of a batch), one when a batch keeps every core busy. Batches say how many
+/// documents are in flight; the encoder takes the cores nobody else is using.
+public enum EncoderParallelism {
+    private static let busy = Locked(0)
+
+    /// Marks one more document in flight until `end()` (a batch's worker calls these).
+    public static func begin() { busy.withLock { $0 += 1 } }
+    /// Marks a document done.
+    public static func end() { busy.withLock { $0 = max(0, $0 - 1) } }
+
+    /// The cores an encode may use now: the idle ones plus its own.
+    public static func threads() -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let others = max(0, busy.withLock { $0 } - 1)
+        return max(1, cores - others)
+    }
+}
