@@ -116,7 +116,7 @@ let package = Package(
             name: "easel-cairo-reference",
             dependencies: ["CEaselCairo", "CEaselFreeType"],
             path: "Tools/easel-cairo-reference",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]
         ),
         // The benchmark (`make bench`).
         .executableTarget(

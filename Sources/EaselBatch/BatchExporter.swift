@@ -114,6 +114,7 @@ public final class BatchExporter: Sendable {
         group.wait()
 
         let final = state.withLock { $0 }
+        if !options.dryRun && !options.syncEachOutput { FileIO.syncFileSystem(containing: outputFolder.path) }
         if !options.dryRun {
             try? final.manifest.save(to: manifestURL)  // also folds in and removes the journal
         }
@@ -282,7 +283,14 @@ public final class BatchExporter: Sendable {
             throw OutputProtection.error(replacing: target, by: item.input, because: reason)
         }
         do {
-            try AtomicFile.write(bytes, to: target.path)
+            // One sync for the whole run (before the manifest is saved), not one per output,
+            // unless asked: the manifest only ever records outputs already on disk, and an
+            // output lost in a system crash no longer matches its stamp, so it is made again.
+            if options.syncEachOutput {
+                try AtomicFile.write(bytes, to: target.path)
+            } else {
+                try AtomicFile.writeDeferringSync(bytes, to: target.path)
+            }
         } catch {
             throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(error.reason)"))
         }

@@ -131,9 +131,12 @@ public enum EncoderParallelism {
     /// Marks a document done.
     public static func end() { busy.withLock { $0 = max(0, $0 - 1) } }
 
-    /// The cores an encode may use now: the idle ones plus its own.
+    /// The cores an encode may use now: the idle ones plus its own (at most `EASEL_THREADS`,
+    /// when set, which the benchmark uses to measure one core against two).
     public static func threads() -> Int {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = min(
+            ProcessInfo.processInfo.activeProcessorCount,
+            ProcessInfo.processInfo.environment["EASEL_THREADS"].flatMap(Int.init).map { max(1, $0) } ?? .max)
         let others = max(0, busy.withLock { $0 } - 1)
         return max(1, cores - others)
     }

@@ -17,6 +17,15 @@ package enum AtomicFile {
         try write(bytes, to: path, permissions: permissions, failingAt: nil)
     }
 
+    /// Writes `bytes` to `path` atomically (a reader sees the old file or the new one, and a
+    /// killed process leaves no half-written file) without waiting for the disk: the caller
+    /// makes many such writes durable at once with `FileIO.syncFileSystem` (a batch's
+    /// outputs, whose manifest records their stamps and is saved only after the sync).
+    package static func writeDeferringSync(_ bytes: [UInt8], to path: String) throws(DocumentError) {
+        let prepared = try prepare(bytes, to: path, permissions: 0o644, failingAt: nil, durable: false)
+        try prepared.commit(failingAt: nil)
+    }
+
     /// `failingAt` simulates an I/O error at that step (tests only), exercising the same
     /// clean-up as a real failure.
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step?)
@@ -28,9 +37,9 @@ package enum AtomicFile {
 
     /// Writes and flushes `bytes` to a temporary file beside `path`; nothing at `path`
     /// changes until the result is committed.
-    package static func prepare(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step? = nil)
-        throws(DocumentError) -> PreparedFile
-    {
+    package static func prepare(
+        _ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step? = nil, durable: Bool = true
+    ) throws(DocumentError) -> PreparedFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         // The temporary name never contains the document's: the Cards app loads every file
@@ -62,7 +71,7 @@ package enum AtomicFile {
                 written += count
             }
         }
-        if failure == nil, injected == .flush || fsync(fd) != 0 {
+        if failure == nil, injected == .flush || (durable && fsync(fd) != 0) {
             if injected == .flush { errno = EIO }
             failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot flush to disk")))
         }
@@ -73,7 +82,7 @@ package enum AtomicFile {
             unlink(temporary)
             throw failure
         }
-        return PreparedFile(temporary: temporary, target: path)
+        return PreparedFile(temporary: temporary, target: path, durable: durable)
     }
 }
 
@@ -84,6 +93,8 @@ package struct PreparedFile: Sendable {
     package let temporary: String
     /// The file it replaces.
     package let target: String
+    /// Whether committing waits for the rename to reach the disk.
+    package var durable = true
 
     /// Renames the temporary file over the target, then makes the rename durable.
     package func commit(failingAt injected: AtomicFile.Step? = nil) throws(DocumentError) {
@@ -93,7 +104,7 @@ package struct PreparedFile: Sendable {
             unlink(temporary)
             throw failure
         }
-        let folderFD = open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folderFD = durable ? open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         if folderFD >= 0 {
             fsync(folderFD)
             close(folderFD)

@@ -59,4 +59,11 @@ package enum FileIO {
     package static func describeErrno(_ what: String) -> String {
         "\(what): \(String(cString: strerror(errno)))"
     }
+
+    /// Makes every write so far durable at once (`sync(2)`; Swift's Glibc does not offer
+    /// `syncfs`): what a batch does before saving its manifest, instead of a flush per output.
+    package static func syncFileSystem(containing folder: String) {
+        _ = folder
+        sync()
+    }
 }

@@ -89,6 +89,10 @@ struct ExportCommand: EaselCommand {
     @Option(help: ArgumentHelp("Leave a path out of the scan (repeatable).", valueName: "path"))
     var exclude: [String] = []
 
+    // For the benchmark: flush each output to disk as it is written (the old way).
+    @Flag(name: .customLong("sync-each-output"), help: .hidden)
+    var syncEachOutput = false
+
     /// The options only a folder export uses, by the name the user typed.
     var batchOnlyOptions: [String] {
         var given: [String] = []
@@ -327,10 +331,12 @@ struct ExportCommand: EaselCommand {
             jobs: jobs ?? settings[.jobs].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force, thumbnails: thumbnails, dryRun: dryRun, failFast: failFast,
             shard: shard.flatMap(Shard.init(parsing:)), excluded: exclude.map { URL(fileURLWithPath: $0) })
+        var batchOptions = options
+        batchOptions.syncEachOutput = syncEachOutput
         let exporter: BatchExporter
         do {
             exporter = try BatchExporter(
-                inputs: inputs.map { URL(fileURLWithPath: $0) }, outputFolder: URL(fileURLWithPath: out), options: options)
+                inputs: inputs.map { URL(fileURLWithPath: $0) }, outputFolder: URL(fileURLWithPath: out), options: batchOptions)
         } catch {
             throw ValidationError(error.message)
         }
