@@ -89,7 +89,9 @@ release: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 
 bench-deps:
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES) python3-venv"
+	@# resvg, the strongest peer, from PyPI (resvg-cli) into a venv of its own.
+	@[ -x .venv-bench/bin/resvg ] || { python3 -m venv .venv-bench && .venv-bench/bin/pip install --quiet resvg-cli; }
 
 deps:
 	@missing=(); \

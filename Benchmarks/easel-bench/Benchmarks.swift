@@ -66,6 +66,7 @@ struct Results: Codable {
     var png: [PNGSetting] = []
     var worst: [WorstInput] = []
     var golden: [GoldenPair] = []
+    var speed: Speed?
 }
 
 struct Benchmarks {
@@ -73,7 +74,8 @@ struct Benchmarks {
     let scale: Scale
     let binaries: URL
 
-    /// 1. Easel against a minimal C program calling cairo and libpng with the same settings.
+    /// 1. Easel against a minimal C program calling cairo, and encoding with the same fast
+    /// encoder (UP filter, ISA-L level 1) in one stream on one core.
     func limit() throws -> Results.Limit {
         let url = try inputs.save(inputs.typicalCard(), as: "typical")
         let document = try DocumentRegistry.standard.open(url)
@@ -93,7 +95,8 @@ struct Benchmarks {
         // The same scene, replayed by the C program.
         let script = inputs.folder.appendingPathComponent("typical.replay")
         try SceneReplayScript.write(scene).write(to: script, atomically: true, encoding: .utf8)
-        let c = try runC(script: script, width: width, height: height, level: 1, filter: "up", color: "rgb")
+        // The C limit with the same fast encoder (UP, ISA-L level 1) Easel uses by default.
+        let c = try runC(script: script, width: width, height: height, level: 1, filter: "fast", color: "rgb")
         return Results.Limit(
             easelRasterize: rasterize, easelEncode: encode, easelWhole: whole,
             cRasterize: c.rasterize, cEncode: c.encode, cWhole: c.whole, easelBytes: easelBytes, cBytes: c.bytes,
@@ -307,7 +310,9 @@ struct Benchmarks {
     }
 
     @discardableResult
-    func run(_ executable: URL, _ arguments: [String], allowingFailures: Bool = false) throws -> String {
+    func run(_ executable: URL, _ arguments: [String], allowingFailures: Bool = false, environment extra: [String: String] = [:])
+        throws -> String
+    {
         let capture = inputs.folder.appendingPathComponent("stdout-\(UInt32.random(in: 0...UInt32.max))")
         let errors = inputs.folder.appendingPathComponent("stderr-\(UInt32.random(in: 0...UInt32.max))")
         defer {
@@ -322,7 +327,11 @@ struct Benchmarks {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw Failed(description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))")
         }

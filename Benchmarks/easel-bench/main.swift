@@ -11,7 +11,7 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst or golden.
+// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden or speed.
 // --pixelmatch FILE adds pixelmatch (its JavaScript module, run with node) to the golden section.
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
@@ -137,6 +137,44 @@ if runs("golden") {
                 pair.pixelmatch.map { ratio($0.median, pair.perceptual.median) } ?? "–",
             ]
         })
+}
+
+if runs("speed") {
+    let speed = try bench.speed()
+    results.speed = speed
+    let resvgCard = speed.resvgCardProcess.map { ratio($0.median, speed.easelCardProcess.median) } ?? "resvg not installed"
+    let resvgShapes = speed.resvgShapesProcess.map { ratio($0.median, speed.easelShapesProcess.median) } ?? "resvg not installed"
+    printTable(
+        "8. Speed goals (measured in this run)", ["goal", "measured", "target"],
+        [
+            [
+                "folder of \(speed.folderCards) typical cards, --jobs 1, per card",
+                String(
+                    format: "%.1f ms (a flush per output: %.1f ms)", speed.folderMillisecondsPerCard,
+                    speed.folderMillisecondsPerCardSyncEach),
+                "≤ 45 ms",
+            ],
+            [
+                "one card as a process: resvg / easel",
+                "\(resvgCard) (easel \(speed.easelCardProcess.text), resvg \(speed.resvgCardProcess?.text ?? "–"))", "≥ 3.5x",
+            ],
+            [
+                "1,000-shape drawing as a process: resvg / easel",
+                "\(resvgShapes) (easel \(speed.easelShapesProcess.text), resvg \(speed.resvgShapesProcess?.text ?? "–"))", "≥ 2x",
+            ],
+            [
+                "2600x4000 export: one core / all cores",
+                ratio(speed.bigOneCore.median, speed.bigAllCores.median)
+                    + " (\(speed.bigOneCore.text) / \(speed.bigAllCores.text))",
+                "≥ 1.6x",
+            ],
+            [
+                "bytes: easel / zlib level 1",
+                ratio(Double(speed.easelBytes), Double(speed.zlibLevel1Bytes))
+                    + " (\(speed.easelBytes / 1024) KiB / \(speed.zlibLevel1Bytes / 1024) KiB)",
+                "≤ 1.15x",
+            ],
+        ])
 }
 
 if let jsonPath {

@@ -1,0 +1,84 @@
+import EaselCairo
+import EaselDocuments
+import EaselRender
+import Foundation
+
+extension Results {
+    /// Issue 17's goals, each measured in this run.
+    struct Speed: Codable {
+        var folderCards: Int
+        /// A folder of typical cards with --jobs 1, per card: one sync at the end, and a flush per output.
+        var folderMillisecondsPerCard: Double, folderMillisecondsPerCardSyncEach: Double
+        /// One card as a process, and the resvg CLI on the same card as SVG.
+        var easelCardProcess: Timing, resvgCardProcess: Timing?
+        /// A drawing of 1,000 shapes as a process, and resvg on its SVG.
+        var easelShapesProcess: Timing, resvgShapesProcess: Timing?
+        /// One 2600x4000 export (--scale 2) as a process on one core and on all.
+        var bigOneCore: Timing, bigAllCores: Timing
+        /// The typical card's bytes: Easel's default encoder and zlib level 1 (libpng, UP).
+        var easelBytes: Int, zlibLevel1Bytes: Int
+    }
+}
+
+extension Benchmarks {
+    /// resvg, installed into the bench venv by `make bench` (or on PATH).
+    func resvg() -> URL? {
+        let venv = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".venv-bench/bin/resvg")
+        if FileManager.default.isExecutableFile(atPath: venv.path) { return venv }
+        return which("resvg")
+    }
+
+    /// 8. The speed goals: a folder per card, a card and a 1,000-shape drawing against resvg
+    /// as processes, a big export on one core against all, bytes against zlib level 1.
+    func speed() throws -> Results.Speed {
+        let easel = binaries.appendingPathComponent("easel")
+        let runs = max(3, scale.iterations)
+        // A folder of typical cards, one job: the default (one sync at the end) and a flush per output.
+        let count = scale.smoke ? 6 : 100
+        let folder = try inputs.cardFolder(count)
+        func perCard(_ extra: [String]) throws -> Double {
+            let out = inputs.folder.appendingPathComponent("speed-out")
+            try? FileManager.default.removeItem(at: out)
+            let started = DispatchTime.now().uptimeNanoseconds
+            _ = try run(easel, ["export", folder.path, "--out", out.path, "--jobs", "1", "--quiet"] + extra)
+            return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / Double(count)
+        }
+        let deferred = try perCard([]), each = try perCard(["--sync-each-output"])
+
+        // One typical card, and a drawing of 1,000 shapes, as processes against resvg.
+        let card = try inputs.save(inputs.typicalCard(), as: "speed-card")
+        let shapes = try inputs.save(inputs.shapes(1000), as: "speed-shapes")
+        let peer = resvg()
+        func process(_ document: URL) throws -> (easel: Timing, resvg: Timing?) {
+            let png = inputs.folder.appendingPathComponent("speed.png").path
+            let easelTime = try measure(runs: runs) { _ = try run(easel, ["export", document.path, "--out", png]) }
+            guard let peer else { return (easelTime, nil) }
+            let svg = inputs.folder.appendingPathComponent("speed.svg")
+            try DocumentRenderer.export(try DocumentRegistry.standard.open(document), options: RenderOptions(format: .svg))
+                .write(to: svg.path)
+            let resvgTime = try measure(runs: runs) { _ = try run(peer, [svg.path, png]) }
+            return (easelTime, resvgTime)
+        }
+        let cardTimes = try process(card), shapeTimes = try process(shapes)
+
+        // One 2600x4000 export: one core against all of them.
+        let big = inputs.folder.appendingPathComponent("speed-big.png").path
+        let bigOne = try measure(runs: runs) {
+            _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"], environment: ["EASEL_THREADS": "1"])
+        }
+        let bigAll = try measure(runs: runs) { _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"]) }
+
+        // Bytes against zlib level 1 (libpng, UP filter, through the C program).
+        let scene = try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(card))
+        let script = inputs.folder.appendingPathComponent("speed.replay")
+        try SceneReplayScript.write(scene).write(to: script, atomically: true, encoding: .utf8)
+        let zlib = try runC(script: script, width: 1300, height: 2000, level: 1, filter: "up", color: "rgb")
+        let easelBytes = try DocumentRenderer.export(try DocumentRegistry.standard.open(card)).bytes.count
+
+        return Results.Speed(
+            folderCards: count, folderMillisecondsPerCard: deferred, folderMillisecondsPerCardSyncEach: each,
+            easelCardProcess: cardTimes.easel, resvgCardProcess: cardTimes.resvg, easelShapesProcess: shapeTimes.easel,
+            resvgShapesProcess: shapeTimes.resvg, bigOneCore: bigOne, bigAllCores: bigAll, easelBytes: easelBytes,
+            zlibLevel1Bytes: zlib.bytes)
+    }
+}
