@@ -30,17 +30,27 @@ public enum CairoSceneRenderer {
 
     static func draw(
         _ scene: Scene, in context: CairoContext, images: [ObjectIdentifier: RasterImage], imageFilter: ImageFilter,
-        fonts: FontLibrary
+        fonts: FontLibrary, visible: Rect? = nil
     ) throws(RenderError) {
         var images = images
         var openGroups: [Double] = []
+        /// False when `path` (in canvas units, widened by `margin`) lies wholly outside the
+        /// part being drawn (a strip): drawing it there would change no pixel.
+        func isVisible(_ path: Path, margin: Double) -> Bool {
+            guard let visible, let bounds = path.controlPointBounds else { return true }
+            return bounds.maxX + margin >= visible.minX && bounds.minX - margin <= visible.maxX
+                && bounds.maxY + margin >= visible.minY && bounds.minY - margin <= visible.maxY
+        }
         try RenderError.wrapping {
             for operation in scene.operations {
                 switch operation {
                 case .fill(let path, let color):
+                    guard isVisible(path, margin: 0) else { continue }
                     try context.setSource(color)
                     try context.fill(path)
                 case .stroke(let path, let style):
+                    // A miter can reach several widths out (cairo's limit is 10): 5 is half of it.
+                    guard isVisible(path, margin: style.width * 5) else { continue }
                     try context.stroke(
                         path, color: style.color, width: style.width, dash: style.dash,
                         cap: lineCap(style.cap), join: lineJoin(style.join))
@@ -111,10 +121,14 @@ public enum CairoSceneRenderer {
                     let top = tops[index], bottom = min(pixelHeight, top + rows)
                     do {
                         let strip = try sendableImage.value.strip(rows: top..<bottom)
+                        // The strip's rows in canvas units (the transform only scales and
+                        // moves), a pixel wider on each side for antialiasing.
+                        let visible = canvasRect(ofRows: top - 2..<bottom + 2, width: pixelWidth, transform: transform)
                         try fitCanvas(
                             of: sendableScene.value, into: CairoContext(image: strip),
                             images: try cairoImages(for: sendableScene.value),
-                            transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter)
+                            transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter,
+                            visible: visible)
                         strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
                     } catch {
                         failure.withLock { $0 = $0 ?? error }
@@ -125,6 +139,15 @@ public enum CairoSceneRenderer {
             if let error = failure.withLock({ $0 }) { throw error }
             return image
         }
+    }
+
+    /// The canvas rectangle that `rows` of the output show, for an axis-aligned `transform`
+    /// (scale and translation, as every output placement is); nil when it is not one.
+    static func canvasRect(ofRows rows: Range<Int>, width: Int, transform: Transform2D) -> Rect? {
+        guard transform.b == 0, transform.c == 0, transform.a != 0, transform.d != 0 else { return nil }
+        let xs = [(-2 - transform.tx) / transform.a, (Double(width) + 2 - transform.tx) / transform.a]
+        let ys = [(Double(rows.lowerBound) - transform.ty) / transform.d, (Double(rows.upperBound) - transform.ty) / transform.d]
+        return Rect(x: xs.min()!, y: ys.min()!, width: abs(xs[1] - xs[0]), height: abs(ys[1] - ys[0]))
     }
 
     /// Rows per strip when a large image is rasterised in strips.
@@ -165,10 +188,10 @@ public enum CairoSceneRenderer {
     /// Maps the scene's canvas onto `width` x `height` and draws it.
     private static func fitCanvas(
         of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
-        transform: Transform2D, imageFilter: ImageFilter
+        transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil
     ) throws {
         try context.concatenate(transform)
-        try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared)
+        try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared, visible: visible)
     }
 
     private static func drawText(_ text: SceneText, in context: CairoContext, fonts: FontLibrary) throws {
