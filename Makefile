@@ -27,6 +27,9 @@ BROWSER_VENV := .venv-browser
 
 DEMO_OUT ?= out/samples
 SWIFT_BUILD_FLAGS ?=
+# Release builds link the Swift runtime and Foundation statically: a process starts
+# 10-20 ms sooner (fewer libraries to load and bind), which is much of a card's export.
+RELEASE_FLAGS ?= --static-swift-stdlib
 
 # What the formatter and the doc-coverage check look at.
 SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
@@ -34,7 +37,7 @@ SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
 .PHONY: text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
-	swift build -c release $(SWIFT_BUILD_FLAGS) --product easel
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
 
 test: deps lint
@@ -71,7 +74,9 @@ doc-coverage:
 	python3 Tools/doc-coverage.py --list Sources
 
 bench: deps bench-deps
-	swift build -c release $(SWIFT_BUILD_FLAGS)
+	@# The products the benchmark runs (the test helpers need XCTest, which is not static).
+	for product in easel easel-bench easel-cairo-reference; do \
+	  swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
 	@mkdir -p out
 	.build/release/easel-bench --json out/bench.json
 
@@ -86,7 +91,7 @@ build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
 release: deps
-	swift build -c release $(SWIFT_BUILD_FLAGS)
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 
 bench-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES) python3-venv"
