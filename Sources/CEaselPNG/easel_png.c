@@ -279,6 +279,8 @@ static void easel_png_copy_message(char *message, size_t capacity, const char *t
     if (message != NULL && capacity > 0) snprintf(message, capacity, "%s", text);
 }
 
+static void easel_png_row_bytes(const uint8_t *source, uint32_t width, int keep_alpha, uint8_t *out);
+
 easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height,
                                          size_t stride, const easel_png_encode_options *options,
                                          easel_png_buffer *output, char *message,
@@ -331,28 +333,7 @@ easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, 
         png_error(png, "out of memory");
     }
     for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *source = pixels + (size_t)y * stride;
-        uint8_t *out = row;
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t argb;
-            memcpy(&argb, source + (size_t)x * 4, 4);
-            uint8_t a = (uint8_t)(argb >> 24), r = (uint8_t)(argb >> 16), g = (uint8_t)(argb >> 8),
-                    b = (uint8_t)argb;
-            if (a != 0xFF && keep_alpha) {
-                if (a == 0) {
-                    r = g = b = 0;
-                } else {
-                    r = unpremultiply(r, a);
-                    g = unpremultiply(g, a);
-                    b = unpremultiply(b, a);
-                }
-            }
-            out[0] = r;
-            out[1] = g;
-            out[2] = b;
-            if (keep_alpha) out[3] = a;
-            out += channels;
-        }
+        easel_png_row_bytes(pixels + (size_t)y * stride, width, keep_alpha, row);
         png_write_row(png, row);
     }
     png_write_end(png, info);

@@ -67,22 +67,7 @@ enum FastPNGWriter {
                 }
                 results.withLock { $0[index] = band }
             }
-            if threads == 1 {
-                for index in ranges.indices { work(index) }
-            } else {
-                // `threads` workers take the next band until none is left.
-                let next = Locked(0)
-                DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                    while true {
-                        let index = next.withLock { value -> Int in
-                            defer { value += 1 }
-                            return value
-                        }
-                        guard index < ranges.count else { return }
-                        work(index)
-                    }
-                }
-            }
+            Parallel.forEach(count: ranges.count, workers: threads, work)
         }
         let bands = results.withLock { $0 }
         if let failure = bands.compactMap(\.failure).first { throw failure }

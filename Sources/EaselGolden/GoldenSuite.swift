@@ -138,23 +138,8 @@ public struct GoldenSuite {
             entry.seconds = Date().timeIntervalSince(started)
             results.withLock { $0[index] = entry }
         }
-        let jobs = max(1, min(jobs, pairs.count))
-        if jobs == 1 {
-            for index in pairs.indices { check(index) }
-        } else {
-            // Each worker takes the next document; the results keep document order.
-            let next = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                while true {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < pairs.count else { return }
-                    check(index)
-                }
-            }
-        }
+        // Each worker takes the next document; the results keep document order.
+        Parallel.forEach(count: pairs.count, workers: jobs, check)
         let orphans = orphans(wanted: Set(pairs.map { $0.name + ".png" })).map {
             Entry(
                 name: String($0.dropLast(4)), document: nil, status: .missing,

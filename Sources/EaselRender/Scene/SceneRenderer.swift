@@ -108,31 +108,23 @@ public enum CairoSceneRenderer {
             // shifted up by the strip's top row (a whole number of pixels).
             let tops = Array(stride(from: 0, to: pixelHeight, by: rows))
             let failure = Locked<(any Error)?>(nil)
-            let next = Locked(0)
             let sendableScene = SendableBox(scene), sendableImage = SendableBox(image)
             let workers = max(1, min(threads ?? EncoderParallelism.threads(), tops.count))
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while true {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < tops.count else { return }
-                    let top = tops[index], bottom = min(pixelHeight, top + rows)
-                    do {
-                        let strip = try sendableImage.value.strip(rows: top..<bottom)
-                        // The strip's rows in canvas units (the transform only scales and
-                        // moves), a pixel wider on each side for antialiasing.
-                        let visible = canvasRect(ofRows: top - 2..<bottom + 2, width: pixelWidth, transform: transform)
-                        try fitCanvas(
-                            of: sendableScene.value, into: CairoContext(image: strip),
-                            images: try cairoImages(for: sendableScene.value),
-                            transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter,
-                            visible: visible)
-                        strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
-                    } catch {
-                        failure.withLock { $0 = $0 ?? error }
-                    }
+            Parallel.forEach(count: tops.count, workers: workers) { index in
+                let top = tops[index], bottom = min(pixelHeight, top + rows)
+                do {
+                    let strip = try sendableImage.value.strip(rows: top..<bottom)
+                    // The strip's rows in canvas units (the transform only scales and
+                    // moves), a pixel wider on each side for antialiasing.
+                    let visible = canvasRect(ofRows: top - 2..<bottom + 2, width: pixelWidth, transform: transform)
+                    try fitCanvas(
+                        of: sendableScene.value, into: CairoContext(image: strip),
+                        images: try cairoImages(for: sendableScene.value),
+                        transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter,
+                        visible: visible)
+                    strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
                 }
             }
             image.markDirty()
