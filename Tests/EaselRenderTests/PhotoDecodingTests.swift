@@ -91,3 +91,40 @@ struct PhotoDecodingTests {
         #expect(throws: PNGError.self) { try ImageDecoder.decodePixels(Array("plain text".utf8)) }
     }
 }
+
+/// Decoded images shared across renders: decoded once per version of a file.
+@Suite("Shared decoded images")
+struct SharedImageCacheTests {
+    static func pixels(_ outcome: ImageLoader.Outcome) -> PixelBuffer? {
+        if case .loaded(let pixels, _) = outcome { return pixels }
+        return nil
+    }
+
+    @Test func theSamePhotoInManyRendersIsDecodedOnceUntilItChanges() throws {
+        let folder = TemporaryFolder()
+        let url = try folder.write(try PNGEncoder.encode(try RasterImage(width: 40, height: 30)), to: "LOGO")
+        // Two renders (two loaders): the very same pixels.
+        let first = try #require(Self.pixels(ImageLoader().load(url)))
+        let second = try #require(Self.pixels(ImageLoader().load(url)))
+        #expect(first === second, "decoded once, shared")
+        Thread.sleep(forTimeInterval: 0.01)
+        try folder.write(try PNGEncoder.encode(try RasterImage(width: 41, height: 30)), to: "LOGO")
+        let changed = try #require(Self.pixels(ImageLoader().load(url)))
+        #expect(changed !== first && changed.width == 41, "a changed file is decoded again")
+    }
+
+    @Test func theCacheKeepsToItsByteLimit() throws {
+        let cache = SharedImageCache(maxBytes: 100 * 100 * 4 * 2)
+        for index in 0..<5 {
+            _ = cache.image(for: "image \(index)") {
+                try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 100, height: 100)))
+            }
+        }
+        #expect(cache.decodes == 5)
+        _ = cache.image(for: "image 4") { fatalError("image 4 is cached") }
+        _ = cache.image(for: "image 0") {
+            try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 100, height: 100)))
+        }
+        #expect(cache.decodes == 6, "the oldest were evicted")
+    }
+}

@@ -44,6 +44,8 @@ public final class ImageLoader {
         if let cached = cache[url] { return cached }
         let outcome: Outcome
         do {
+            // The file's version, taken before it is read (so cached pixels are never newer than their key).
+            let version = SharedImageCache.key(of: url.path)
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
             // The budget is checked from the header, before any pixel memory exists.
             let header = try ImageDecoder.header(of: bytes)
@@ -55,7 +57,10 @@ public final class ImageLoader {
                         "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels; it is not drawn"
                     ))
             }
-            let decoded = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels)
+            // Shared with every render in the process when the very same file was decoded before.
+            let decoded = try SharedImageCache.shared.image(for: version) {
+                try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels)
+            }
             decodedPixels += decoded.width * decoded.height
             outcome = .loaded(decoded, url)
         } catch let error as DocumentError {
