@@ -127,6 +127,10 @@ public final class FontLibrary: Sendable {
         return (try face(for: FontMap.defaultSans), [], true)
     }
 
+    /// The fallback faces in order, each loaded only when a layout first needs it (most text
+    /// is in its own font: a process that never needs Thai never opens the Thai font).
+    public var lazyFallbacks: LazyFallbacks { LazyFallbacks(library: self, files: FontMap.fallbacks) }
+
     /// The fallback faces that are installed, in order.
     public var fallbackFaces: [FontFace] {
         FontMap.fallbacks.compactMap { try? face(for: $0) }
@@ -164,5 +168,46 @@ public final class FontLibrary: Sendable {
             return .failure(.cairo("cannot scale the font \(file.path)"))
         }
         return .success(FontFace(file: file, face: face, measuring: measuring))
+    }
+}
+
+/// Fallback fonts loaded one at a time, as a layout reaches them; a font that is not
+/// installed is skipped.
+public final class LazyFallbacks {
+    private let library: FontLibrary
+    private let files: [FontMap.FontFile]
+    private var loaded: [Int: FontFace?] = [:]
+
+    init(library: FontLibrary, files: [FontMap.FontFile]) {
+        self.library = library
+        self.files = files
+    }
+
+    /// Fallbacks already loaded elsewhere, in order.
+    public init(_ faces: [FontFace]) {
+        library = .shared
+        files = faces.map(\.file)
+        for (index, face) in faces.enumerated() { loaded[index] = face }
+    }
+
+    /// How many fallbacks there are (installed or not).
+    public var count: Int { files.count }
+
+    /// The fallback at `index`, loaded on first use; nil when its file is not installed.
+    public func face(at index: Int) -> FontFace? {
+        if let cached = loaded[index] { return cached }
+        let face = try? library.face(for: files[index])
+        loaded[index] = face
+        return face
+    }
+
+    /// The first fallback (other than `excluding`) for which `accepts` is true, loading
+    /// fallbacks only up to it.
+    public func first(excluding: FontFace?, where accepts: (FontFace) -> Bool) -> FontFace? {
+        for index in 0..<count {
+            guard let face = face(at: index), face !== excluding else { continue }
+            if accepts(face) { return face }
+        }
+        return nil
     }
 }

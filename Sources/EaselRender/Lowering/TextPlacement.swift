@@ -38,8 +38,8 @@ enum TextPlacement {
                         message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
             }
             let line = TextLine.layout(
-                text, primary: face, features: features, fallbacks: fonts.fallbackFaces,
-                emoji: try? fonts.face(for: FontMap.colorEmoji))
+                text, primary: face, features: features, fallbacks: fonts.lazyFallbacks,
+                emoji: { try? fonts.face(for: FontMap.colorEmoji) })
             if !line.missing.isEmpty {
                 let characters = line.missing.prefix(5).map { "U+" + String($0.value, radix: 16, uppercase: true) }
                     .joined(separator: ", ")

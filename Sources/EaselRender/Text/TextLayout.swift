@@ -40,6 +40,13 @@ public struct TextLine: Sendable {
     public static func layout(
         _ text: String, primary: FontFace, features: [String] = [], fallbacks: [FontFace], emoji: FontFace? = nil
     ) -> TextLine {
+        layout(text, primary: primary, features: features, fallbacks: LazyFallbacks(fallbacks), emoji: { emoji })
+    }
+
+    /// The same, with fallbacks (and the emoji font) loaded only when a character needs them.
+    public static func layout(
+        _ text: String, primary: FontFace, features: [String] = [], fallbacks: LazyFallbacks, emoji: () -> FontFace?
+    ) -> TextLine {
         // 1. The scalars to draw, grouped in grapheme clusters, control characters left out.
         var scalars: [UInt32] = []
         var clusters: [(range: Range<Int>, face: FontFace)] = []
@@ -49,11 +56,18 @@ public struct TextLine: Sendable {
             guard !drawn.isEmpty else { continue }
             let start = scalars.count
             scalars += drawn.map(\.value)
-            let candidates = (isEmoji(drawn) ? [emoji].compactMap { $0 } : []) + [primary] + fallbacks
             let needed = drawn.filter { !isDefaultIgnorable($0) }
-            let face = candidates.first { face in needed.allSatisfy { face.hasGlyph(for: $0) } }
+            func covers(_ face: FontFace) -> Bool { needed.allSatisfy { face.hasGlyph(for: $0) } }
+            // The emoji font first for an emoji, then the chosen font, then the fallbacks in order.
+            var face: FontFace?
+            if isEmoji(drawn), let emojiFace = emoji(), covers(emojiFace) { face = emojiFace }
+            if face == nil && covers(primary) { face = primary }
+            if face == nil { face = fallbacks.first(excluding: primary, where: covers) }
             if face == nil {
-                missing += needed.filter { scalar in !candidates.contains { $0.hasGlyph(for: scalar) } }
+                missing += needed.filter { scalar in
+                    !primary.hasGlyph(for: scalar)
+                        && fallbacks.first(excluding: primary, where: { $0.hasGlyph(for: scalar) }) == nil
+                }
             }
             clusters.append((start..<scalars.count, face ?? primary))
         }
