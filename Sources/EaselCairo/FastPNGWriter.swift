@@ -43,13 +43,15 @@ enum FastPNGWriter {
                 let base = UnsafePointer<UInt8>(bitPattern: address)!
                 let range = ranges[index]
                 var band = Band()
-                var filtered = [UInt8](repeating: 0, count: range.count * rowBytes)
-                let written = filtered.withUnsafeMutableBufferPointer {
-                    easel_png_filter_rows(
+                // Every byte is written by the filter: no need to clear the buffer first.
+                var written = 0
+                let filtered = [UInt8](unsafeUninitializedCapacity: range.count * rowBytes) { buffer, count in
+                    written = easel_png_filter_rows(
                         base, UInt32(width), stride, UInt32(range.lowerBound), UInt32(range.upperBound), keepAlpha ? 1 : 0,
-                        $0.baseAddress)
+                        buffer.baseAddress)
+                    count = written == buffer.count ? written : 0
                 }
-                if written != filtered.count {
+                if written != range.count * rowBytes {
                     band.failure = .outOfMemory
                 } else {
                     band.length = written
