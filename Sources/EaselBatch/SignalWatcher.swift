@@ -1,16 +1,20 @@
 import Dispatch
 import Foundation
 
-/// Catches SIGINT and SIGTERM while a batch runs, so it can stop cleanly.
+/// Catches SIGINT and SIGTERM while a batch runs, so it can stop cleanly. Watchers nest:
+/// each puts back the handling it found, so an outer watcher keeps working after an inner
+/// one stops.
 public final class SignalWatcher: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
+    /// The handling each signal had before this watcher, put back by `stop()`.
+    private var previousHandlers: [(signal: Int32, handler: __sighandler_t?)] = []
     private let lock = NSLock()
     private var signal: Int32?
 
     /// Starts watching; `onSignal` runs (on a background queue) for each signal caught.
     public init(onSignal: @escaping @Sendable () -> Void) {
         for number in [SIGINT, SIGTERM] {
-            Foundation.signal(number, SIG_IGN)
+            previousHandlers.append((number, Foundation.signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
                 self?.lock.withLock { if self?.signal == nil { self?.signal = number } }
@@ -24,10 +28,9 @@ public final class SignalWatcher: @unchecked Sendable {
     /// The first signal caught, if any.
     public var caught: Int32? { lock.withLock { signal } }
 
-    /// Stops watching and restores the default handlers.
+    /// Stops watching and puts back the handling the signals had when it started.
     public func stop() {
         for source in sources { source.cancel() }
-        Foundation.signal(SIGINT, SIG_DFL)
-        Foundation.signal(SIGTERM, SIG_DFL)
+        for (number, handler) in previousHandlers { Foundation.signal(number, handler) }
     }
 }

@@ -217,7 +217,7 @@ struct ExportCommand: EaselCommand {
             // Easel's own outputs are not changes to react to.
             path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
         }
-        var signals = SignalWatcher {}
+        let signals = SignalWatcher {}
         defer { signals.stop() }
         Terminal.printError("easel: watching \(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s"); Ctrl-C stops")
         while signals.caught == nil {
@@ -231,9 +231,6 @@ struct ExportCommand: EaselCommand {
                 // A failed document was reported: keep watching; a signal during the export ends the watch.
                 if exit.rawValue == 128 + SIGINT || exit.rawValue == 128 + SIGTERM { break }
             }
-            // A folder export puts the default signal handling back when it ends: the watch's own again.
-            signals.stop()
-            signals = SignalWatcher {}
         }
         Terminal.printError("easel: stopped watching")
     }
