@@ -170,22 +170,19 @@ public struct GoldenSuite {
                 outcome = .kept(golden)
             } else {
                 do {
-                    let located = try registry.open(document)
+                    // Rendered once: compared with the golden, and written when it differs.
+                    let image = try DocumentRenderer.render(try registry.open(document), options: options).image
                     if let tolerance = onlyFailing,
                         let expected = try? PNGDecoder.decode(
                             FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes)),
-                        ImageComparator.compare(
-                            try DocumentRenderer.render(located, options: options).image, expected, tolerance: tolerance,
-                            ignoring: ignore[name] ?? []
-                        )
-                        .passed
+                        ImageComparator.compare(image, expected, tolerance: tolerance, ignoring: ignore[name] ?? [])
+                            .passed
                     {
                         outcome = .kept(golden)
                     } else {
-                        let file = try DocumentRenderer.export(located, options: options)
                         try FileManager.default.createDirectory(
                             at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try file.write(to: golden.path)
+                        try image.writePNG(to: golden.path, options: options.png)
                         outcome = .recorded(golden)
                     }
                 } catch {
