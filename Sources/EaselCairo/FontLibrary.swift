@@ -50,14 +50,6 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
         return glyphs[0].index
     }
 
-    /// The horizontal advance of `glyph` at size 1 (unhinted, so it scales linearly).
-    public func advance(of glyph: UInt) -> Double {
-        var g = cairo_glyph_t(index: glyph, x: 0, y: 0)
-        var extents = cairo_text_extents_t()
-        cairo_scaled_font_glyph_extents(measuring, &g, 1, &extents)
-        return extents.x_advance
-    }
-
     /// The font file's name, with `#index` for a face other than the first in a collection.
     public var description: String { file.description }
 }
