@@ -64,16 +64,20 @@ public struct OutputSettings: Codable, Hashable, Sendable {
     /// them, or no longer, never makes the main outputs again.
     public var key: String { Self.key(of: render) }
 
-    /// The key of the thumbnail's settings: PNG, with the main output's background, image
-    /// filter and PNG settings (its size follows the canvas).
-    public var thumbnailKey: String {
+    /// How thumbnails are rendered: PNG of the whole canvas, with the main output's
+    /// background, image filter and PNG settings; `size` is `.thumbnail` here and becomes
+    /// the scale for each canvas when one is written.
+    public var thumbnailRender: RenderOptions {
         var options = render
         options.format = .png
         options.size = .thumbnail
         options.area = nil
         options.dpi = nil
-        return Self.key(of: options)
+        return options
     }
+
+    /// The key of the thumbnail's settings (`thumbnailRender`).
+    public var thumbnailKey: String { Self.key(of: thumbnailRender) }
 
     static func key(of options: RenderOptions) -> String {
         let encoder = JSONEncoder()

@@ -18,6 +18,9 @@ public final class BatchExporter: Sendable {
     private let registry: DocumentRegistry
     /// The manifest's key for these options (see `OutputSettings`).
     private let optionsKey: String
+    /// How thumbnails are rendered, and the manifest key for that (computed once, not per document).
+    private let thumbnailRender: RenderOptions
+    private let thumbnailKey: String
 
     /// An exporter for the documents `registry` reads; throws when the output folder lies
     /// inside an input folder and is not excluded from the scan.
@@ -29,6 +32,8 @@ public final class BatchExporter: Sendable {
         self.options = options
         self.registry = registry
         self.optionsKey = options.outputSettings.key
+        self.thumbnailRender = options.outputSettings.thumbnailRender
+        self.thumbnailKey = options.outputSettings.thumbnailKey
         let out = Self.realPath(self.outputFolder)
         for input in self.inputs {
             let root = Self.realPath(input)
@@ -184,7 +189,6 @@ public final class BatchExporter: Sendable {
         guard let location = registry.location(of: item.input) else {
             return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
         }
-        let thumbnailKey = options.outputSettings.thumbnailKey
         if !options.force, let previous,
             ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder)
         {
@@ -239,11 +243,8 @@ public final class BatchExporter: Sendable {
 
     /// Writes the app-style thumbnail of `scene` (PNG, 260x400 for a card).
     private func writeThumbnail(of scene: Scene, to thumbnail: String, for item: BatchItem, protection: OutputProtection) throws {
-        var thumbnailOptions = options.render
-        thumbnailOptions.format = .png
+        var thumbnailOptions = thumbnailRender
         thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
-        thumbnailOptions.area = nil
-        thumbnailOptions.dpi = nil
         try writeOutput(
             try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail, format: .png, for: item,
             protection: protection)
