@@ -115,7 +115,7 @@ public enum CairoSceneRenderer {
                 do {
                     let strip = try sendableImage.value.strip(rows: top..<bottom)
                     // The strip's rows in canvas units (the transform only scales and
-                    // moves), a pixel wider on each side for antialiasing.
+                    // moves), two pixels wider on each side for antialiasing.
                     let visible = canvasRect(ofRows: top - 2..<bottom + 2, width: pixelWidth, transform: transform)
                     try fitCanvas(
                         of: sendableScene.value, into: CairoContext(image: strip),
@@ -177,7 +177,8 @@ public enum CairoSceneRenderer {
         }
     }
 
-    /// Maps the scene's canvas onto `width` x `height` and draws it.
+    /// Draws `scene` into `context` through `transform` (canvas to output), skipping what lies
+    /// wholly outside `visible` (in canvas units) when it is given.
     private static func fitCanvas(
         of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
         transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil
