@@ -27,14 +27,22 @@ enum FastPNGWriter {
         let ranges = stride(from: 0, to: height, by: max(1, bandRows)).map { $0..<min(height, $0 + max(1, bandRows)) }
         let threads = max(1, min(threads ?? EncoderParallelism.threads(), ranges.count))
 
-        // Each band: filtered rows (one buffer per band), their Adler-32, their deflate stream.
-        struct Band {
-            var deflated: [UInt8] = []
+        // Each band: filtered rows (one buffer per band), their Adler-32, their deflate stream
+        // (left in ISA-L's buffer, whose address is kept, and copied once, into the PNG).
+        struct Band: Sendable {
+            var deflatedAddress: UInt = 0
+            var deflatedCount = 0
             var adler: UInt32 = 1
             var length = 0
             var failure: PNGError?
+            var deflated: UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(start: UnsafePointer(bitPattern: deflatedAddress), count: deflatedCount)
+            }
         }
         let results = Locked([Band](repeating: Band(), count: ranges.count))
+        defer {
+            for band in results.withLock({ $0 }) { free(UnsafeMutableRawPointer(bitPattern: band.deflatedAddress)) }
+        }
         image.withUnsafePixels { pixels in
             // The pixels stay alive and unchanged for the whole call: each band only reads them.
             let address = UInt(bitPattern: pixels.baseAddress!)
@@ -57,13 +65,14 @@ enum FastPNGWriter {
                     band.length = written
                     band.adler = filtered.withUnsafeBufferPointer { easel_png_adler32(1, $0.baseAddress, $0.count) }
                     var buffer = easel_png_buffer()
-                    defer { easel_png_buffer_free(&buffer) }
                     let status = filtered.withUnsafeBufferPointer {
                         easel_png_deflate_band($0.baseAddress, $0.count, deflateLevel, index == ranges.count - 1 ? 1 : 0, &buffer)
                     }
                     if status == EASEL_PNG_OK {
-                        band.deflated = Array(UnsafeBufferPointer(start: buffer.bytes, count: buffer.length))
+                        band.deflatedAddress = UInt(bitPattern: buffer.bytes)
+                        band.deflatedCount = buffer.length
                     } else {
+                        easel_png_buffer_free(&buffer)
                         band.failure = status == EASEL_PNG_OUT_OF_MEMORY ? .outOfMemory : .encodeFailed("ISA-L could not deflate")
                     }
                 }
@@ -77,17 +86,24 @@ enum FastPNGWriter {
         // The zlib stream: header (deflate, 32 KiB window, fastest), the bands, Adler-32.
         var adler = bands[0].adler
         for band in bands.dropFirst() { adler = easel_png_adler32_combine(adler, band.adler, band.length) }
-        var idat: [UInt8] = [0x78, 0x01]
-        idat.reserveCapacity(2 + bands.reduce(0) { $0 + $1.deflated.count } + 4)
-        for band in bands { idat += band.deflated }
-        idat += bigEndian(adler)
+        let idatLength = 2 + bands.reduce(0) { $0 + $1.deflatedCount } + 4
+        guard idatLength <= Int(Int32.max) else {
+            throw .encodeFailed("the compressed image (\(idatLength) bytes) does not fit in one PNG chunk")
+        }
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(idat.count + 128)
+        png.reserveCapacity(idatLength + 128)
         // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
         appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &png)
         appendChunk("sRGB", [0], to: &png)  // perceptual, as libpng's png_set_sRGB writes it
-        appendChunk("IDAT", idat, to: &png)
+        // IDAT, written in place: each band's bytes are copied once, and the CRC covers them there.
+        png += bigEndian(UInt32(idatLength))
+        let typeStart = png.count
+        png += Array("IDAT".utf8) + [0x78, 0x01]
+        for band in bands { png.append(contentsOf: band.deflated) }
+        png += bigEndian(adler)
+        let crc = png.withUnsafeBufferPointer { easel_png_crc32(0, $0.baseAddress! + typeStart, $0.count - typeStart) }
+        png += bigEndian(crc)
         appendChunk("IEND", [], to: &png)
         return png
     }

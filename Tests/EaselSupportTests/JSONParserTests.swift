@@ -29,6 +29,69 @@ struct JSONParserTests {
         #expect(try parse("1e999") == .number(.infinity), "overflow is left for the decoders to refuse")
     }
 
+    /// Short literals take a fast path (a whole number divided by a power of ten); every
+    /// literal must read as exactly the Double that `Double(String)` gives.
+    @Test func numbersReadExactlyAsTheStandardLibraryReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var literals = [
+            "0", "-0", "0.1", "0.3", "1.7976931348623157", "9007199254740993", "123456789012345", "1234567890123456",
+            "0.000000000000000000000001", "-6.0000000000000009", "4503599627370497.5", "100000000000000000000000", "2.50e1",
+        ]
+        for _ in 0..<2000 {
+            let whole = String(UInt64.random(in: 0...UInt64(1) << 60, using: &generator))
+            let fraction = String(UInt64.random(in: 0...999_999_999, using: &generator))
+            let literal = "\(Bool.random() ? "-" : "")\(whole.prefix(Int.random(in: 1...16)))"
+            literals.append(Bool.random() ? literal : literal + "." + fraction.prefix(Int.random(in: 1...9)))
+        }
+        for literal in literals {
+            let expected = try #require(Double(literal))
+            let parsed = try parse(literal)
+            #expect(parsed == .number(expected), "\(literal)")
+            #expect(try parse("[\(literal)]") == .array([.number(expected)]), "\(literal) in an array")
+            if case .number(let value) = parsed { #expect(value.sign == expected.sign, "\(literal): the sign of zero") }
+        }
+    }
+
+    @Test func duplicateKeysAreRefusedInSmallAndLargeObjects() throws {
+        for count in [2, 15, 16, 17, 40] {
+            let keys = (0..<count).map { "\"k\($0)\":\($0)" }
+            let unique = "{" + keys.joined(separator: ",") + "}"
+            guard case .object(let members) = try parse(unique) else {
+                Issue.record("not an object")
+                continue
+            }
+            #expect(members.count == count)
+            let duplicated = "{" + (keys + ["\"k\(count / 2)\":0"]).joined(separator: ",") + "}"
+            #expect(throws: JSONParser.SyntaxError.self, "\(count) members") { try parse(duplicated) }
+            do {
+                _ = try JSONParser.parse(Array(duplicated.utf8))
+            } catch {
+                #expect(error.message == "the key \"k\(count / 2)\" appears twice in the same object")
+                #expect(error.keyPath == "k\(count / 2)")
+            }
+        }
+    }
+
+    @Test func stringsWithAndWithoutEscapesAndTheirErrors() throws {
+        #expect(
+            try parse(#"["plain", "with \"quote\" inside", "", "é"]"#)
+                == .array([.string("plain"), .string("with \"quote\" inside"), .string(""), .string("é")]))
+        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0x61, 0x5C, 0x6E, 0xC3, 0x22], [0x22, 0x61, 0x0A, 0x22]] {
+            #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(bytes) }
+        }
+        do {
+            _ = try JSONParser.parse(Array(#"{"a": "x"#.utf8) + [0xFF] + Array(#""}"#.utf8))
+            Issue.record("invalid UTF-8 was accepted")
+        } catch {
+            #expect(error.message == "a string that is not valid UTF-8")
+            #expect(error.keyPath == "a")
+            #expect(error.column == 11, "the column after the closing quote")
+        }
+        let limits = JSONLimits(maxStringBytes: 4)
+        #expect(try JSONParser.parse(Array(#""abcd""#.utf8), limits: limits) == .string("abcd"))
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Array(#""abcde""#.utf8), limits: limits) }
+    }
+
     @Test func truncatedInputIsASyntaxError() {
         let text = #"{"id":"x","imageElements":[{"transform":{"size":[1,2]}}]}"#
         for cut in 1..<text.utf8.count {

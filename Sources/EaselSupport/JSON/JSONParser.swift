@@ -14,7 +14,8 @@ package struct JSONParser {
     private let limits: JSONLimits
     private var index = 0
     private var depth = 0
-    private var path = KeyPath()
+    /// The key path of the value being read, kept as a stack: a `KeyPath` is built only for an error.
+    private var path: [KeyPath.Component] = []
 
     package static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, limits: limits)
@@ -64,6 +65,8 @@ package struct JSONParser {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Duplicate keys: a linear search while the object is small (documents' objects have
+        // a handful of members), a set once it is large.
         var seen = Set<String>()
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
@@ -75,8 +78,15 @@ package struct JSONParser {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key in the object") }
             let key = try parseString()
-            if !seen.insert(key).inserted {
-                throw error("the key \"\(key)\" appears twice in the same object", at: path.appending(key: key))
+            let isDuplicate: Bool
+            if members.count < 16 {
+                isDuplicate = members.contains { $0.key == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                isDuplicate = !seen.insert(key).inserted
+            }
+            if isDuplicate {
+                throw error("the key \"\(key)\" appears twice in the same object", at: KeyPath(path + [.key(key)]))
             }
             if members.count >= limits.maxContainerCount {
                 throw error("an object with more than \(limits.maxContainerCount) members")
@@ -85,9 +95,9 @@ package struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            path.push(.key(key))
+            path.append(.key(key))
             let value = try parseValue()
-            path.pop()
+            path.removeLast()
             members.append((key, value))
             skipWhitespace()
             switch peek() {
@@ -116,9 +126,9 @@ package struct JSONParser {
                 throw error("an array with more than \(limits.maxContainerCount) items")
             }
             skipWhitespace()
-            path.push(.index(items.count))
+            path.append(.index(items.count))
             let value = try parseValue()
-            path.pop()
+            path.removeLast()
             items.append(value)
             skipWhitespace()
             switch peek() {
@@ -166,14 +176,58 @@ package struct JSONParser {
             while let d = peek(), isDigit(d) { index += 1 }
         }
         if index - start > 400 { throw error("a number literal longer than 400 characters") }
+        if let value = Self.exactValue(of: bytes[start..<index]) { return value }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         // Overflow (1e999) yields an infinity here; the document decoders refuse non-finite values.
         guard let value = Double(text) else { throw error("the number \(text) cannot be read") }
         return value
     }
 
+    /// The value of a number literal (already checked) without exponent whose digits fit in
+    /// 15 significant places, or nil. Such a value is a whole number below 2^53 divided by
+    /// a power of ten up to 10^22, both exact in a Double, so the one division rounds
+    /// correctly, as `Double(String)` does: Clinger's fast path. It spares making a string
+    /// for each of the thousands of numbers in a drawing.
+    private static func exactValue(of literal: ArraySlice<UInt8>) -> Double? {
+        var mantissa: Int64 = 0, digits = 0, fractionDigits = 0, inFraction = false, negative = false
+        for byte in literal {
+            switch byte {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "."): inFraction = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if mantissa != 0 || byte != UInt8(ascii: "0") { digits += 1 }
+                if digits > 15 { return nil }
+                mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            default: return nil  // an exponent
+            }
+        }
+        guard fractionDigits <= 22 else { return nil }
+        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var power = 1.0
+        for _ in 0..<exponent { power *= 10 }
+        return power
+    }
+
     private mutating func parseString() throws(SyntaxError) -> String {
         index += 1  // the opening quote
+        // Most strings hold no escape: find the closing quote and validate the bytes in place.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - index <= limits.maxStringBytes {
+            let content = bytes[index..<end]
+            index = end + 1
+            guard let string = String(validating: content, as: UTF8.self) else {
+                throw error("a string that is not valid UTF-8")
+            }
+            return string
+        }
         var utf8: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("a string that is never closed") }
@@ -276,6 +330,6 @@ package struct JSONParser {
                 column += 1
             }
         }
-        return SyntaxError(line: line, column: column, message: message, keyPath: (keyPath ?? path).description)
+        return SyntaxError(line: line, column: column, message: message, keyPath: (keyPath ?? KeyPath(path)).description)
     }
 }

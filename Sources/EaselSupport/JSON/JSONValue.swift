@@ -1,6 +1,8 @@
 /// A parsed JSON value. Objects keep their keys in file order (and never hold a key twice:
-/// the parser refuses duplicates, because which copy wins differs between readers).
-package indirect enum JSONValue: Equatable, Sendable {
+/// the parser refuses duplicates, because which copy wins differs between readers). Not
+/// `indirect`: arrays already hold their items out of line, and boxing every number cost an
+/// allocation per number read.
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
