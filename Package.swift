@@ -12,6 +12,8 @@
 //                    EaselRender             (Scene, lowering, renderer, export)
 //                     │         │
 //              EaselEditing   EaselBatch     (editor and verbs; scanner, plan, manifest)
+//                     │    │    │
+//                     │  EaselServer        (easel serve: HTTP routes, render pool, cache, events)
 //                     │         │
 //                     │     EaselGolden ── EaselGoldenTesting, EaselSnapshotTesting
 //                     └────┬────┘
@@ -29,6 +31,7 @@ let package = Package(
         .library(name: "EaselEditing", targets: ["EaselEditing"]),
         .library(name: "EaselBatch", targets: ["EaselBatch"]),
         .library(name: "EaselGolden", targets: ["EaselGolden"]),
+        .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselGoldenTesting", targets: ["EaselGoldenTesting"]),
         // A separate product: only its users build swift-snapshot-testing.
         .library(name: "EaselSnapshotTesting", targets: ["EaselSnapshotTesting"]),
@@ -36,6 +39,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        // easel serve: real server parts, no home-made HTTP.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
@@ -92,12 +103,27 @@ let package = Package(
                 "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]),
+        // easel serve: documents, renders and edits over HTTP (Hummingbird on SwiftNIO), with a
+        // render pool, an ETag-keyed cache, change events, Prometheus metrics and structured logs.
+        .target(
+            name: "EaselServer",
+            dependencies: [
+                "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "easel",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
-                "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselGolden", "EaselServer", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -174,6 +200,13 @@ let package = Package(
             dependencies: [
                 "EaselDocuments", "EaselCairo", "EaselRender", "EaselGeometry", "EaselSupport", "EaselFuzzProperties",
                 "EaselTestSupport",
+            ]),
+        .testTarget(
+            name: "EaselServerTests",
+            dependencies: [
+                "EaselServer", "EaselEditing", "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport",
+                "EaselTestSupport", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "EaselCLITests",

@@ -5,7 +5,8 @@ import Glibc
 /// editor saving a document or an image does), for `easel export --watch`. Folders made
 /// inside a watched folder are watched too. Hidden files (Easel's own temporary files, an
 /// editor's swap files) and paths `ignoring` says are Easel's outputs are not changes.
-final class FolderWatcher {
+/// `easel serve` uses it for its change events.
+package final class FolderWatcher {
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
     private var recursiveWatches: Set<Int32> = []
@@ -13,7 +14,7 @@ final class FolderWatcher {
 
     /// Watches `roots`, each with every folder below it when its `recursive` is set; throws
     /// when inotify cannot be used.
-    init(roots: [(path: String, recursive: Bool)], ignoring: @escaping (String) -> Bool) throws {
+    package init(roots: [(path: String, recursive: Bool)], ignoring: @escaping (String) -> Bool) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw WatchError("inotify is not available: \(String(cString: strerror(errno)))") }
         self.ignoring = ignoring
@@ -21,13 +22,13 @@ final class FolderWatcher {
     }
 
     /// How many folders are watched.
-    var folderCount: Int { folders.count }
+    package var folderCount: Int { folders.count }
 
     deinit { close(descriptor) }
 
-    struct WatchError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    package struct WatchError: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
     private static let mask: UInt32 =
@@ -50,7 +51,7 @@ final class FolderWatcher {
     }
 
     /// Waits up to `timeout` seconds and returns the paths that changed (empty when none).
-    func changes(timeout: Double) -> [String] {
+    package func changes(timeout: Double) -> [String] {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) > 0 else { return [] }
         var changed: [String] = []

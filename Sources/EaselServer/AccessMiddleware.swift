@@ -1,0 +1,164 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Who may do what, checked before any route runs:
+/// - **Host**: on loopback without a token, the `Host` header must name this machine
+///   (127.0.0.1, localhost, [::1]), so a web page cannot reach the service by DNS rebinding.
+/// - **Token**: off loopback (where `easel serve` refuses to start without one) every API
+///   request carries `Authorization: Bearer TOKEN`, compared in constant time.
+/// - **Cross-site requests**: a mutating request without the token must not come from
+///   another site: its `Origin`, when present, is this server's own, and `Sec-Fetch-Site`,
+///   when present, is `same-origin` or `none`. Browsers send these on every cross-site POST,
+///   so no page the user visits can edit their documents; curl sends neither.
+/// - **Read-only**: edits, undo and redo answer 405.
+/// - **CORS**: off, unless origins are configured; then those get the CORS headers.
+struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
+    let configuration: ServerConfiguration
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        let path = request.uri.path
+        let isAPI = path.hasPrefix("/api/")
+        let hasToken = Self.bearerMatches(request.headers[.authorization], token: configuration.token)
+        let origin = request.headers[.origin]
+
+        if configuration.bindsLoopback && !hasToken, let host = request.head.authority,
+            !Self.isLoopbackHost(host)
+        {
+            throw Problem(
+                .forbidden,
+                "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.0.0.1, localhost and [::1]"
+            )
+        }
+        if isAPI && !configuration.bindsLoopback && !hasToken {
+            var problem = Problem(.unauthorized, "this server needs its token: send Authorization: Bearer TOKEN")
+            problem.headers[.wwwAuthenticate] = "Bearer"
+            throw problem
+        }
+        if request.method == .options, let origin, configuration.allowedOrigins.contains(origin) {
+            var headers = Self.corsHeaders(origin: origin)
+            headers[.accessControlAllowMethods] = "GET, POST, OPTIONS"
+            headers[.accessControlAllowHeaders] = "Authorization, Content-Type, If-Match, If-None-Match"
+            headers[.accessControlMaxAge] = "600"
+            return Response(status: .noContent, headers: headers)
+        }
+        let mutating = request.method == .post && Self.isMutating(path)
+        if mutating && configuration.readOnly {
+            var problem = Problem(
+                .methodNotAllowed, "this server is read-only (--read-only): it serves documents and renders only")
+            problem.headers[.allow] = "GET"
+            throw problem
+        }
+        if request.method == .post && !hasToken {
+            let crossSite = request.headers[values: HTTPField.Name("Sec-Fetch-Site")!].contains {
+                !["same-origin", "none"].contains($0)
+            }
+            let foreignOrigin =
+                origin.map {
+                    !Self.isOwnOrigin($0, host: request.head.authority ?? "") && !configuration.allowedOrigins.contains($0)
+                } ?? false
+            if crossSite || foreignOrigin {
+                throw Problem(
+                    .forbidden,
+                    "a request from another site (Origin \(origin ?? "unknown")) needs the server's token; none was sent")
+            }
+        }
+        var response = try await next(request, context)
+        if let origin, configuration.allowedOrigins.contains(origin) {
+            for field in Self.corsHeaders(origin: origin) { response.headers.append(field) }
+        }
+        return response
+    }
+
+    /// Edits, undo and redo: the routes that write to the folder.
+    static func isMutating(_ path: String) -> Bool {
+        guard path.hasPrefix("/api/documents/") else { return false }
+        return path.hasSuffix("/edits") || path.hasSuffix("/undo") || path.hasSuffix("/redo")
+    }
+
+    static func isLoopbackHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.prefix { $0 != "]" }.dropFirst())
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        return name == "localhost" || name == "::1" || name == "127.0.0.1"
+    }
+
+    static func isOwnOrigin(_ origin: String, host: String) -> Bool {
+        !host.isEmpty && (origin == "http://\(host)" || origin == "https://\(host)")
+    }
+
+    /// A constant-time comparison of the bearer token (no early exit on the first difference).
+    static func bearerMatches(_ header: String?, token: String?) -> Bool {
+        guard let token, !token.isEmpty, let header, header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.dropFirst("Bearer ".count).utf8), expected = Array(token.utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in 0..<expected.count { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
+    }
+
+    static func corsHeaders(origin: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.accessControlAllowOrigin] = origin
+        headers[.vary] = "Origin"
+        headers[.accessControlExposeHeaders] = "ETag, Retry-After"
+        return headers
+    }
+}
+
+/// Counts and times every request by route and status, logs it, and turns any error that
+/// is not already a problem into one (500 with no server details).
+struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    let logger: Logger
+    let folder: URL
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let route = ServerMetrics.route(method: request.method.rawValue, path: request.uri.path)
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let problem = Self.problem(for: error, folder: folder)
+            if problem.status.code >= 500 && problem.status != .serviceUnavailable {
+                logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
+            }
+            finish(request, route: route, status: problem.status.code, started: started)
+            return try problem.response(from: request, context: context)
+        }
+        finish(request, route: route, status: response.status.code, started: started)
+        return response
+    }
+
+    private func finish(_ request: Request, route: String, status: Int, started: UInt64) {
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        metrics.request(route: route, method: request.method.rawValue, status: status, nanoseconds: elapsed)
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",
+                "ms": "\(String(format: "%.1f", Double(elapsed) / 1e6))",
+            ])
+    }
+
+    /// Any error as a problem: Easel's errors keep their message (server paths removed).
+    static func problem(for error: Error, folder: URL) -> Problem {
+        switch error {
+        case let problem as Problem: return problem
+        case let error as HTTPError:
+            return Problem(error.status, error.body ?? error.status.reasonPhrase)
+        case let error as any HTTPResponseError:
+            return Problem(error.status, error.status.reasonPhrase)
+        default:
+            return Problem(
+                .internalServerError, "the server failed: \(ServedFolder.hidingServerPaths(in: "\(error)", folder: folder))")
+        }
+    }
+}

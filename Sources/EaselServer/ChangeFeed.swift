@@ -1,0 +1,119 @@
+import EaselDocuments
+import EaselSupport
+import Foundation
+
+/// Watches the served folder (inotify, every folder below it) and tells every subscriber
+/// which documents changed, whoever changed them: an edit over HTTP, an `easel` command, or
+/// any program writing the folder. Each subscriber's backlog is bounded: a client that
+/// stops reading loses old events, not the server's memory.
+final class ChangeFeed: Sendable {
+    /// One change: a document saved, created or removed, or another file (an image) changed.
+    struct Event: Encodable, Sendable {
+        /// The path relative to the served folder.
+        var path: String
+        /// "changed", "removed", or "resource" for a file that is not a document.
+        var kind: String
+        /// The document's revision after the change.
+        var revision: String?
+    }
+
+    private let folder: ServedFolder
+    private let registry: DocumentRegistry
+    private let subscribers = Locked([UUID: AsyncStream<Event?>.Continuation]())
+    private let running = Locked(true)
+    /// Why watching failed, when it did (readiness reports it).
+    let failure = Locked<String?>(nil)
+
+    init(folder: ServedFolder, registry: DocumentRegistry) {
+        self.folder = folder
+        self.registry = registry
+    }
+
+    /// Starts the watching thread.
+    func start() {
+        let watcher: OwnedByThread<FolderWatcher>
+        do {
+            watcher = OwnedByThread(try FolderWatcher(roots: [(folder.realPath, true)]) { _ in false })
+        } catch {
+            failure.withLock { $0 = "\(error)" }
+            return
+        }
+        let thread = Thread { [self] in
+            var lastBeat = Date()
+            while running.withLock({ $0 }) {
+                let changed = watcher.value.changes(timeout: 0.2)
+                var seen = Set<String>()
+                for path in changed {
+                    guard let event = event(for: path), seen.insert(event.path).inserted else { continue }
+                    broadcast(event)
+                }
+                // A comment line now and then: a client that went away is noticed and dropped.
+                if Date().timeIntervalSince(lastBeat) > 15 {
+                    lastBeat = Date()
+                    broadcast(nil)
+                }
+            }
+            withExtendedLifetime(watcher) {}
+        }
+        thread.name = "easel-serve-watch"
+        thread.start()
+    }
+
+    /// Stops watching and ends every subscriber's stream (graceful shutdown).
+    func stop() {
+        running.withLock { $0 = false }
+        let all = subscribers.withLock { subscribers -> [AsyncStream<Event?>.Continuation] in
+            defer { subscribers.removeAll() }
+            return Array(subscribers.values)
+        }
+        for continuation in all { continuation.finish() }
+    }
+
+    /// A stream of events (nil: a heartbeat), from now until `unsubscribe` or `stop`.
+    func subscribe() -> (id: UUID, events: AsyncStream<Event?>) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<Event?>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
+        if running.withLock({ $0 }) {
+            subscribers.withLock { $0[id] = continuation }
+        } else {
+            continuation.finish()
+        }
+        return (id, stream)
+    }
+
+    func unsubscribe(_ id: UUID) {
+        subscribers.withLock { $0.removeValue(forKey: id) }?.finish()
+    }
+
+    var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    private func broadcast(_ event: Event?) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    /// The event for a changed path: the document it is or belongs to (a package's
+    /// content), or a resource.
+    private func event(for path: String) -> Event? {
+        guard path.hasPrefix(folder.realPath + "/") else { return nil }
+        let relative = String(path.dropFirst(folder.realPath.count + 1))
+        let components = relative.split(separator: "/").map(String.init)
+        // The innermost enclosing path a registered type reads (a package folder, or the file).
+        for count in stride(from: components.count, through: 1, by: -1) {
+            let candidate = components.prefix(count).joined(separator: "/")
+            let url = URL(fileURLWithPath: folder.realPath + "/" + candidate)
+            guard let location = registry.location(of: url) else { continue }
+            guard let bytes = try? FileIO.readBytes(at: location.contentFile.path, maxBytes: 256 << 20) else {
+                return Event(path: candidate, kind: "removed", revision: nil)
+            }
+            return Event(path: candidate, kind: "changed", revision: DocumentService.revision(of: bytes))
+        }
+        return Event(path: relative, kind: "resource", revision: nil)
+    }
+}
+
+/// A value handed to the one thread that uses it from then on.
+private struct OwnedByThread<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,237 @@
+import Dispatch
+import EaselCairo
+import EaselDocuments
+import EaselEditing
+import EaselRender
+import EaselSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// The routes under `/api/documents`: the list, one document as JSON, its renderings, and
+/// its edits, undo and redo.
+struct DocumentRoutes<Context: RequestContext>: Sendable {
+    let service: DocumentService
+    let pool: RenderPool
+    let metrics: ServerMetrics
+    let limits: ServerLimits
+    /// File work (listing, opening, saving) runs here, off the event loops.
+    let files: NIOThreadPool
+
+    func add(to router: Router<Context>) {
+        router.get("/api/documents") { _, _ in try await list() }
+        router.get("/api/documents/**") { request, context in
+            try await get(request, path: context.parameters.getCatchAll().joined(separator: "/"))
+        }
+        router.post("/api/documents/**") { request, context in
+            try await post(request, path: context.parameters.getCatchAll().joined(separator: "/"))
+        }
+    }
+
+    private func list() async throws -> Response {
+        let summaries = try await files.runIfActive { service.list() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Self.json(Array(try encoder.encode(DocumentListing(documents: summaries))), headers: [.cacheControl: "no-cache"])
+    }
+
+    private func get(_ request: Request, path: String) async throws -> Response {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        if let last = components.last, last.hasPrefix("render."), components.count > 1 {
+            guard let format = OutputFormat(rawValue: String(last.dropFirst("render.".count))) else {
+                throw Problem(.notFound, "renders are render.png, render.svg or render.pdf")
+            }
+            return try await render(request, path: components.dropLast().joined(separator: "/"), format: format)
+        }
+        let url = try service.document(at: path)
+        let (json, revision) = try await files.runIfActive { () throws -> ([UInt8], String) in
+            do {
+                return try service.describe(url, relativePath: path)
+            } catch {
+                throw Self.problem(for: error, document: path, folder: service.folder.url)
+            }
+        }
+        let etag = "\"\(revision)\""
+        if Self.ifNoneMatch(request, matches: etag) { return Response(status: .notModified, headers: [.eTag: etag]) }
+        return Self.json(json, headers: [.eTag: etag, .cacheControl: "no-cache"])
+    }
+
+    private func render(_ request: Request, path: String, format: OutputFormat) async throws -> Response {
+        let url = try service.document(at: path)
+        let query = try RenderQuery.parse(
+            format: format, query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        // A hit is checked without the pool: stat calls only, no waiting behind renders.
+        let key = path + "\u{0}" + query.key
+        let cached = service.cache.entry(for: key)
+        let entry: RenderCache.Entry
+        if let cached {
+            entry = cached
+        } else {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let result = try await pool.run { () throws -> (RenderCache.Entry, Bool) in
+                do {
+                    return try service.render(url, relativePath: path, query: query)
+                } catch {
+                    throw Self.problem(for: error, document: path, folder: service.folder.url)
+                }
+            }
+            entry = result.0
+            if !result.1 { metrics.render(format: format.rawValue, nanoseconds: DispatchTime.now().uptimeNanoseconds - started) }
+        }
+        metrics.cache(hit: cached != nil)
+        var headers: HTTPFields = [
+            .eTag: entry.etag, .cacheControl: "no-cache", .contentType: Self.contentType(format),
+            HTTPField.Name("X-Easel-Revision")!: entry.revision,
+        ]
+        if Self.ifNoneMatch(request, matches: entry.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentLength] = String(entry.bytes.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: entry.bytes)))
+    }
+
+    private func post(_ request: Request, path: String) async throws -> Response {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count > 1, let action = components.last, ["edits", "undo", "redo"].contains(action) else {
+            throw Problem(.notFound, "a document takes POST …/edits, …/undo or …/redo")
+        }
+        let documentPath = components.dropLast().joined(separator: "/")
+        let url = try service.document(at: documentPath)
+        let ifMatch = request.headers[.ifMatch]
+        var body: [UInt8] = []
+        if action == "edits" {
+            guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) ?? false else {
+                throw Problem(.unsupportedMediaType, "edits are JSON: send Content-Type: application/json")
+            }
+            body = try await Self.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+        }
+        let folder = service.folder, requestBody = body
+        let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
+            do {
+                switch action {
+                case "undo":
+                    return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
+                        [try editor.undo() ? "undid the last edit" : "nothing to undo"]
+                    }
+                case "redo":
+                    return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
+                        [try editor.redo() ? "redid an edit" : "nothing to redo"]
+                    }
+                default:
+                    let edits = try EditRequest.parse(requestBody) { name in Self.file(at: name, in: folder) }
+                    return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
+                        try service.apply(edits, to: &editor)
+                    }
+                }
+            } catch {
+                throw Self.problem(for: error, document: documentPath, folder: folder.url)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return Self.json(
+            Array(try encoder.encode(outcome)), headers: [.eTag: "\"\(outcome.revision)\"", .cacheControl: "no-store"])
+    }
+
+    /// A regular file inside the served folder (an image an edit adds), by the same rules as documents.
+    static func file(at relativePath: String, in folder: ServedFolder) -> URL? {
+        guard let components = ServedFolder.components(of: relativePath) else { return nil }
+        var path = folder.realPath
+        for component in components {
+            path += "/" + component
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return URL(fileURLWithPath: path)
+    }
+
+    // MARK: Helpers
+
+    /// The request body, refused with 413 past `limit` bytes and 408 when the client takes
+    /// longer than `timeout` seconds to send it.
+    static func collect(_ request: Request, limit: Int, timeout: Double) async throws -> [UInt8] {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw Problem(.contentTooLarge, "the request body (\(length) bytes) is over the limit of \(limit) bytes")
+        }
+        let body = request.body
+        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                do {
+                    var buffer = try await body.collect(upTo: limit)
+                    return buffer.readBytes(length: buffer.readableBytes) ?? []
+                } catch let error as HTTPError where error.status == .contentTooLarge {
+                    throw Problem(.contentTooLarge, "the request body is over the limit of \(limit) bytes")
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let bytes = first else {
+                throw Problem(.requestTimeout, "the request body did not arrive within \(Int(timeout)) seconds")
+            }
+            return bytes
+        }
+    }
+
+    static func json(_ bytes: [UInt8], headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func contentType(_ format: OutputFormat) -> String {
+        switch format {
+        case .png: return "image/png"
+        case .svg: return "image/svg+xml"
+        case .pdf: return "application/pdf"
+        }
+    }
+
+    static func ifNoneMatch(_ request: Request, matches etag: String) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        return header.split(separator: ",").contains { candidate in
+            let value = candidate.trimmingCharacters(in: .whitespaces)
+            return value == "*" || value == etag || value == "W/" + etag
+        }
+    }
+
+    /// Easel's errors as problems: invalid documents and requests 400 (with the key path),
+    /// budgets 413, a document another editor holds or changed 409.
+    static func problem(for error: Error, document: String, folder: URL) -> Problem {
+        switch error {
+        case let problem as Problem: return problem
+        case let error as DocumentError:
+            if case .io = error.kind {
+                return Problem(
+                    .conflict, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
+            }
+            return Problem.invalidDocument(error, document: document, folder: folder)
+        case let error as EditError:
+            return Problem(.badRequest, ServedFolder.hidingServerPaths(in: error.message, folder: folder), document: document)
+        case let error as CairoError:
+            let status: HTTPResponse.Status = if case .tooLarge = error { .contentTooLarge } else { .internalServerError }
+            return Problem(status, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
+        case let error as RenderError:
+            let status: HTTPResponse.Status
+            switch error {
+            case .tooLarge: status = .contentTooLarge
+            case .cairo(.tooLarge): status = .contentTooLarge
+            case .invalidSize: status = .badRequest
+            default: status = .internalServerError
+            }
+            return Problem(status, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
+        default:
+            return Problem(
+                .internalServerError, ServedFolder.hidingServerPaths(in: "\(error)", folder: folder), document: document)
+        }
+    }
+}
+
+/// The body of `GET /api/documents`.
+struct DocumentListing: Encodable {
+    var documents: [DocumentSummary]
+}

@@ -1,0 +1,238 @@
+import EaselBatch
+import EaselDocuments
+import EaselEditing
+import EaselRender
+import EaselSupport
+import Foundation
+
+/// What `easel serve` does with the served folder's documents, without HTTP: list them,
+/// describe one as `easel info --json` does, render one (through the render cache), and
+/// edit, undo and redo with the same history and locks as the CLI. Every method blocks
+/// (files, locks, rendering); the routes call them off the server's event loops.
+final class DocumentService: Sendable {
+    let folder: ServedFolder
+    let registry: DocumentRegistry
+    let cache: RenderCache
+    let limits: ServerLimits
+    /// Where histories and locks are kept (nil: `$XDG_STATE_HOME/easel`, as the CLI).
+    let stateFolder: URL?
+
+    init(folder: ServedFolder, registry: DocumentRegistry, limits: ServerLimits, stateFolder: URL?) {
+        self.folder = folder
+        self.registry = registry
+        self.limits = limits
+        self.stateFolder = stateFolder
+        cache = RenderCache(maxBytes: limits.cacheBytes)
+    }
+
+    // MARK: Finding documents
+
+    /// The document at `relativePath`; a 404 problem when there is none inside the folder.
+    func document(at relativePath: String) throws(Problem) -> URL {
+        guard let url = folder.document(at: relativePath, registry: registry), FileManager.default.fileExists(atPath: url.path)
+        else {
+            throw Problem(.notFound, "no document \"\(relativePath)\" in the served folder", document: relativePath)
+        }
+        return url
+    }
+
+    /// The revision of a document: a hash of its saved bytes (a package's JSON), quoted as an
+    /// ETag is. It changes with every saved change, whoever made it.
+    func revision(of url: URL) throws -> String {
+        guard let location = registry.location(of: url) else { throw Problem(.notFound, "not a document") }
+        let bytes = try FileIO.readBytes(at: location.contentFile.path, maxBytes: 256 << 20)
+        return Self.revision(of: bytes)
+    }
+
+    static func revision(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    // MARK: Listing
+
+    private let summaries = Locked([String: (stamp: FileStamp, summary: DocumentSummary)]())
+
+    /// Every document below the folder, and every entry named like one that cannot be
+    /// served, with the reason. Summaries are remembered until the file changes.
+    func list() -> [DocumentSummary] {
+        DocumentScanner.scan(folder.url, registry: registry).map { entry in
+            if let problem = entry.problem { return DocumentSummary(path: entry.relativePath, problem: problem) }
+            let url = URL(fileURLWithPath: folder.realPath + "/" + entry.relativePath)
+            guard let location = registry.location(of: url), let stamp = FileStamp.of(location.contentFile.path) else {
+                return DocumentSummary(path: entry.relativePath, problem: "the document disappeared while being listed")
+            }
+            if let known = summaries.withLock({ $0[entry.relativePath] }), known.stamp == stamp { return known.summary }
+            var summary = DocumentSummary(path: entry.relativePath)
+            summary.size = Int(stamp.size)
+            summary.revision = try? revision(of: url)
+            do {
+                let located = try registry.open(url)
+                summary.kind = (located.document as? any EditableDocument)?.kindName ?? located.contentType.identifier
+                let scene = try? DocumentRenderer.scene(for: located)
+                summary.warnings = (located.warnings + (scene?.warnings ?? [])).map {
+                    ServedFolder.hidingServerPaths(in: $0.description, folder: folder.url)
+                }
+            } catch {
+                summary.problem = ServedFolder.hidingServerPaths(in: "\(error)", folder: folder.url)
+            }
+            summaries.withLock { $0[entry.relativePath] = (stamp, summary) }
+            return summary
+        }
+    }
+
+    // MARK: One document
+
+    /// The document as `easel info --json` describes it (its path relative to the folder),
+    /// and its revision.
+    func describe(_ url: URL, relativePath: String) throws -> (json: [UInt8], revision: String) {
+        let revision = try revision(of: url)
+        let editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
+        var description = editor.description
+        description.path = relativePath
+        description.warnings = description.warnings.map { ServedFolder.hidingServerPaths(in: $0, folder: folder.url) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (Array(try encoder.encode(description)), revision)
+    }
+
+    /// The document rendered with `query`'s options: from the cache when nothing it was made
+    /// from has changed, else rendered now. `hit` says which.
+    func render(_ url: URL, relativePath: String, query: RenderQuery) throws -> (entry: RenderCache.Entry, hit: Bool) {
+        let key = relativePath + "\u{0}" + query.key
+        if let entry = cache.entry(for: key) { return (entry, true) }
+        guard let location = registry.location(of: url) else { throw Problem(.notFound, "not a document") }
+        // Stamp first: a change while rendering then shows as a change next time.
+        let documentStamp = FileStamp.of(location.contentFile.path)
+        let revision = try revision(of: url)
+        let located = try registry.open(url)
+        let sources =
+            [(location.contentFile.path, documentStamp)]
+            + located.referencedFiles.compactMap { file in
+                file.path.map { ($0, FileStamp.of($0)) }
+            }
+        let scene = try DocumentRenderer.scene(for: located, background: query.options.background)
+        let pixels = try query.options.size.pixelSize(for: scene.canvasSize)
+        guard pixels.width * pixels.height <= limits.maxRenderPixels else {
+            throw Problem(
+                .contentTooLarge,
+                "a \(pixels.width)x\(pixels.height) rendering is over this server's limit of \(limits.maxRenderPixels) pixels; ask for a smaller scale or size",
+                document: relativePath)
+        }
+        let file = try DocumentRenderer.export(scene, options: query.options)
+        let stamps = sources.map { "\($0.0):\($0.1.map { "\($0.size).\($0.modified).\($0.inode)" } ?? "missing")" }
+        let etag =
+            "\""
+            + Self.revision(
+                of: Array((([ExportManifest.rendererVersion, revision, query.key] + stamps).joined(separator: "\n")).utf8)) + "\""
+        let entry = RenderCache.Entry(bytes: file.bytes, etag: etag, revision: revision, sources: sources)
+        cache.store(entry, for: key)
+        return (entry, false)
+    }
+
+    // MARK: Editing
+
+    /// What an edit, undo or redo did.
+    struct EditOutcome: Encodable {
+        var revision: String
+        var changed: Bool
+        var canUndo: Bool
+        var canRedo: Bool
+        var results: [String]
+    }
+
+    /// Opens the document for editing (its lock held, as the CLI's verbs hold it), checks
+    /// `ifMatch` against its revision, applies `change`, and saves atomically with its history.
+    func edit(
+        _ url: URL, relativePath: String, ifMatch: String?, _ change: (inout DocumentEditor) throws -> [String]
+    ) throws -> EditOutcome {
+        var editor = try DocumentEditor(
+            opening: url, registry: registry, locking: true, lockTimeout: limits.lockTimeout, stateFolder: stateFolder)
+        let current = try revision(of: url)
+        if let ifMatch, !Self.matches(ifMatch, revision: current) {
+            var problem = Problem(
+                .preconditionFailed,
+                "the document changed since revision \(ifMatch) (it is now at \"\(current)\"); reload it and make the edit again",
+                document: relativePath)
+            problem.extensions["currentRevision"] = current
+            problem.headers[.eTag] = "\"\(current)\""
+            throw problem
+        }
+        let results: [String]
+        do {
+            results = try change(&editor)
+        } catch let error as EditError {
+            throw Problem(.badRequest, error.message, document: relativePath)
+        }
+        let changed = editor.hasUnsavedChanges
+        if changed { try editor.save() }
+        return EditOutcome(
+            revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo, results: results)
+    }
+
+    /// Applies `request`'s operations as one undo step.
+    func apply(_ request: EditRequest, to editor: inout DocumentEditor) throws -> [String] {
+        var results: [String] = []
+        let folder = editor.located.resourceFolder
+        try editor.perform { document in
+            results = []
+            for operation in request.operations {
+                switch operation {
+                case .add(let element):
+                    let added = try document.add(element, resourceFolder: folder)
+                    results.append("added \(added.kind) as element \(added.index)")
+                case .set(let index, let changes):
+                    try document.apply(changes, at: index)
+                    results.append("changed element \(index)")
+                case .move(let index, let by):
+                    try document.move(index, by: by)
+                    results.append("moved element \(index)")
+                case .remove(let index):
+                    try document.remove(index)
+                    results.append("removed element \(index)")
+                case .order(let index, let direction):
+                    results.append("element \(index) is now element \(try document.reorder(index, direction))")
+                case .background(let color):
+                    try document.setBackground(color)
+                    results.append("background is \(color?.hex ?? "transparent")")
+                }
+            }
+        }
+        return results
+    }
+
+    /// Whether an `If-Match` value names `revision` (`*` matches any; quotes and a weak
+    /// prefix are allowed, as clients send them).
+    static func matches(_ ifMatch: String, revision: String) -> Bool {
+        ifMatch.split(separator: ",").contains { candidate in
+            var value = candidate.trimmingCharacters(in: .whitespaces)
+            if value == "*" { return true }
+            if value.hasPrefix("W/") { value.removeFirst(2) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return value == revision
+        }
+    }
+}
+
+/// One entry of `GET /api/documents`.
+struct DocumentSummary: Codable, Sendable {
+    var path: String
+    /// card, drawing, or a registered type's name.
+    var kind: String?
+    /// Bytes of the saved document (a package's JSON).
+    var size: Int?
+    var revision: String?
+    var warnings: [String]?
+    /// Why it cannot be served (not valid, a symbolic link...).
+    var problem: String?
+
+    init(path: String, problem: String? = nil) {
+        self.path = path
+        self.problem = problem
+    }
+}

@@ -1,0 +1,123 @@
+import EaselDocuments
+import EaselSupport
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// `easel serve`: the documents of one folder over HTTP — listed, described, rendered
+/// (cached by ETag), edited with the CLI's history, and watched for changes — on
+/// Hummingbird. Build one from a configuration and `run` it; it stops gracefully on SIGTERM
+/// and SIGINT (no new connections, in-flight requests finish, event streams end).
+public struct EaselServer: Sendable {
+    /// How it runs.
+    public let configuration: ServerConfiguration
+    let service: DocumentService
+    let pool: RenderPool
+    let metrics: ServerMetrics
+    let feed: ChangeFeed
+    let logger: Logger
+    let files: NIOThreadPool
+
+    /// A server for `configuration`; throws when the folder is not one, or when it would
+    /// listen beyond this machine without a token.
+    public init(configuration: ServerConfiguration, registry: DocumentRegistry = .standard) throws {
+        if !configuration.bindsLoopback && (configuration.token ?? "").isEmpty {
+            throw Problem(
+                .badRequest,
+                "refusing to listen on \(configuration.host) without a token: anyone who can reach it could read and edit the documents; give --token-file, or bind 127.0.0.1"
+            )
+        }
+        self.configuration = configuration
+        let folder = try ServedFolder(configuration.folder)
+        service = DocumentService(
+            folder: folder, registry: registry, limits: configuration.limits, stateFolder: configuration.stateFolder)
+        pool = RenderPool(
+            workers: configuration.limits.renderWorkers, queueLimit: configuration.limits.renderQueue,
+            timeout: .milliseconds(Int64(configuration.limits.renderTimeout * 1000)))
+        metrics = ServerMetrics()
+        feed = ChangeFeed(folder: folder, registry: registry)
+        var logger = Logger(label: "easel.serve") { label in
+            configuration.jsonLogs ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
+        }
+        logger.logLevel = .info
+        self.logger = logger
+        files = NIOThreadPool(numberOfThreads: 4)
+        files.start()
+    }
+
+    /// The router with every route and middleware.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(ObservabilityMiddleware(metrics: metrics, logger: logger, folder: configuration.folder))
+        router.middlewares.add(AccessMiddleware(configuration: configuration))
+        router.get("/healthz") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("/readyz") { _, _ in try readiness() }
+        router.get("/metrics") { _, _ in
+            let cache = service.cache.usage
+            metrics.gauges(
+                queueDepth: pool.depth, cacheEntries: cache.entries, cacheBytes: cache.bytes, subscribers: feed.subscriberCount)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        DocumentRoutes<BasicRequestContext>(
+            service: service, pool: pool, metrics: metrics, limits: configuration.limits, files: files
+        )
+        .add(to: router)
+        EventRoutes<BasicRequestContext>(feed: feed).add(to: router)
+        StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits).add(to: router)
+        return router
+    }
+
+    private func readiness() throws -> Response {
+        if let failure = feed.failure.withLock({ $0 }) {
+            throw Problem(.serviceUnavailable, "change events are not available: \(failure)")
+        }
+        guard FileManager.default.isReadableFile(atPath: service.folder.realPath) else {
+            throw Problem(.serviceUnavailable, "the served folder cannot be read")
+        }
+        return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
+    }
+
+    /// The Hummingbird application (tests run it with HummingbirdTesting).
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let limits = configuration.limits
+        let channel = HTTP1Channel.Configuration(
+            idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100))
+        return Application(
+            router: router(), server: .http1(configuration: channel),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "easel"),
+            services: [Lifecycle(server: self)],
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully. `onListening` receives
+    /// the port once the server accepts connections.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = application(onListening: onListening)
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// Starts the change feed with the server and stops it (ending event streams) at shutdown.
+    struct Lifecycle: Service {
+        let server: EaselServer
+
+        func run() async throws {
+            server.feed.start()
+            try? await gracefulShutdown()
+            server.feed.stop()
+            await server.pool.shutdown()
+            try? await server.files.shutdownGracefully()
+        }
+    }
+}

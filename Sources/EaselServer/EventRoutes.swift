@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// `GET /api/events`: server-sent events, one `change` event per changed document (or
+/// resource), as JSON `{"path", "kind", "revision"}`, and a comment line every 15 seconds.
+/// The stream ends when the server shuts down.
+struct EventRoutes<Context: RequestContext>: Sendable {
+    let feed: ChangeFeed
+
+    func add(to router: Router<Context>) {
+        router.get("/api/events") { _, _ in
+            let feed = self.feed
+            let headers: HTTPFields = [
+                .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
+            ]
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    let (id, events) = feed.subscribe()
+                    try await withGracefulShutdownHandler {
+                        try await writer.write(ByteBuffer(string: ": easel events\nretry: 1000\n\n"))
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                        for await event in events {
+                            guard let event else {
+                                try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                                continue
+                            }
+                            let json = String(decoding: try encoder.encode(event), as: UTF8.self)
+                            try await writer.write(ByteBuffer(string: "event: change\ndata: \(json)\n\n"))
+                        }
+                    } onGracefulShutdown: {
+                        feed.unsubscribe(id)
+                    }
+                    feed.unsubscribe(id)
+                    try await writer.finish(nil)
+                })
+        }
+    }
+}

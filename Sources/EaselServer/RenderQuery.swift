@@ -1,0 +1,86 @@
+import EaselDocuments
+import EaselGeometry
+import EaselRender
+import Hummingbird
+
+/// The export options of a render request, read from its query string as `easel export`
+/// reads its options: `scale`, `width`, `height`, `fit` (contain, cover, stretch), `preset`
+/// (share, thumbnail), `background` (any colour Easel accepts, or none) and `dpi`. An unknown
+/// parameter is refused rather than ignored: a typo must not silently give another image.
+struct RenderQuery: Hashable, Sendable {
+    var options: RenderOptions
+    /// A canonical spelling of the options, part of the cache key and the ETag.
+    var key: String
+
+    static let parameters: Set<String> = ["scale", "width", "height", "fit", "preset", "background", "dpi"]
+
+    static func parse(format: OutputFormat, query: [(key: String, value: String)]) throws(Problem) -> RenderQuery {
+        var values: [String: String] = [:]
+        for (key, value) in query {
+            guard parameters.contains(key) else {
+                throw Problem(
+                    .badRequest, "unknown query parameter \"\(key)\"; render takes \(parameters.sorted().joined(separator: ", "))"
+                )
+            }
+            guard values[key] == nil else { throw Problem(.badRequest, "the query parameter \"\(key)\" is given twice") }
+            values[key] = value
+        }
+        func number(_ key: String) throws(Problem) -> Double? {
+            guard let text = values[key] else { return nil }
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                throw Problem(.badRequest, "\(key) must be a positive number, not \"\(text)\"")
+            }
+            return value
+        }
+        func pixels(_ key: String) throws(Problem) -> Int? {
+            guard let text = values[key] else { return nil }
+            guard let value = Int(text), value > 0 else {
+                throw Problem(.badRequest, "\(key) must be a positive whole number of pixels, not \"\(text)\"")
+            }
+            return value
+        }
+        let scale = try number("scale"), width = try pixels("width"), height = try pixels("height"), dpi = try number("dpi")
+        let preset = values["preset"]
+        if [scale != nil, preset != nil, width != nil || height != nil].filter({ $0 }).count > 1 {
+            throw Problem(.badRequest, "give one of scale, preset, or width/height")
+        }
+        if let dpi, dpi > 10_000 { throw Problem(.badRequest, "dpi must be from 0 to 10000") }
+        var options = RenderOptions(format: format)
+        switch (scale, preset, width, height) {
+        case (let s?, _, _, _): options.size = .scale(s)
+        case (_, "share"?, _, _): options.size = .share
+        case (_, "thumbnail"?, _, _): options.size = .thumbnail
+        case (_, let other?, _, _): throw Problem(.badRequest, "preset must be share or thumbnail, not \"\(other)\"")
+        case (_, _, let w?, let h?):
+            switch values["fit"] ?? "contain" {
+            case "contain": options.size = .fitted(width: w, height: h, fit: .contain)
+            case "cover": options.size = .fitted(width: w, height: h, fit: .cover)
+            case "stretch": options.size = .exact(width: w, height: h)
+            case let other: throw Problem(.badRequest, "fit must be contain, cover or stretch, not \"\(other)\"")
+            }
+        case (_, _, let w?, nil): options.size = .width(w)
+        case (_, _, nil, let h?): options.size = .height(h)
+        default: options.size = .share
+        }
+        if values["fit"] != nil, width == nil || height == nil {
+            throw Problem(.badRequest, "fit says how the canvas meets a width by height box: give both")
+        }
+        if let background = values["background"] {
+            if background.lowercased() == "none" {
+                options.background = Color(red: 0, green: 0, blue: 0, alpha: 0)
+            } else if let color = Color(parsing: background) {
+                options.background = color
+            } else {
+                throw Problem(
+                    .badRequest,
+                    "background must be a colour (#RRGGBB, a CSS name, r,g,b[,a], appColor1-7...) or none, not \"\(background)\"")
+            }
+        }
+        options.dpi = dpi
+        let key = [
+            format.rawValue, "\(options.size)", options.background.map { "\($0.components)" } ?? "own",
+            dpi.map { "\($0)" } ?? "72",
+        ].joined(separator: "|")
+        return RenderQuery(options: options, key: key)
+    }
+}

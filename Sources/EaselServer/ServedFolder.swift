@@ -1,0 +1,81 @@
+import EaselDocuments
+import Foundation
+import Glibc
+
+/// The folder `easel serve` serves, and the only place it reads or writes. A request names
+/// a document by its path relative to the folder; `resolve` turns that into a file only
+/// when it is plainly inside: no `..`, no absolute path, no hidden component (Easel's own
+/// temporary files and state are hidden), no symbolic link anywhere on the way (so nothing
+/// can lead out of the folder, even if a link is planted later), and a registered document
+/// type. Anything else is "not found", without saying what exists outside.
+public struct ServedFolder: Sendable {
+    /// The folder, as the user named it.
+    public let url: URL
+    /// Its real path (symbolic links resolved), which every served file is below.
+    public let realPath: String
+
+    /// Serves `url`; throws when it is not a readable folder.
+    public init(_ url: URL) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue,
+            let resolved = realpath(url.path, nil)
+        else {
+            throw Problem(.notFound, "\(url.path) is not a folder")
+        }
+        defer { free(resolved) }
+        self.url = url.standardizedFileURL
+        self.realPath = String(cString: resolved)
+    }
+
+    /// The components of a relative path from a request, percent-decoded and checked; nil
+    /// when any is empty, `.` or `..`, hidden, or holds a slash, a backslash or a NUL.
+    static func components(of rawPath: String) -> [String]? {
+        let parts = rawPath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty else { return nil }
+        var result: [String] = []
+        for part in parts {
+            guard let decoded = String(part).removingPercentEncoding, !decoded.isEmpty, !decoded.hasPrefix("."),
+                !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\u{0}")
+            else { return nil }
+            result.append(decoded)
+        }
+        return result
+    }
+
+    /// The file or package of the document at `relativePath`, or nil when the path is not
+    /// a document plainly inside the folder (see the type's rules).
+    func document(at relativePath: String, registry: DocumentRegistry) -> URL? {
+        guard let components = Self.components(of: relativePath) else { return nil }
+        var path = realPath
+        for component in components {
+            path += "/" + component
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
+        }
+        let url = URL(fileURLWithPath: path)
+        guard registry.isDocument(url) else { return nil }
+        return url
+    }
+
+    /// The path of `url` relative to the folder ("cards/a.rwcard").
+    func relativePath(of url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        for base in [realPath, self.url.path] where path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        return url.lastPathComponent
+    }
+
+    /// `message` with the folder's absolute path taken out, so that errors sent to clients
+    /// name documents as the client does and reveal nothing of the server's file system.
+    static func hidingServerPaths(in message: String, folder: URL) -> String {
+        var text = message
+        var bases = [folder.standardizedFileURL.path]
+        if let resolved = realpath(folder.path, nil) {
+            bases.append(String(cString: resolved))
+            free(resolved)
+        }
+        for base in bases.sorted(by: { $0.count > $1.count }) where base != "/" {
+            text = text.replacingOccurrences(of: base + "/", with: "").replacingOccurrences(of: base, with: "the served folder")
+        }
+        return text
+    }
+}

@@ -1,0 +1,70 @@
+import EaselServer
+import EaselTestSupport
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// A real `easel serve` server on an ephemeral loopback port, serving a copy of some
+/// documents, with its own state folder (histories, locks). Stopped gracefully by `stop()`.
+final class LiveServer: @unchecked Sendable {
+    let folder: TemporaryFolder
+    let stateFolder: URL
+    let port: Int
+    private let group: ServiceGroup
+    private let task: Task<Void, Error>
+
+    /// Starts a server over `folder`, configured further by `configure`.
+    static func start(
+        _ folder: TemporaryFolder, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LiveServer {
+        let state = folder.url.deletingLastPathComponent().appendingPathComponent(folder.url.lastPathComponent + "-state")
+        var configuration = ServerConfiguration(folder: folder.url, port: 0, stateFolder: state)
+        configuration.limits.idleTimeout = 2
+        configure(&configuration)
+        let server = try EaselServer(configuration: configuration)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = server.application { continuation.yield($0) }
+        var logger = Logger(label: "easel-serve-test")
+        logger.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("the server did not start") }
+        return LiveServer(folder: folder, stateFolder: state, port: port, group: group, task: task)
+    }
+
+    private init(folder: TemporaryFolder, stateFolder: URL, port: Int, group: ServiceGroup, task: Task<Void, Error>) {
+        self.folder = folder
+        self.stateFolder = stateFolder
+        self.port = port
+        self.group = group
+        self.task = task
+    }
+
+    /// Shuts down gracefully and waits for the server to finish.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    /// One request over a new connection (see `RawHTTP`), on a thread of its own: blocking
+    /// socket calls must not hold the threads the server's handlers run on.
+    func request(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
+    ) async throws -> RawHTTP.Response {
+        let port = self.port
+        return try await offThread { try RawHTTP.request(port: port, method: method, path: path, headers: headers, body: body) }
+    }
+}
+
+/// Runs blocking work (sockets, subprocesses) on a Dispatch thread and awaits it.
+func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,195 @@
+import EaselDocuments
+import EaselEditing
+import EaselRender
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// Every read route of `easel serve`, over real HTTP: the list, a document's JSON, its
+/// renders with options and ETags, the health and metrics routes, and stateless renders.
+@Suite("easel serve: documents and renders")
+struct ServerRouteTests {
+    @Test func listsTheFolderWithKindSizeRevisionAndWarnings() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let response = try await server.request("GET", "/api/documents")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        let documents = try #require(response.json["documents"] as? [[String: Any]])
+        let card = try #require(documents.first { $0["path"] as? String == ServerFixtures.card })
+        #expect(card["kind"] as? String == "card")
+        let bytes = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        #expect(card["size"] as? Int == bytes.count)
+        #expect(card["revision"] as? String == DocumentServiceRevision.of(bytes))
+        let drawing = try #require(documents.first { $0["path"] as? String == ServerFixtures.drawing })
+        #expect(drawing["kind"] as? String == "drawing")
+        #expect(documents.contains { ($0["warnings"] as? [String])?.isEmpty == false }, "the sample with a missing image warns")
+        #expect(!response.text.contains(server.folder.path), "no server path leaks into the listing")
+    }
+
+    @Test func aDocumentIsDescribedAsInfoJSONDescribesIt() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let response = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)")
+        #expect(response.status == 200)
+        let editor = try DocumentEditor(opening: server.folder.file(ServerFixtures.drawing), locking: false)
+        var expected = editor.description
+        expected.path = ServerFixtures.drawing
+        let decoded = try JSONDecoder().decode(DocumentDescription.self, from: Data(response.body))
+        #expect(decoded == expected)
+        let etag = try #require(response.headers["etag"])
+        #expect(
+            try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)", headers: ["If-None-Match": etag]).status
+                == 304)
+    }
+
+    @Test func rendersAreTheExportBytesWithStrongETags() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let path = "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail"
+        let first = try await server.request("GET", path)
+        #expect(first.status == 200)
+        #expect(first.headers["content-type"] == "image/png")
+        let located = try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card))
+        let expected = try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))
+        #expect(first.body == expected.bytes, "the served PNG is byte for byte what easel export writes")
+        let etag = try #require(first.headers["etag"])
+        #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+
+        let again = try await server.request("GET", path, headers: ["If-None-Match": etag])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(try await server.request("GET", path).headers["etag"] == etag, "the same inputs give the same tag")
+
+        // Another size is another tag; a changed document is another tag and other bytes.
+        #expect(
+            try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?scale=0.1").headers["etag"] != etag)
+        var editor = try DocumentEditor(opening: server.folder.file(ServerFixtures.card), stateFolder: server.stateFolder)
+        try editor.perform { try $0.move(0, by: .init(x: 40, y: 0)) }
+        try editor.save()
+        let changed = try await server.request("GET", path, headers: ["If-None-Match": etag])
+        #expect(changed.status == 200, "an edit made outside the server invalidates the cached render")
+        #expect(changed.headers["etag"] != etag)
+        #expect(changed.body != first.body)
+
+        for format in ["svg", "pdf"] {
+            let vector = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.\(format)")
+            #expect(vector.status == 200)
+            #expect(vector.headers["content-type"] == (format == "svg" ? "image/svg+xml" : "application/pdf"))
+            #expect(vector.text.hasPrefix(format == "svg" ? "<?xml" : "%PDF"))
+        }
+    }
+
+    @Test func renderOptionsAreCheckedAndExplained() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let base = "/api/documents/\(ServerFixtures.card)/render.png"
+        let sized = try await server.request("GET", base + "?width=130&height=100&fit=cover&background=none")
+        #expect(sized.status == 200)
+        #expect(Array(sized.body[16..<24]) == [0, 0, 0, 130, 0, 0, 0, 100], "IHDR says 130x100")
+        for (query, words) in [
+            ("scal=2", "unknown query parameter \"scal\""), ("scale=-1", "scale must be a positive number"),
+            ("scale=1&preset=share", "give one of scale, preset"), ("background=mauvish", "background must be a colour"),
+            ("fit=cover", "give both"), ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
+        ] {
+            let response = try await server.request("GET", base + "?" + query)
+            #expect([400, 413].contains(response.status), "\(query)")
+            #expect(response.headers["content-type"] == "application/problem+json", "\(query)")
+            #expect((response.json["detail"] as? String)?.contains(words) == true, "\(query): \(response.text)")
+        }
+        let missing = try await server.request("GET", "/api/documents/nope.rwcard/render.png")
+        #expect(missing.status == 404)
+        #expect(missing.json["document"] as? String == "nope.rwcard")
+        #expect(try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.gif").status == 404)
+    }
+
+    @Test func healthReadinessAndMetrics() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        #expect(try await server.request("GET", "/healthz").status == 200)
+        #expect(try await server.request("GET", "/readyz").status == 200)
+        _ = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail")
+        _ = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail")
+        _ = try await server.request("GET", "/api/documents/missing.rwcard")
+        let metrics = try await server.request("GET", "/metrics")
+        #expect(metrics.status == 200)
+        let text = metrics.text
+        #expect(
+            text.contains(#"easel_http_requests_total{route="/api/documents/{path}/render.png",method="GET",status="200"} 2"#),
+            "\(text)")
+        #expect(text.contains(#"status="404""#))
+        #expect(text.contains("easel_render_cache_hits_total 1"))
+        #expect(text.contains("easel_render_cache_misses_total 1"))
+        #expect(text.contains("easel_render_duration_seconds_bucket"))
+        #expect(text.contains("easel_render_queue_depth 0"))
+        #expect(!text.contains("missing.rwcard"), "routes, not raw paths, label the metrics")
+    }
+
+    @Test func statelessRendersWriteNothingAndMatchExport() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: server.folder.path).sorted()
+        // A drawing as JSON.
+        let drawingBytes = Array(
+            #"{"format":"org.easel.drawing","version":1,"canvas":{"size":[200,100],"background":[1,1,1,1]},"graphics":[{"kind":"ellipse","transform":{"center":[100,50],"size":[80,60],"rotation":30},"fill":[1,0,0,1]}]}"#
+                .utf8)
+        let drawing = try await server.request(
+            "POST", "/api/render?scale=0.5", headers: ["Content-Type": "application/json"], body: drawingBytes)
+        #expect(drawing.status == 200, "\(drawing.text)")
+        let elsewhere = TemporaryFolder()
+        let expected = try DocumentRenderer.export(
+            try DocumentRegistry.standard.open(try elsewhere.write(drawingBytes, to: "d.drawing")),
+            options: RenderOptions(size: .scale(0.5)))
+        #expect(drawing.body == expected.bytes)
+
+        // A card with its images as multipart parts named by the card's image names.
+        let cardURL = server.folder.file(ServerFixtures.card)
+        let located = try DocumentRegistry.standard.open(cardURL)
+        let boundary = "easel-test-boundary"
+        var body = part(boundary, name: "document", filename: nil, try [UInt8](Data(contentsOf: cardURL)))
+        for file in located.referencedFiles {
+            guard let path = file.path, FileManager.default.fileExists(atPath: path) else { continue }
+            body += part(boundary, name: "image", filename: file.name, try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        let card = try await server.request(
+            "POST", "/api/render?kind=card&preset=thumbnail",
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+            body: body)
+        #expect(card.status == 200, "\(card.text)")
+        #expect(card.body == (try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))).bytes)
+
+        // Bad input: a key path, a wrong type, a truncated multipart body.
+        let bad = try await server.request(
+            "POST", "/api/render", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"format":"org.easel.drawing","version":1,"canvas":{"size":[10,"x"]},"graphics":[]}"#.utf8))
+        #expect(bad.status == 400)
+        #expect(bad.json["keyPath"] as? String == "canvas.size[1]", "\(bad.text)")
+        #expect(try await server.request("POST", "/api/render", headers: ["Content-Type": "text/plain"], body: [1]).status == 415)
+        let truncated = try await server.request(
+            "POST", "/api/render", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+            body: Array(body.prefix(300)))
+        #expect(truncated.status == 400)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: server.folder.path).sorted() == before, "nothing written")
+    }
+
+    private func part(_ boundary: String, name: String, filename: String?, _ bytes: [UInt8]) -> [UInt8] {
+        var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
+        if let filename { head += "; filename=\"\(filename)\"" }
+        head += "\r\nContent-Type: application/octet-stream\r\n\r\n"
+        return Array(head.utf8) + bytes + Array("\r\n".utf8)
+    }
+}
+
+/// The revision the server gives a document: FNV-1a (64 bits) of its saved bytes, as 16 hex digits.
+enum DocumentServiceRevision {
+    static func of(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
