@@ -57,10 +57,12 @@ final class LiveServer: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work (sockets, subprocesses) on a Dispatch thread and awaits it.
+/// Runs blocking work (sockets, subprocesses) on a thread of its own and awaits it. Not on
+/// Dispatch's global queues: on Linux Swift's tasks run on those same threads, so blocking
+/// them would starve the server under test.
 func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

@@ -1,0 +1,185 @@
+import EaselDocuments
+import EaselEditing
+import EaselGeometry
+import EaselTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Edits over HTTP: the file on disk changes as asked, stale revisions are refused, bad
+/// requests name the key path, and the history is the CLI's.
+@Suite("easel serve: editing")
+struct ServerEditingTests {
+    func card(_ server: LiveServer) throws -> Card {
+        try #require(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card)
+    }
+
+    func post(_ server: LiveServer, _ action: String, _ json: String? = nil, headers: [String: String] = [:]) async throws
+        -> RawHTTP.Response
+    {
+        var headers = headers
+        if json != nil { headers["Content-Type"] = "application/json" }
+        return try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/\(action)", headers: headers, body: Array((json ?? "").utf8))
+    }
+
+    @Test func anEditChangesTheFileAndReturnsTheNewRevision() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let before = try card(server)
+        let response = try await post(
+            server, "edits",
+            #"{"operations":[{"verb":"move","index":0,"by":[25,-10]},{"verb":"set","index":1,"clip":"heart","rotation":12}]}"#)
+        #expect(response.status == 200, "\(response.text)")
+        let after = try card(server)
+        #expect(after.imageElements[0].transform.offset.x == before.imageElements[0].transform.offset.x + 25)
+        #expect(after.imageElements[0].transform.offset.y == before.imageElements[0].transform.offset.y - 10)
+        #expect(after.imageElements[1].clip == .library(.heart), "the heart is frameIndex 3 on disk")
+        let bytes = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        #expect(response.json["revision"] as? String == DocumentServiceRevision.of(bytes))
+        #expect(response.headers["etag"] == "\"\(DocumentServiceRevision.of(bytes))\"")
+        #expect(String(decoding: bytes, as: UTF8.self).contains("\"frameIndex\" : 3"))
+
+        // Both operations were one undo step: one undo restores the original file.
+        let undo = try await post(server, "undo")
+        #expect(undo.status == 200)
+        #expect(try card(server) == before)
+    }
+
+    @Test func staleRevisionsAreRefusedWithTheCurrentOne() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let original = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        let revision = DocumentServiceRevision.of(original)
+        let first = try await post(
+            server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#, headers: ["If-Match": "\"\(revision)\""])
+        #expect(first.status == 200)
+        let afterFirst = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        let stale = try await post(
+            server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#, headers: ["If-Match": "\"\(revision)\""])
+        #expect(stale.status == 412)
+        #expect(stale.headers["content-type"] == "application/problem+json")
+        #expect(stale.json["currentRevision"] as? String == DocumentServiceRevision.of(afterFirst))
+        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == afterFirst, "nothing was written")
+        #expect(try await post(server, "undo", headers: ["If-Match": "\"\(revision)\""]).status == 412)
+    }
+
+    @Test func badRequestsNameTheKeyPathAndChangeNothing() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let original = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        for (json, keyPath, words) in [
+            (#"{"operations":[{"verb":"set","index":0,"fill":"mauvish"}]}"#, "operations[0].fill", "is not a colour"),
+            (#"{"operations":[{"verb":"move","index":0,"by":[1]}]}"#, "operations[0].by", "2 numbers"),
+            (#"{"operations":[{"verb":"spin","index":0}]}"#, "operations[0].verb", "unknown verb"),
+            (#"{"operations":[{"verb":"set","index":0,"colour":"red"}]}"#, "operations[0].colour", "takes no"),
+            (#"{"verb":"move","index":99,"by":[1,1]}"#, nil, "element 99 does not exist"),
+            (#"{"verb":"add","kind":"image","value":"../../etc/passwd"}"#, "value", "not a file inside the served folder"),
+            (#"{"operations":[{"verb":"move","index":0,"by":[1,1]},"#, "operations[1]", "the data ends"),
+        ] as [(String, String?, String)] {
+            let response = try await post(server, "edits", json)
+            #expect(response.status == 400, "\(json): \(response.text)")
+            #expect(response.json["keyPath"] as? String == keyPath, "\(json): \(response.text)")
+            #expect((response.json["detail"] as? String)?.contains(words) == true, "\(json): \(response.text)")
+        }
+        #expect(try await post(server, "edits", nil).status == 415, "edits are JSON")
+        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
+    }
+
+    @Test func theHistoryIsTheCLIsBothWays() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let url = server.folder.file(ServerFixtures.card)
+        let original = try card(server)
+        // An edit over HTTP, undone by the library the CLI uses (same state folder).
+        #expect(try await post(server, "edits", #"{"verb":"background","color":"tomato"}"#).status == 200)
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: server.stateFolder)
+            #expect(try editor.undo())
+            try editor.save()
+        }
+        #expect(try card(server) == original)
+        // An edit by the library, undone over HTTP.
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: server.stateFolder)
+            try editor.perform { try $0.move(0, by: Point(x: 7, y: 7)) }
+            try editor.save()
+        }
+        #expect(try card(server) != original)
+        let undo = try await post(server, "undo")
+        #expect(undo.status == 200)
+        #expect(undo.json["changed"] as? Bool == true)
+        #expect(try card(server) == original)
+        let redo = try await post(server, "redo")
+        #expect(redo.json["changed"] as? Bool == true)
+        #expect(try card(server) != original)
+    }
+
+    @Test func readOnlyRefusesEditsAndServesRenders() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.readOnly = true }
+        defer { Task { try await server.stop() } }
+        let response = try await post(server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#)
+        #expect(response.status == 405)
+        #expect(try await post(server, "undo").status == 405)
+        #expect(
+            try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail").status == 200)
+    }
+
+    @Test func eventsReportChangesFromHTTPAndFromOtherWritersWithinASecond() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let socket = try RawHTTP.connect(port: server.port, timeout: 5)
+        defer { close(socket) }
+        try RawHTTP.send(socket, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8))
+        let reader = EventReader(socket: socket)
+        #expect(try await reader.read(until: "retry:").contains("text/event-stream"))
+
+        // Another program writes the document (the library, as `easel move` would).
+        var started = Date()
+        do {
+            var editor = try DocumentEditor(opening: server.folder.file(ServerFixtures.card), stateFolder: server.stateFolder)
+            try editor.perform { try $0.move(0, by: Point(x: 3, y: 0)) }
+            try editor.save()
+        }
+        let revision = DocumentServiceRevision.of(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))))
+        var text = try await reader.read(until: revision)
+        #expect(Date().timeIntervalSince(started) < 1, "seen within a second")
+        #expect(text.contains(#""kind":"changed","path":"\#(ServerFixtures.card)""#))
+
+        // An edit over HTTP.
+        started = Date()
+        let response = try await post(server, "undo")
+        text = try await reader.read(until: try #require(response.json["revision"] as? String))
+        #expect(Date().timeIntervalSince(started) < 1)
+
+        // A new file, and a removed one.
+        try FileManager.default.copyItem(at: server.folder.file(ServerFixtures.card), to: server.folder.file("copy.rwcard"))
+        #expect(try await reader.read(until: "copy.rwcard").contains(#""kind":"changed""#))
+        try FileManager.default.removeItem(at: server.folder.file("copy.rwcard"))
+        #expect(try await reader.read(until: #""kind":"removed""#).contains("copy.rwcard"))
+    }
+}
+
+/// Reads an event stream from a socket, keeping what arrived.
+final class EventReader: @unchecked Sendable {
+    let socket: Int32
+    private var received: [UInt8] = []
+
+    init(socket: Int32) { self.socket = socket }
+
+    /// Waits (up to the socket's timeout) until `marker` has arrived; returns everything so far.
+    func read(until marker: String) async throws -> String {
+        try await offThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: received, as: UTF8.self).contains(marker) {
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else {
+                    throw TestFailure(
+                        "the stream ended or timed out before \(marker): \(String(decoding: received, as: UTF8.self))")
+                }
+                received += buffer[0..<count]
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+}
