@@ -34,7 +34,13 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # What the formatter and the doc-coverage check look at.
 SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
 
-.PHONY: text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
+# Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
+# `git checkout Assets/Samples` puts them back).
+serve: deps
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
+	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
+
+.PHONY: serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel

@@ -26,8 +26,7 @@ public struct EaselServer: Sendable {
     /// listen beyond this machine without a token.
     public init(configuration: ServerConfiguration, registry: DocumentRegistry = .standard) throws {
         if !configuration.bindsLoopback && (configuration.token ?? "").isEmpty {
-            throw Problem(
-                .badRequest,
+            throw ServerSetupError(
                 "refusing to listen on \(configuration.host) without a token: anyone who can reach it could read and edit the documents; give --token-file, or bind 127.0.0.1"
             )
         }
@@ -120,4 +119,11 @@ public struct EaselServer: Sendable {
             try? await server.files.shutdownGracefully()
         }
     }
+}
+
+/// Why a server cannot start (a folder that is not one, an address that needs a token).
+public struct ServerSetupError: Error, CustomStringConvertible {
+    /// What is wrong and what to do.
+    public var description: String
+    init(_ description: String) { self.description = description }
 }

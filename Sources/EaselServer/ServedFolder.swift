@@ -20,7 +20,7 @@ public struct ServedFolder: Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue,
             let resolved = realpath(url.path, nil)
         else {
-            throw Problem(.notFound, "\(url.path) is not a folder")
+            throw ServerSetupError("\(url.path) is not a folder easel serve can read")
         }
         defer { free(resolved) }
         self.url = url.standardizedFileURL

@@ -56,17 +56,3 @@ final class LiveServer: @unchecked Sendable {
         return try await offThread { try RawHTTP.request(port: port, method: method, path: path, headers: headers, body: body) }
     }
 }
-
-/// Runs blocking work (sockets, subprocesses) on a thread of its own and awaits it. Not on
-/// Dispatch's global queues: on Linux Swift's tasks run on those same threads, so blocking
-/// them would starve the server under test.
-func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

@@ -3,20 +3,20 @@ import Glibc
 
 /// HTTP/1.1 over a plain socket: what the tests send is exactly what goes on the wire
 /// (hostile requests included), and what comes back is read as the server wrote it.
-enum RawHTTP {
-    struct Response {
-        var status: Int
+public enum RawHTTP {
+    public struct Response: Sendable {
+        public var status: Int
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var text: String { String(decoding: body, as: UTF8.self) }
 
         /// The body as a JSON object.
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
     }
 
     /// A connected socket to 127.0.0.1:`port`, with receive and send timeouts.
-    static func connect(port: Int, timeout: Double = 20) throws -> Int32 {
+    public static func connect(port: Int, timeout: Double = 20) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestFailure("socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
@@ -38,7 +38,7 @@ enum RawHTTP {
         return socket
     }
 
-    static func send(_ socket: Int32, _ bytes: [UInt8]) throws {
+    public static func send(_ socket: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -48,7 +48,7 @@ enum RawHTTP {
     }
 
     /// Everything the server sends until it closes the connection (or the timeout).
-    static func readAll(_ socket: Int32) -> [UInt8] {
+    public static func readAll(_ socket: Int32) -> [UInt8] {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -60,7 +60,7 @@ enum RawHTTP {
     }
 
     /// Sends one request with `Connection: close` and reads the whole response.
-    static func request(
+    public static func request(
         port: Int, method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) throws -> Response {
         let socket = try connect(port: port)
@@ -73,7 +73,7 @@ enum RawHTTP {
         return try parse(readAll(socket))
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> Response {
+    public static func parse(_ bytes: [UInt8]) throws -> Response {
         guard let end = find([13, 10, 13, 10], in: bytes) else {
             throw TestFailure(
                 "no complete response head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
@@ -90,7 +90,7 @@ enum RawHTTP {
         return Response(status: status, headers: headers, body: body)
     }
 
-    static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+    public static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = [], index = 0
         while let lineEnd = find([13, 10], in: bytes, from: index) {
             let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self), radix: 16) ?? 0
@@ -106,11 +106,26 @@ enum RawHTTP {
         return result
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    public static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
         for index in start...(haystack.count - needle.count) where haystack[index..<index + needle.count].elementsEqual(needle) {
             return index
         }
         return nil
     }
+}
+
+/// Runs blocking work (sockets, subprocesses) on a thread of its own and awaits it. Not on
+/// Dispatch's global queues: on Linux Swift's tasks run on those same threads, so blocking
+/// them would starve a server under test in the same process.
+public func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// A test step that could not be carried out, saying why.
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

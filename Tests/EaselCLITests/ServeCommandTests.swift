@@ -1,0 +1,120 @@
+import EaselTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `easel serve` as users run it: a process, its history shared with `easel undo` in a
+/// terminal, and a graceful exit on SIGTERM while requests are in flight.
+@Suite("easel serve (the command)")
+struct ServeCommandTests {
+    static let card = "1A2B3C4D-0000-4000-8000-000000000001.rwcard"
+
+    /// Starts `easel serve` on a free port over a copy of the samples; returns the process,
+    /// its port, and its standard error so far.
+    static func serve(_ s: CLIScratch, _ extra: [String] = []) throws -> (Process, Int) {
+        let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
+        for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where !name.hasPrefix(".") {
+            try? FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: s.folder.file("docs/\(name)"))
+        }
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = ["serve", "docs", "--port", "0"] + extra
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // "easel: serving docs on http://127.0.0.1:PORT"
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !text.contains("serving") || !text.hasSuffix("\n") {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let match = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(text[match].split(separator: ":").last ?? "")
+        else {
+            process.terminate()
+            throw TestFailure("easel serve did not say where it listens: \(text)")
+        }
+        return (process, port)
+    }
+
+    @Test func anEditOverHTTPIsUndoneByEaselUndoAndTheOtherWayRound() async throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        let (server, port) = try Self.serve(s)
+        defer { server.terminate() }
+        let original = try s.bytes("docs/\(Self.card)")
+        let edit = try await offThread {
+            try RawHTTP.request(
+                port: port, method: "POST", path: "/api/documents/\(Self.card)/edits",
+                headers: ["Content-Type": "application/json"], body: Array(#"{"verb":"move","index":0,"by":[30,0]}"#.utf8))
+        }
+        #expect(edit.status == 200, "\(edit.text)")
+        #expect(try s.bytes("docs/\(Self.card)") != original)
+        try s.ok(["undo", "docs/\(Self.card)"])
+        #expect(try s.bytes("docs/\(Self.card)") == original, "easel undo undid the edit made over HTTP")
+
+        try s.ok(["move", "docs/\(Self.card)", "1", "--by", "5,5"])
+        let moved = try s.bytes("docs/\(Self.card)")
+        let undo = try await offThread {
+            try RawHTTP.request(port: port, method: "POST", path: "/api/documents/\(Self.card)/undo")
+        }
+        #expect(undo.status == 200)
+        #expect(try s.bytes("docs/\(Self.card)") == original, "undo over HTTP undid easel move")
+        try s.ok(["redo", "docs/\(Self.card)"])
+        #expect(try s.bytes("docs/\(Self.card)") == moved)
+    }
+
+    @Test func sigtermUnderLoadFinishesInFlightRequestsAndExitsZero() async throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        let (server, port) = try Self.serve(s, ["--cache-mb", "0", "--render-queue", "64"])
+        let responses = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    try await offThread {
+                        // Distinct sizes: every request renders (2600x4000 and thereabouts).
+                        let socket = try RawHTTP.connect(port: port)
+                        defer { close(socket) }
+                        try RawHTTP.send(
+                            socket,
+                            Array(
+                                "GET /api/documents/\(Self.card)/render.png?width=\(2000 + index) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+                                    .utf8))
+                        let bytes = RawHTTP.readAll(socket)
+                        guard !bytes.isEmpty else { return (0, true) }  // not accepted any more: refused, not corrupted
+                        let response = try RawHTTP.parse(bytes)
+                        let complete = response.headers["content-length"].flatMap(Int.init) == response.body.count
+                        return (response.status, complete)
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            kill(server.processIdentifier, SIGTERM)
+            var all: [(Int, Bool)] = []
+            for try await response in group { all.append(response) }
+            return all
+        }
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0, "a graceful shutdown exits 0")
+        #expect(responses.contains { $0.0 == 200 }, "requests in flight were finished")
+        #expect(responses.allSatisfy { $0.1 }, "no response was cut short")
+        #expect(responses.allSatisfy { [0, 200, 503].contains($0.0) }, "\(responses.map(\.0))")
+    }
+
+    @Test func listeningBeyondThisMachineNeedsAToken() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        let refused = try s.run(["serve", "docs", "--host", "0.0.0.0", "--port", "0"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refusing to listen on 0.0.0.0 without a token"), "\(refused.stderr)")
+        try s.folder.write("short", to: "token")
+        let short = try s.run(["serve", "docs", "--host", "0.0.0.0", "--port", "0", "--token-file", "token"])
+        #expect(short.status != 0)
+        #expect(short.stderr.contains("shorter than 16"))
+    }
+}

@@ -1,0 +1,181 @@
+import EaselDocuments
+import EaselRender
+import EaselServer
+import EaselTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Every request is hostile until checked: paths that try to leave the folder, symbolic
+/// links, bodies too large or cut short, clients too slow, other sites, other hosts, floods.
+@Suite("easel serve: hostile requests")
+struct ServerHostileTests {
+    @Test func pathsCannotLeaveTheFolder() async throws {
+        let outside = TemporaryFolder("easel-outside")
+        let secret = try outside.write(
+            try [UInt8](
+                Data(contentsOf: ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples/\(ServerFixtures.card)"))),
+            to: "secret.rwcard")
+        let folder = try ServerFixtures.samples()
+        try FileManager.default.createSymbolicLink(at: folder.file("link.rwcard"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(at: folder.file("linked-folder"), withDestinationURL: outside.url)
+        try FileManager.default.copyItem(at: folder.file(ServerFixtures.card), to: folder.file(".hidden.rwcard"))
+        let server = try await LiveServer.start(folder)
+        defer { Task { try await server.stop() } }
+        for path in [
+            "/api/documents/../\(outside.url.lastPathComponent)/secret.rwcard", "/api/documents/%2e%2e/%2e%2e/etc/passwd",
+            "/api/documents/%2E%2E%2Fsecret.rwcard", "/api/documents/link.rwcard", "/api/documents/linked-folder/secret.rwcard",
+            "/api/documents/link.rwcard/render.png", "/api/documents/.hidden.rwcard", "/api/documents/%2Fetc%2Fpasswd",
+            "/api/documents/a%00b.rwcard", "/api/documents/\(ServerFixtures.card)%5C..",
+            "/api/documents/Assets", "/api/documents/\(ServerFixtures.card)/../\(ServerFixtures.card)",
+        ] {
+            let response = try await server.request("GET", path)
+            #expect([400, 404].contains(response.status), "\(path): \(response.status)")
+            #expect(!response.text.contains(outside.path) && !response.text.contains(server.folder.path), "\(path) leaks a path")
+        }
+        let edit = try await server.request(
+            "POST", "/api/documents/link.rwcard/edits", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"verb":"move","index":0,"by":[1,1]}"#.utf8))
+        #expect(edit.status == 404)
+        let listing = try await server.request("GET", "/api/documents")
+        #expect(!listing.text.contains(".hidden"))
+        #expect(listing.text.contains("link.rwcard"), "a link is listed, with the reason it is not served")
+        #expect(try [UInt8](Data(contentsOf: secret)) == (try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))))
+    }
+
+    @Test func oversizedTruncatedAndSlowRequestsAreRefusedAndNothingChanges() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.maxBodyBytes = 64 << 10
+            $0.limits.idleTimeout = 1
+        }
+        defer { Task { try await server.stop() } }
+        let original = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+        // Too large, declared.
+        let large = try await server.request(
+            "POST", edits, headers: ["Content-Type": "application/json"], body: [UInt8](repeating: 0x20, count: 100 << 10))
+        #expect(large.status == 413)
+        // Too large, streamed without a length (chunked).
+        let port = server.port
+        let chunked = try await offThread { () throws -> RawHTTP.Response in
+            let socket = try RawHTTP.connect(port: port)
+            defer { close(socket) }
+            var request = Array(
+                "POST \(edits) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    .utf8)
+            for _ in 0..<20 { request += Array("1000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x1000) + [13, 10] }
+            request += Array("0\r\n\r\n".utf8)
+            try? RawHTTP.send(socket, request)
+            return try RawHTTP.parse(RawHTTP.readAll(socket))
+        }
+        #expect(chunked.status == 413)
+        // Cut short: the client promises 500 bytes, sends 20 and goes away.
+        let cut = try await offThread { () throws -> [UInt8] in
+            let socket = try RawHTTP.connect(port: port, timeout: 5)
+            defer { close(socket) }
+            try RawHTTP.send(
+                socket,
+                Array(
+                    "POST \(edits) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"verb\":\"move\",\"ind"
+                        .utf8))
+            shutdown(socket, Int32(SHUT_WR))
+            return RawHTTP.readAll(socket)
+        }
+        #expect(!String(decoding: cut, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        // Slow: a client that sends half a header and stops is disconnected after the idle timeout.
+        let started = Date()
+        let slow = try await offThread { () throws -> [UInt8] in
+            let socket = try RawHTTP.connect(port: port, timeout: 10)
+            defer { close(socket) }
+            try RawHTTP.send(socket, Array("GET /api/documents HTTP/1.1\r\nHost: 127".utf8))
+            return RawHTTP.readAll(socket)
+        }
+        #expect(Date().timeIntervalSince(started) < 5, "the idle client was dropped")
+        #expect(!String(decoding: slow, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        // A header section over the limit.
+        let headers = try await server.request(
+            "GET", "/api/documents", headers: ["X-Padding": String(repeating: "a", count: 64 << 10)])
+        #expect(headers.status >= 400 || headers.status == 0)
+        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
+        #expect(try await server.request("GET", "/healthz").status == 200, "the server is still up")
+    }
+
+    @Test func otherSitesAndOtherHostsAreRefused() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+        let body = Array(#"{"verb":"move","index":0,"by":[1,1]}"#.utf8)
+        let json = ["Content-Type": "application/json"]
+        // A page on another site posting to the service (CSRF).
+        let csrf = try await server.request(
+            "POST", edits, headers: json.merging(["Origin": "https://evil.example"]) { $1 }, body: body)
+        #expect(csrf.status == 403)
+        let fetch = try await server.request(
+            "POST", edits, headers: json.merging(["Sec-Fetch-Site": "cross-site"]) { $1 }, body: body)
+        #expect(fetch.status == 403)
+        // DNS rebinding: a name that resolves here but is not this machine's.
+        let port = server.port
+        let rebound = try await offThread {
+            let socket = try RawHTTP.connect(port: port)
+            defer { close(socket) }
+            try RawHTTP.send(
+                socket, Array("GET /api/documents HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n".utf8))
+            return try RawHTTP.parse(RawHTTP.readAll(socket))
+        }
+        #expect(rebound.status == 403)
+        // The page itself (same origin) and curl (no Origin) may edit.
+        let same = try await server.request(
+            "POST", edits,
+            headers: json.merging(["Origin": "http://127.0.0.1:\(server.port)", "Sec-Fetch-Site": "same-origin"]) { $1 },
+            body: body)
+        #expect(same.status == 200)
+        #expect(try await server.request("POST", edits, headers: json, body: body).status == 200)
+        // No CORS headers unless configured.
+        #expect(
+            try await server.request("GET", "/api/documents", headers: ["Origin": "https://evil.example"]).headers[
+                "access-control-allow-origin"] == nil)
+    }
+
+    @Test func offLoopbackATokenIsRequiredAndChecked() async throws {
+        #expect(throws: (any Error).self) {
+            _ = try EaselServer(configuration: ServerConfiguration(folder: URL(fileURLWithPath: "/tmp"), host: "0.0.0.0"))
+        }
+        let token = "a-long-random-test-token-0123456789"
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.host = "0.0.0.0"
+            $0.token = token
+        }
+        defer { Task { try await server.stop() } }
+        let missing = try await server.request("GET", "/api/documents")
+        #expect(missing.status == 401)
+        #expect(missing.headers["www-authenticate"] == "Bearer")
+        #expect(try await server.request("GET", "/api/documents", headers: ["Authorization": "Bearer \(token)x"]).status == 401)
+        #expect(try await server.request("GET", "/api/documents", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        #expect(try await server.request("GET", "/healthz").status == 200, "probes need no token")
+    }
+
+    @Test func aFloodOfRendersIsServedOrRefusedNeverCorrupted() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.renderQueue = 8
+            $0.limits.cacheBytes = 0  // every request renders
+        }
+        defer { Task { try await server.stop() } }
+        let located = try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card))
+        let expected = try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail)).bytes
+        let path = "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail"
+        let responses = try await withThrowingTaskGroup(of: RawHTTP.Response.self) { group in
+            for _ in 0..<200 { group.addTask { try await server.request("GET", path) } }
+            var all: [RawHTTP.Response] = []
+            for try await response in group { all.append(response) }
+            return all
+        }
+        let served = responses.filter { $0.status == 200 }, refused = responses.filter { $0.status == 503 }
+        #expect(served.count + refused.count == 200, "\(Set(responses.map(\.status)))")
+        #expect(!served.isEmpty)
+        #expect(served.allSatisfy { $0.body == expected }, "every served render is the export's bytes")
+        #expect(
+            refused.allSatisfy { $0.headers["retry-after"] != nil && $0.headers["content-type"] == "application/problem+json" })
+        let metrics = try await server.request("GET", "/metrics").text
+        #expect(metrics.contains("easel_render_queue_depth 0"), "the queue drained")
+    }
+}
