@@ -34,12 +34,6 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # What the formatter and the doc-coverage check look at.
 SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
 
-# Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
-# `git checkout Assets/Samples` puts them back).
-serve: deps
-	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
-	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
-
 .PHONY: serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
@@ -54,6 +48,12 @@ test: deps lint
 	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 	@$(MAKE) --no-print-directory browser-test
+
+# Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
+# `git checkout Assets/Samples` puts them back).
+serve: deps
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
+	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
 
 # The golden report in a real browser (headless chromium); screenshots in out/browser.
 browser-test: browser-deps
