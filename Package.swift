@@ -147,7 +147,9 @@ let package = Package(
         // The benchmark (`make bench`).
         .executableTarget(
             name: "easel-bench",
-            dependencies: ["EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo", "EaselGolden"],
+            dependencies: [
+                "EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo", "EaselGolden", "EaselTestSupport",
+            ],
             path: "Benchmarks/easel-bench"
         ),
         // libFuzzer targets (Fuzz/fuzz.sh builds them with -sanitize=fuzzer).

@@ -67,6 +67,7 @@ struct Results: Codable {
     var worst: [WorstInput] = []
     var golden: [GoldenPair] = []
     var speed: Speed?
+    var serve: Serve?
 }
 
 struct Benchmarks {

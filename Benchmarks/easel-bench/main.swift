@@ -11,7 +11,7 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden or speed.
+// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden, speed or serve.
 // --pixelmatch FILE adds pixelmatch (its JavaScript module, run with node) to the golden section.
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
@@ -173,6 +173,42 @@ if runs("speed") {
                 ratio(Double(speed.easelBytes), Double(speed.zlibLevel1Bytes))
                     + " (\(speed.easelBytes / 1024) KiB / \(speed.zlibLevel1Bytes / 1024) KiB)",
                 "≤ 1.15x",
+            ],
+        ])
+}
+
+if runs("serve") {
+    let serve = try bench.serve()
+    results.serve = serve
+    func perSecond(_ value: Double?) -> String { value.map { String(format: "%.0f/s", $0) } ?? "wrk or nginx not installed" }
+    printTable(
+        "9. easel serve on loopback (measured in this run)", ["goal", "measured", "target"],
+        [
+            [
+                "cached PNG hits: easel / nginx (same file)",
+                (serve.cachedHitsPerSecond.flatMap { hits in serve.nginxPerSecond.map { ratio(hits, $0) } } ?? "–")
+                    + " (\(perSecond(serve.cachedHitsPerSecond)) / \(perSecond(serve.nginxPerSecond)))",
+                "≥ 0.5x",
+            ],
+            [
+                "uncached renders: serve / export --jobs 2",
+                ratio(serve.uncachedRendersPerSecond, serve.exportCardsPerSecond)
+                    + String(format: " (%.1f/s / %.1f cards/s)", serve.uncachedRendersPerSecond, serve.exportCardsPerSecond),
+                "≥ 0.9x",
+            ],
+            [
+                String(format: "at twice the sustainable rate (%.0f/s, open loop)", serve.overloadRate),
+                String(
+                    format: "p50 %.0f ms, p99 %.0f ms of %d served; %d refused (503), %d other", serve.overloadP50Milliseconds,
+                    serve.overloadP99Milliseconds, serve.overloadServed, serve.overloadRefused, serve.overloadOther),
+                "p99 < 1 s, excess 503",
+            ],
+            [
+                "resident memory",
+                String(
+                    format: "%.0f MiB at start, %.0f after the overload, %.0f after %d cached requests", serve.rssBeforeMiB,
+                    serve.rssAfterOverloadMiB, serve.rssAfterRequestsMiB, serve.requestsForRSS),
+                "flat",
             ],
         ])
 }

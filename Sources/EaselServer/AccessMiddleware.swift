@@ -117,6 +117,7 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
     let folder: URL
+    let accessLog: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
@@ -140,6 +141,7 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     private func finish(_ request: Request, route: String, status: Int, started: UInt64) {
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         metrics.request(route: route, method: request.method.rawValue, status: status, nanoseconds: elapsed)
+        guard accessLog else { return }
         logger.info(
             "request",
             metadata: [

@@ -36,7 +36,7 @@ public struct EaselServer: Sendable {
             folder: folder, registry: registry, limits: configuration.limits, stateFolder: configuration.stateFolder)
         pool = RenderPool(
             workers: configuration.limits.renderWorkers, queueLimit: configuration.limits.renderQueue,
-            timeout: .milliseconds(Int64(configuration.limits.renderTimeout * 1000)))
+            timeout: .milliseconds(Int64(configuration.limits.renderTimeout * 1000)), maxWait: configuration.limits.maxQueueWait)
         metrics = ServerMetrics()
         feed = ChangeFeed(folder: folder, registry: registry)
         var logger = Logger(label: "easel.serve") { label in
@@ -51,7 +51,9 @@ public struct EaselServer: Sendable {
     /// The router with every route and middleware.
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.middlewares.add(ObservabilityMiddleware(metrics: metrics, logger: logger, folder: configuration.folder))
+        router.middlewares.add(
+            ObservabilityMiddleware(
+                metrics: metrics, logger: logger, folder: configuration.folder, accessLog: configuration.accessLog))
         router.middlewares.add(AccessMiddleware(configuration: configuration))
         router.get("/healthz") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ in try readiness() }

@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var limits: ServerLimits
     /// Log lines as JSON objects (one per line) instead of text.
     public var jsonLogs: Bool
+    /// Log a line per request (method, route, status, time); errors are logged either way.
+    public var accessLog = false
 
     /// A configuration serving `folder` on `host`:`port`, read-write, with no token.
     public init(
@@ -58,6 +60,9 @@ public struct ServerLimits: Sendable {
     public var renderQueue = 32
     /// Seconds a request waits for its render before it gets 503.
     public var renderTimeout: Double = 30
+    /// A render request is refused (503) when the renders queued ahead of it would take
+    /// longer than this many seconds, at the recent average render time.
+    public var maxQueueWait: Double = 0.5
     /// The largest output, in pixels.
     public var maxRenderPixels = 25_000_000
     /// Bytes of rendered output kept in memory.

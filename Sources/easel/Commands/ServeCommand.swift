@@ -37,6 +37,9 @@ struct ServeCommand: EaselCommand {
     @Option(name: .customLong("log-format"), help: "text or json (one object per line, on stderr).")
     var logFormat: LogFormat = .text
 
+    @Flag(name: .customLong("access-log"), help: "Log a line per request (method, route, status, milliseconds).")
+    var accessLog = false
+
     @Option(name: .customLong("cache-mb"), help: "Megabytes of rendered output kept in memory.")
     var cacheMegabytes = 128
 
@@ -63,10 +66,11 @@ struct ServeCommand: EaselCommand {
         var limits = ServerLimits()
         limits.cacheBytes = cacheMegabytes << 20
         limits.renderQueue = renderQueue
-        let server = try EaselServer(
-            configuration: ServerConfiguration(
-                folder: URL(fileURLWithPath: folder), host: host, port: port, readOnly: readOnly, token: token,
-                allowedOrigins: allowOrigin, limits: limits, jsonLogs: logFormat == .json))
+        var configuration = ServerConfiguration(
+            folder: URL(fileURLWithPath: folder), host: host, port: port, readOnly: readOnly, token: token,
+            allowedOrigins: allowOrigin, limits: limits, jsonLogs: logFormat == .json)
+        configuration.accessLog = accessLog
+        let server = try EaselServer(configuration: configuration)
         let failure = Locked<Error?>(nil)
         let done = DispatchSemaphore(value: 0)
         let host = self.host, folder = self.folder
