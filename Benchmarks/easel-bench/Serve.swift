@@ -14,8 +14,8 @@ extension Results {
         var overloadRate: Double, overloadServed: Int, overloadRefused: Int, overloadOther: Int
         var overloadP50Milliseconds: Double, overloadP99Milliseconds: Double
         var rssBeforeMiB: Double, rssAfterOverloadMiB: Double
-        /// Resident memory after this many cached requests.
-        var requestsForRSS: Int, rssAfterRequestsMiB: Double
+        /// Resident memory after half of this many cached requests, and after all of them.
+        var requestsForRSS: Int, rssAfterHalfMiB: Double, rssAfterRequestsMiB: Double
     }
 }
 
@@ -157,16 +157,20 @@ extension Benchmarks {
         }
         let rssAfterOverload = uncached.rssMiB
 
-        // Memory after many requests (cached hits).
+        // Memory after many requests (cached hits), in two halves: flat means the same after both.
         let requests = scale.smoke ? 200 : 100_000
-        if let wrk = which("wrk"), !scale.smoke {
-            // About 100,000 requests: wrk runs for as long as that takes at the measured rate.
-            let duration = max(2, Int(Double(requests) / max(1, hits ?? 1000)) + 1)
-            try run(wrk, ["-t2", "-c32", "-d\(duration)s", cachedURL])
-        } else {
-            _ = openLoop(
-                port: cached.port, path: { _ in "/api/documents/\(card)/render.png" }, rate: 2000,
-                seconds: Double(requests) / 2000)
+        var rssAfterHalf = 0.0
+        for _ in 0..<2 {
+            if let wrk = which("wrk"), !scale.smoke {
+                // Half the requests: wrk runs for as long as that takes at the measured rate.
+                let duration = max(2, Int(Double(requests / 2) / max(1, hits ?? 1000)) + 1)
+                try run(wrk, ["-t2", "-c32", "-d\(duration)s", cachedURL])
+            } else {
+                _ = openLoop(
+                    port: cached.port, path: { _ in "/api/documents/\(card)/render.png" }, rate: 2000,
+                    seconds: Double(requests / 2) / 2000)
+            }
+            if rssAfterHalf == 0 { rssAfterHalf = cached.rssMiB }
         }
         return Results.Serve(
             cachedHitsPerSecond: hits, nginxPerSecond: nginxRate, uncachedRendersPerSecond: renders,
@@ -174,7 +178,8 @@ extension Benchmarks {
             overloadRate: rate, overloadServed: served.count, overloadRefused: overload.filter { $0.status == 503 }.count,
             overloadOther: overload.filter { $0.status != 200 && $0.status != 503 }.count,
             overloadP50Milliseconds: percentile(0.5), overloadP99Milliseconds: percentile(0.99), rssBeforeMiB: rssBefore,
-            rssAfterOverloadMiB: rssAfterOverload, requestsForRSS: requests, rssAfterRequestsMiB: cached.rssMiB)
+            rssAfterOverloadMiB: rssAfterOverload, requestsForRSS: requests, rssAfterHalfMiB: rssAfterHalf,
+            rssAfterRequestsMiB: cached.rssMiB)
     }
 
     /// Runs `measure` against nginx serving `bytes` as a static file on loopback with two

@@ -206,8 +206,9 @@ if runs("serve") {
             [
                 "resident memory",
                 String(
-                    format: "%.0f MiB at start, %.0f after the overload, %.0f after %d cached requests", serve.rssBeforeMiB,
-                    serve.rssAfterOverloadMiB, serve.rssAfterRequestsMiB, serve.requestsForRSS),
+                    format: "%.0f MiB at start, %.0f after the overload; cached hits: %.0f after %d, %.0f after %d",
+                    serve.rssBeforeMiB, serve.rssAfterOverloadMiB, serve.rssAfterHalfMiB, serve.requestsForRSS / 2,
+                    serve.rssAfterRequestsMiB, serve.requestsForRSS),
                 "flat",
             ],
         ])

@@ -1,9 +1,12 @@
 import Foundation
+import MultipartKit
+import NIOCore
 
-/// A strict reader of `multipart/form-data` bodies (RFC 7578) held in memory: each part's
-/// name, filename and bytes. It refuses, rather than guesses at, a body that does not
-/// follow the format, and stops at `maxParts`.
-enum MultipartParser {
+/// `multipart/form-data` bodies (RFC 7578) held in memory, read with Vapor's MultipartKit:
+/// each part's name, filename and bytes. Easel adds what a service needs around it: a
+/// body must end with its closing boundary (a truncated upload is refused, not half
+/// used), every part must be named, and there are at most `maxParts` parts.
+enum MultipartBody {
     struct Part {
         var name: String
         var filename: String?
@@ -23,67 +26,63 @@ enum MultipartParser {
     }
 
     static func parse(_ body: [UInt8], boundary: String, maxParts: Int) throws(Problem) -> [Part] {
-        let delimiter = Array("--\(boundary)".utf8)
-        guard var position = find(delimiter, in: body, from: 0) else {
-            throw Problem(.badRequest, "the multipart body does not contain its boundary")
+        guard contains(Array("--\(boundary)--".utf8), in: body) else {
+            throw Problem(.badRequest, "the multipart body does not end with its closing boundary (truncated?)")
         }
-        var parts: [Part] = []
-        while true {
-            position += delimiter.count
-            if body.count >= position + 2, body[position] == UInt8(ascii: "-"), body[position + 1] == UInt8(ascii: "-") {
-                return parts
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [Part] = [], headers: [(String, String)] = [], bytes: [UInt8] = []
+        var tooMany = false, unnamed = false
+        parser.onHeader = { name, value in headers.append((name, value)) }
+        parser.onBody = { buffer in bytes += buffer.readBytes(length: buffer.readableBytes) ?? [] }
+        parser.onPartComplete = {
+            defer {
+                headers = []
+                bytes = []
             }
-            guard body.count >= position + 2, body[position] == 0x0D, body[position + 1] == 0x0A else {
-                throw Problem(.badRequest, "the multipart body is malformed after a boundary")
+            guard parts.count < maxParts else {
+                tooMany = true
+                return
             }
-            position += 2
-            guard let headerEnd = find([0x0D, 0x0A, 0x0D, 0x0A], in: body, from: position), headerEnd - position <= 8192 else {
-                throw Problem(.badRequest, "a multipart part has no end to its headers")
+            guard let (name, filename) = disposition(headers) else {
+                unnamed = true
+                return
             }
-            let headers = String(decoding: body[position..<headerEnd], as: UTF8.self)
-            position = headerEnd + 4
-            guard let next = find([0x0D, 0x0A] + delimiter, in: body, from: position) else {
-                throw Problem(.badRequest, "the multipart body ends inside a part (truncated?)")
-            }
-            guard parts.count < maxParts else { throw Problem(.contentTooLarge, "more than \(maxParts) parts in one request") }
-            let (name, filename) = try disposition(headers)
-            parts.append(Part(name: name, filename: filename, bytes: Array(body[position..<next])))
-            position = next + 2
+            parts.append(Part(name: name, filename: filename, bytes: bytes))
         }
+        do {
+            try parser.execute(body)
+        } catch {
+            throw Problem(.badRequest, "the multipart body is malformed (\(error))")
+        }
+        if tooMany { throw Problem(.contentTooLarge, "more than \(maxParts) parts in one request") }
+        if unnamed { throw Problem(.badRequest, "a multipart part has no Content-Disposition name") }
+        return parts
     }
 
-    private static func disposition(_ headers: String) throws(Problem) -> (String, String?) {
-        for line in headers.split(separator: "\r\n") {
-            let pair = line.split(separator: ":", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition" else {
-                continue
+    /// The name and filename of a part's `Content-Disposition: form-data; name="…"; filename="…"`.
+    private static func disposition(_ headers: [(String, String)]) -> (String, String?)? {
+        guard let value = headers.first(where: { $0.0.lowercased() == "content-disposition" })?.1 else { return nil }
+        var name: String?, filename: String?
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            var text = pair[1]
+            if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+            switch pair[0].lowercased() {
+            case "name": name = text
+            case "filename": filename = text
+            default: break
             }
-            var name: String?, filename: String?
-            for parameter in pair[1].split(separator: ";").dropFirst() {
-                let kv = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard kv.count == 2 else { continue }
-                var value = kv[1]
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-                switch kv[0].lowercased() {
-                case "name": name = value
-                case "filename": filename = value
-                default: break
-                }
-            }
-            guard let name else { break }
-            return (name, filename)
         }
-        throw Problem(.badRequest, "a multipart part has no Content-Disposition name")
+        return name.map { ($0, filename) }
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        let first = needle[0]
-        var index = start
-        while index <= haystack.count - needle.count {
-            if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
+    private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for index in stride(from: haystack.count - needle.count, through: 0, by: -1)
+        where haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
+            return true
         }
-        return nil
+        return false
     }
 }

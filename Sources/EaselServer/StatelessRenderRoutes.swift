@@ -45,10 +45,10 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         if contentType.hasPrefix("application/json") {
             document = body
         } else if contentType.hasPrefix("multipart/form-data") {
-            guard let boundary = MultipartParser.boundary(in: request.headers[.contentType] ?? "") else {
+            guard let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "") else {
                 throw Problem(.badRequest, "a multipart body needs its boundary in Content-Type")
             }
-            let parts = try MultipartParser.parse(body, boundary: boundary, maxParts: limits.maxParts)
+            let parts = try MultipartBody.parse(body, boundary: boundary, maxParts: limits.maxParts)
             guard let json = parts.first(where: { $0.name == "document" }) else {
                 throw Problem(.badRequest, "the multipart body has no part named \"document\" (the card or drawing JSON)")
             }
