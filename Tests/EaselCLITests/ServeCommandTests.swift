@@ -118,3 +118,69 @@ struct ServeCommandTests {
         #expect(short.stderr.contains("shorter than 16"))
     }
 }
+
+extension ServeCommandTests {
+    @Test func theEventStreamSeesAnEaselMoveInATerminal() async throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        let (server, port) = try Self.serve(s, ["--log-format", "json", "--access-log"])
+        defer { server.terminate() }
+        let socket = try RawHTTP.connect(port: port, timeout: 5)
+        defer { close(socket) }
+        try RawHTTP.send(socket, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+        let reader = EventReader(socket: socket)
+        _ = try await reader.read(until: "retry:")
+        let started = Date()
+        try s.ok(["move", "docs/\(Self.card)", "0", "--by", "10,10"])
+        let revision = try await offThread { () -> String in
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in try Data(contentsOf: s.folder.file("docs/\(Self.card)")) {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        let text = try await reader.read(until: revision)
+        #expect(Date().timeIntervalSince(started) < 1.5, "seen within a second of the command's end")
+        #expect(text.contains(#""path":"\#(Self.card)""#))
+    }
+}
+
+extension ServeCommandTests {
+    @Test func jsonLogsAreOneObjectPerLine() async throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
+        try FileManager.default.copyItem(at: samples.appendingPathComponent(Self.card), to: s.folder.file("docs/\(Self.card)"))
+        let log = s.folder.file("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = ["serve", "docs", "--port", "0", "--log-format", "json", "--access-log"]
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)\n"#, options: .regularExpression) {
+                port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast())
+            }
+        }
+        let found = try #require(port)
+        _ = try await offThread { try RawHTTP.request(port: found, method: "GET", path: "/api/documents/missing.rwcard") }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("{") }
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count && !objects.isEmpty, "every log line is a JSON object")
+        let access = try #require(objects.first { $0["route"] as? String == "/api/documents/{path}" })
+        #expect(access["status"] as? String == "404")
+        #expect(access["level"] as? String == "info")
+        #expect(access["ms"] != nil && access["time"] != nil)
+    }
+}

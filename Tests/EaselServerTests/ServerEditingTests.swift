@@ -159,27 +159,3 @@ struct ServerEditingTests {
         #expect(try await reader.read(until: #""kind":"removed""#).contains("copy.rwcard"))
     }
 }
-
-/// Reads an event stream from a socket, keeping what arrived.
-final class EventReader: @unchecked Sendable {
-    let socket: Int32
-    private var received: [UInt8] = []
-
-    init(socket: Int32) { self.socket = socket }
-
-    /// Waits (up to the socket's timeout) until `marker` has arrived; returns everything so far.
-    func read(until marker: String) async throws -> String {
-        try await offThread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !String(decoding: received, as: UTF8.self).contains(marker) {
-                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else {
-                    throw TestFailure(
-                        "the stream ended or timed out before \(marker): \(String(decoding: received, as: UTF8.self))")
-                }
-                received += buffer[0..<count]
-            }
-            return String(decoding: received, as: UTF8.self)
-        }
-    }
-}

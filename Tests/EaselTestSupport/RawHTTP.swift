@@ -129,3 +129,27 @@ public struct TestFailure: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// Reads an event stream from a socket, keeping what arrived.
+public final class EventReader: @unchecked Sendable {
+    public let socket: Int32
+    private var received: [UInt8] = []
+
+    public init(socket: Int32) { self.socket = socket }
+
+    /// Waits (up to the socket's timeout) until `marker` has arrived; returns everything so far.
+    public func read(until marker: String) async throws -> String {
+        try await offThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: received, as: UTF8.self).contains(marker) {
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else {
+                    throw TestFailure(
+                        "the stream ended or timed out before \(marker): \(String(decoding: received, as: UTF8.self))")
+                }
+                received += buffer[0..<count]
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+}
