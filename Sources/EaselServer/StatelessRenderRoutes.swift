@@ -40,10 +40,17 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         let query = try RenderQuery.parse(format: format, query: rest)
         let contentType = (request.headers[.contentType] ?? "").lowercased()
         let body = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
-        let document: [UInt8]
+        var document: FileWrapper
         var images: [String: [UInt8]] = [:]
+        var documentName: String?
         if contentType.hasPrefix("application/json") {
-            document = body
+            document = .regularFile(body)
+        } else if contentType.hasPrefix("application/zip") {
+            let contents = try ZipBody.read(
+                body, registry: service.registry,
+                limits: ZipBody.Limits(
+                    maxEntries: limits.maxParts, maxFileBytes: 64 << 20, maxTotalBytes: limits.maxBodyBytes * 8))
+            (document, images, documentName) = (contents.document, contents.images, contents.documentPath)
         } else if contentType.hasPrefix("multipart/form-data") {
             guard let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "") else {
                 throw Problem(.badRequest, "a multipart body needs its boundary in Content-Type")
@@ -52,7 +59,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
             guard let json = parts.first(where: { $0.name == "document" }) else {
                 throw Problem(.badRequest, "the multipart body has no part named \"document\" (the card or drawing JSON)")
             }
-            document = json.bytes
+            document = .regularFile(json.bytes)
             for part in parts where part.name != "document" {
                 let name = part.filename ?? part.name
                 guard !name.isEmpty, images[name] == nil else {
@@ -65,9 +72,9 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                 .unsupportedMediaType, "send the document as application/json, or as multipart/form-data with its images")
         }
         let registry = service.registry, maxPixels = limits.maxRenderPixels
-        let (documentBytes, imageFiles, requestedKind) = (document, images, kind)
+        let (documentFile, imageFiles, requestedKind, zipName) = (document, images, kind, documentName)
         let file = try await pool.run { () throws -> (bytes: [UInt8], warnings: Int) in
-            let entry = try Self.entry(for: requestedKind, document: documentBytes, registry: registry)
+            let entry = try Self.entry(for: requestedKind, zipName: zipName, document: documentFile, registry: registry)
             let ext = entry.contentType.preferredFilenameExtension
             // A place that exists nowhere: its images come from the request only.
             let url = URL(fileURLWithPath: "/easel-stateless-render/request.\(ext)")
@@ -75,7 +82,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                 var warnings: [DocumentWarning] = []
                 let value = try entry.documentType.init(
                     configuration: ReadConfiguration(
-                        contentType: entry.contentType, file: .regularFile(documentBytes), fileURL: url),
+                        contentType: entry.contentType, file: documentFile, fileURL: url),
                     warnings: &warnings)
                 let located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
                 let scene = try DocumentRenderer.scene(
@@ -107,7 +114,10 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
     }
 
     /// The registered type for `kind`, or guessed from the JSON.
-    static func entry(for kind: String?, document: [UInt8], registry: DocumentRegistry) throws -> DocumentRegistry.Entry {
+    static func entry(for kind: String?, zipName: String?, document: FileWrapper, registry: DocumentRegistry) throws
+        -> DocumentRegistry.Entry
+    {
+        if kind == nil, let zipName, let entry = registry.entry(for: URL(fileURLWithPath: "/" + zipName)) { return entry }
         let wanted: String
         switch kind {
         case "card"?: wanted = "rwcard"
@@ -115,7 +125,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         case let other?: throw Problem(.badRequest, "kind must be card or drawing, not \"\(other)\"")
         case nil:
             let isDrawing =
-                (try? JSONNode.parse(document, file: "request body"))
+                document.regularFileContents.flatMap { try? JSONNode.parse($0, file: "request body") }
                 .flatMap { try? $0.optional("format")?.string() } == "org.easel.drawing"
             wanted = isDrawing ? "drawing" : "rwcard"
         }

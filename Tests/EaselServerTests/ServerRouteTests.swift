@@ -173,6 +173,54 @@ struct ServerRouteTests {
         #expect(try FileManager.default.subpathsOfDirectory(atPath: server.folder.path).sorted() == before, "nothing written")
     }
 
+    @Test func aZipOfADocumentAndItsImagesRendersAsTheFolderWould() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let scratch = TemporaryFolder()
+        let cardURL = server.folder.file(ServerFixtures.card)
+        let located = try DocumentRegistry.standard.open(cardURL)
+        let images = located.referencedFiles.compactMap(\.path).filter { FileManager.default.fileExists(atPath: $0) }
+        // Zips made by Python's zipfile, an independent writer.
+        func zip(_ name: String, _ entries: [(String, String)], bomb: Bool = false) throws -> [UInt8] {
+            let script = [
+                "import sys, zipfile",
+                "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:",
+                "    for i in range(3, len(sys.argv), 2): z.write(sys.argv[i], sys.argv[i + 1])",
+                "    if sys.argv[2] == 'bomb': z.writestr('zeros', bytes(70 * 1024 * 1024))",
+            ].joined(separator: "\n")
+            let target = scratch.file(name)
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/python3"),
+                ["-c", script, target.path, bomb ? "bomb" : "plain"] + entries.flatMap { [$0.0, $0.1] })
+            guard result.status == 0 else { throw TestFailure("zip: \(result.stderr)") }
+            return try [UInt8](Data(contentsOf: target))
+        }
+        let good = try zip(
+            "card.zip",
+            [(cardURL.path, "cards/birthday.rwcard")] + images.map { ($0, "cards/" + URL(fileURLWithPath: $0).lastPathComponent) }
+        )
+        let response = try await server.request(
+            "POST", "/api/render?preset=thumbnail", headers: ["Content-Type": "application/zip"], body: good)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.body == (try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))).bytes)
+
+        let cases: [(String, [(String, String)], Bool, Int, String)] = [
+            ("escape.zip", [(cardURL.path, "../card.rwcard")], false, 400, "not a plain relative path"),
+            ("two.zip", [(cardURL.path, "a.rwcard"), (cardURL.path, "b.rwcard")], false, 400, "2 documents"),
+            ("none.zip", [(images[0], "photo")], false, 400, "no document"),
+            ("bomb.zip", [(cardURL.path, "card.rwcard")], true, 413, "inflates past"),
+        ]
+        for (name, entries, bomb, status, words) in cases {
+            let refused = try await server.request(
+                "POST", "/api/render", headers: ["Content-Type": "application/zip"], body: try zip(name, entries, bomb: bomb))
+            #expect(refused.status == status, "\(name): \(refused.text)")
+            #expect((refused.json["detail"] as? String)?.contains(words) == true, "\(name): \(refused.text)")
+        }
+        let notZip = try await server.request(
+            "POST", "/api/render", headers: ["Content-Type": "application/zip"], body: [1, 2, 3])
+        #expect(notZip.status == 400)
+    }
+
     private func part(_ boundary: String, name: String, filename: String?, _ bytes: [UInt8]) -> [UInt8] {
         var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
         if let filename { head += "; filename=\"\(filename)\"" }
