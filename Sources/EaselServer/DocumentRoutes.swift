@@ -62,9 +62,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         let url = try service.document(at: path)
         let query = try RenderQuery.parse(
             format: format, query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
-        // A hit is checked without the pool: stat calls only, no waiting behind renders.
+        // A hit in memory is checked without the pool: stat calls only, no waiting behind
+        // renders. The disk tier is read in the pool, with the render it may spare.
         let key = path + "\u{0}" + query.key
-        let cached = service.cache.entry(for: key)
+        let cached = service.cache.entry(for: key, includingDisk: false)
         let entry: RenderCache.Entry
         if let cached {
             entry = cached
@@ -78,9 +79,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 }
             }
             entry = result.0
+            metrics.cache(hit: result.1)
             if !result.1 { metrics.render(format: format.rawValue, nanoseconds: DispatchTime.now().uptimeNanoseconds - started) }
         }
-        metrics.cache(hit: cached != nil)
+        if cached != nil { metrics.cache(hit: true) }
         var headers: HTTPFields = [
             .eTag: entry.etag, .cacheControl: "no-cache", .contentType: Self.contentType(format),
             HTTPField.Name("X-Easel-Revision")!: entry.revision,

@@ -22,7 +22,12 @@ final class DocumentService: Sendable {
         self.registry = registry
         self.limits = limits
         self.stateFolder = stateFolder
-        cache = RenderCache(maxBytes: limits.cacheBytes)
+        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
+        cache = RenderCache(
+            maxBytes: limits.cacheBytes,
+            disk: limits.diskCacheBytes > 0
+                ? DiskRenderCache(folder: state.url.appendingPathComponent("render-cache"), maxBytes: limits.diskCacheBytes) : nil
+        )
     }
 
     // MARK: Finding documents

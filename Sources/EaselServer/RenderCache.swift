@@ -16,8 +16,10 @@ final class RenderCache: Sendable {
         var sources: [(path: String, stamp: FileStamp?)]
     }
 
-    /// The most bytes of output kept.
+    /// The most bytes of output kept in memory.
     let maxBytes: Int
+    /// The tier on disk, when there is one.
+    let disk: DiskRenderCache?
     private struct State {
         var entries: [String: (entry: Entry, lastUse: UInt64)] = [:]
         var bytes = 0
@@ -25,10 +27,14 @@ final class RenderCache: Sendable {
     }
     private let state = Locked(State())
 
-    init(maxBytes: Int) { self.maxBytes = maxBytes }
+    init(maxBytes: Int, disk: DiskRenderCache? = nil) {
+        self.maxBytes = maxBytes
+        self.disk = disk
+    }
 
-    /// The entry for `key` if its sources are unchanged on disk.
-    func entry(for key: String) -> Entry? {
+    /// The entry for `key` if its sources are unchanged on disk: from memory, else from the
+    /// disk tier (and then kept in memory too). `includingDisk: false` looks in memory only (for callers on an event loop).
+    func entry(for key: String, includingDisk: Bool = true) -> Entry? {
         guard
             let found = state.withLock({ state -> Entry? in
                 guard let found = state.entries[key] else { return nil }
@@ -36,7 +42,11 @@ final class RenderCache: Sendable {
                 state.entries[key]?.lastUse = state.clock
                 return found.entry
             })
-        else { return nil }
+        else {
+            guard includingDisk, let stored = disk?.entry(for: key) else { return nil }
+            keepInMemory(stored, for: key)
+            return stored
+        }
         for source in found.sources where FileStamp.of(source.path) != source.stamp {
             remove(key)
             return nil
@@ -47,6 +57,11 @@ final class RenderCache: Sendable {
     /// Keeps `entry` under `key`, dropping the least recently used entries to stay within
     /// `maxBytes` (an output larger than that is not kept).
     func store(_ entry: Entry, for key: String) {
+        keepInMemory(entry, for: key)
+        disk?.store(entry, for: key)
+    }
+
+    private func keepInMemory(_ entry: Entry, for key: String) {
         guard entry.bytes.count <= maxBytes else { return }
         state.withLock { state in
             if let old = state.entries[key] { state.bytes -= old.entry.bytes.count }

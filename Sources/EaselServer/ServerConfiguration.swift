@@ -67,6 +67,8 @@ public struct ServerLimits: Sendable {
     public var maxRenderPixels = 25_000_000
     /// Bytes of rendered output kept in memory.
     public var cacheBytes = 128 << 20
+    /// Bytes of rendered output kept on disk, in the state folder's `render-cache` (0: none).
+    public var diskCacheBytes = 0
     /// Seconds an edit waits for another editor (a CLI command) to finish with the document.
     public var lockTimeout: Double = 5
 

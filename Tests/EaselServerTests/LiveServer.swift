@@ -8,17 +8,19 @@ import ServiceLifecycle
 /// documents, with its own state folder (histories, locks). Stopped gracefully by `stop()`.
 final class LiveServer: @unchecked Sendable {
     let folder: TemporaryFolder
-    let stateFolder: URL
+    /// Histories, locks and the disk cache (removed with the server unless shared).
+    let state: TemporaryFolder
+    var stateFolder: URL { state.url }
     let port: Int
     private let group: ServiceGroup
     private let task: Task<Void, Error>
 
     /// Starts a server over `folder`, configured further by `configure`.
     static func start(
-        _ folder: TemporaryFolder, configure: (inout ServerConfiguration) -> Void = { _ in }
+        _ folder: TemporaryFolder, state: TemporaryFolder = TemporaryFolder("easel-serve-state"),
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LiveServer {
-        let state = folder.url.deletingLastPathComponent().appendingPathComponent(folder.url.lastPathComponent + "-state")
-        var configuration = ServerConfiguration(folder: folder.url, port: 0, stateFolder: state)
+        var configuration = ServerConfiguration(folder: folder.url, port: 0, stateFolder: state.url)
         configuration.limits.idleTimeout = 2
         configure(&configuration)
         let server = try EaselServer(configuration: configuration)
@@ -30,12 +32,12 @@ final class LiveServer: @unchecked Sendable {
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("the server did not start") }
-        return LiveServer(folder: folder, stateFolder: state, port: port, group: group, task: task)
+        return LiveServer(folder: folder, state: state, port: port, group: group, task: task)
     }
 
-    private init(folder: TemporaryFolder, stateFolder: URL, port: Int, group: ServiceGroup, task: Task<Void, Error>) {
+    private init(folder: TemporaryFolder, state: TemporaryFolder, port: Int, group: ServiceGroup, task: Task<Void, Error>) {
         self.folder = folder
-        self.stateFolder = stateFolder
+        self.state = state
         self.port = port
         self.group = group
         self.task = task

@@ -221,6 +221,49 @@ struct ServerRouteTests {
         #expect(notZip.status == 400)
     }
 
+    @Test func theDiskCacheOutlivesTheServerAndIsCheckedLikeMemory() async throws {
+        let folder = try ServerFixtures.samples()
+        let path = "/api/documents/\(ServerFixtures.card)/render.png?preset=thumbnail"
+        let state = TemporaryFolder("easel-serve-state")
+        let first = try await LiveServer.start(folder, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        let rendered = try await first.request("GET", path)
+        #expect(rendered.status == 200)
+        try await first.stop()
+        let cacheFolder = first.stateFolder.appendingPathComponent("render-cache")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasSuffix(".render") }
+        #expect(files.count == 1)
+
+        // A new server (a restart, or another replica) answers from disk: same bytes and tag, no render.
+        let second = try await LiveServer.start(folder, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        defer { Task { try await second.stop() } }
+        let fromDisk = try await second.request("GET", path)
+        #expect(fromDisk.body == rendered.body)
+        #expect(fromDisk.headers["etag"] == rendered.headers["etag"])
+        var metrics = try await second.request("GET", "/metrics").text
+        #expect(metrics.contains("easel_render_cache_hits_total 1"), "\(metrics)")
+        #expect(!metrics.contains("easel_render_cache_misses_total 1"))
+
+        // A changed document is rendered again; a damaged cache file is a miss, not an error.
+        try Data("not a cache entry".utf8).write(to: cacheFolder.appendingPathComponent(files[0]))
+        let third = try await LiveServer.start(folder, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        defer { Task { try await third.stop() } }
+        let afterDamage = try await third.request("GET", path)
+        #expect(afterDamage.status == 200)
+        #expect(afterDamage.body == rendered.body)
+        metrics = try await third.request("GET", "/metrics").text
+        #expect(metrics.contains("easel_render_cache_misses_total 1"))
+
+        // The folder stays within its limit: many sizes, a small limit.
+        let small = try await LiveServer.start(folder, state: state) { $0.limits.diskCacheBytes = 100_000 }
+        defer { Task { try await small.stop() } }
+        for width in 100..<120 {
+            _ = try await small.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?width=\(width)")
+        }
+        let total = try FileManager.default.contentsOfDirectory(at: cacheFolder, includingPropertiesForKeys: [.fileSizeKey])
+            .reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+        #expect(total <= 100_000)
+    }
+
     private func part(_ boundary: String, name: String, filename: String?, _ bytes: [UInt8]) -> [UInt8] {
         var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
         if let filename { head += "; filename=\"\(filename)\"" }

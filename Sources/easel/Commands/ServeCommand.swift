@@ -43,6 +43,11 @@ struct ServeCommand: EaselCommand {
     @Option(name: .customLong("cache-mb"), help: "Megabytes of rendered output kept in memory.")
     var cacheMegabytes = 128
 
+    @Option(
+        name: .customLong("disk-cache-mb"),
+        help: "Megabytes of rendered output also kept on disk in Easel's state folder (0: none).")
+    var diskCacheMegabytes = 0
+
     @Option(name: .customLong("render-queue"), help: "Renders that may wait for a worker before requests get 503.")
     var renderQueue = 32
 
@@ -50,7 +55,9 @@ struct ServeCommand: EaselCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        guard cacheMegabytes >= 0 else { throw ValidationError("--cache-mb must be 0 or more.") }
+        guard cacheMegabytes >= 0, diskCacheMegabytes >= 0 else {
+            throw ValidationError("--cache-mb and --disk-cache-mb must be 0 or more.")
+        }
         guard renderQueue >= 0 else { throw ValidationError("--render-queue must be 0 or more.") }
     }
 
@@ -65,6 +72,7 @@ struct ServeCommand: EaselCommand {
         }
         var limits = ServerLimits()
         limits.cacheBytes = cacheMegabytes << 20
+        limits.diskCacheBytes = diskCacheMegabytes << 20
         limits.renderQueue = renderQueue
         var configuration = ServerConfiguration(
             folder: URL(fileURLWithPath: folder), host: host, port: port, readOnly: readOnly, token: token,
