@@ -163,8 +163,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 do {
                     var buffer = try await body.collect(upTo: limit)
                     return buffer.readBytes(length: buffer.readableBytes) ?? []
-                } catch let error as HTTPError where error.status == .contentTooLarge {
+                } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
                     throw Problem(.contentTooLarge, "the request body is over the limit of \(limit) bytes")
+                } catch {
+                    throw Problem(.badRequest, "the request body ended early or could not be read (\(error))")
                 }
             }
             group.addTask {

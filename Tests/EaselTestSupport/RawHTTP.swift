@@ -47,6 +47,19 @@ public enum RawHTTP {
         }
     }
 
+    /// Everything the server sends, and whether it ended because the server closed the
+    /// connection (rather than the socket's timeout or an error).
+    public static func readUntilClosed(_ socket: Int32) -> (bytes: [UInt8], closedByServer: Bool) {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (result, true) }
+            if count < 0 { return (result, errno == ECONNRESET) }
+            result += buffer[0..<count]
+        }
+    }
+
     /// Everything the server sends until it closes the connection (or the timeout).
     public static func readAll(_ socket: Int32) -> [UInt8] {
         var result: [UInt8] = []

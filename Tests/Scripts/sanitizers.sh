@@ -5,7 +5,8 @@
 # start is instrumented too, and a sanitizer report in it fails the test (non-zero exit).
 #   Tests/Scripts/sanitizers.sh [address|thread|all|ci]
 # `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds and
-# the PNG shim under AddressSanitizer, parallel export and concurrent edits under
+# the PNG shim (and easel serve's hostile requests) under AddressSanitizer, parallel export,
+# concurrent edits and easel serve's editing and hostile tests under
 # ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,8 +32,8 @@ run() {
 
 case "$which" in
   address) run address ;;
-  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
+  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand" ;;
   all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
-  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|JSONParser|DecodingError" && run thread "BatchExportTests|OutputFormat|ConcurrentEdit" ;;
+  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|JSONParser|DecodingError" && run thread "BatchExportTests|OutputFormat|ConcurrentEdit|ServerEditingTests|ServerHostileTests" ;;
   *) echo "usage: $0 address|thread|all|ci" >&2; exit 64 ;;
 esac
