@@ -19,7 +19,7 @@ APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib
 
 # Only the benchmarks need these: rsvg-convert, a peer to compare with; Pango, measured
 # against HarfBuzz + FriBidi by `make text-bench`.
-BENCH_PACKAGES := librsvg2-bin libpango1.0-dev
+BENCH_PACKAGES := librsvg2-bin libpango1.0-dev wrk nginx
 
 # The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
 BROWSER_PACKAGES := chromium python3-venv

@@ -121,7 +121,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            // The browser editor: plain HTML, CSS and ES modules, served as they are (no build step).
+            resources: [.copy("Editor")]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "easel",

@@ -4,6 +4,14 @@ import EaselSupport
 import Foundation
 
 extension Card: EditableDocument {
+    /// A copy with a new id, named `<ID>.rwcard` as the app names its cards; the images
+    /// stay shared (they sit in the same folder under their own names).
+    public func duplicated(named original: String, taken: (String) -> Bool) -> (document: Card, fileName: String) {
+        var copy = self
+        repeat { copy.id = UUID() } while taken(copy.appFileName)
+        return (copy, copy.appFileName)
+    }
+
     /// Cards are called "card" in messages and `info`.
     public static var kindName: String { "card" }
     /// Always the app's 1300x2000 canvas.

@@ -38,6 +38,11 @@ public protocol EditableDocument: FileDocument, Hashable {
     mutating func setBackground(_ color: Color?) throws(EditError)
     /// Every element as `info` shows it; images are looked up in `resourceFolder`.
     func elementDescriptions(resourceFolder: URL) -> [ElementDescription]
+
+    /// A copy to save as a new document beside this one, and its file name there: by
+    /// default the same value as "NAME copy.EXT" (numbered when taken; see
+    /// `copyName(of:taken:)`); a card gets a new id and is named by it, as the app names cards.
+    func duplicated(named original: String, taken: (String) -> Bool) -> (document: Self, fileName: String)
 }
 
 /// Where an added element went.
@@ -70,6 +75,23 @@ extension EditableDocument {
 
     /// The kind's name, from a value.
     public var kindName: String { Self.kindName }
+
+    public func duplicated(named original: String, taken: (String) -> Bool) -> (document: Self, fileName: String) {
+        (self, Self.copyName(of: original, taken: taken))
+    }
+
+    /// "NAME copy.EXT", or "NAME copy 2.EXT" and so on when a name is `taken`.
+    public static func copyName(of original: String, taken: (String) -> Bool) -> String {
+        let url = URL(fileURLWithPath: original)
+        let base = url.deletingPathExtension().lastPathComponent, ext = url.pathExtension
+        var candidate = "\(base) copy" + (ext.isEmpty ? "" : ".\(ext)")
+        var number = 2
+        while taken(candidate) {
+            candidate = "\(base) copy \(number)" + (ext.isEmpty ? "" : ".\(ext)")
+            number += 1
+        }
+        return candidate
+    }
 
     /// The version `historyBytes` kept, as a document of the same type as `self`.
     func restored(from bytes: [UInt8], file: String) throws(DocumentError) -> any EditableDocument {

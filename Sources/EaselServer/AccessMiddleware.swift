@@ -40,19 +40,19 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         if request.method == .options, let origin, configuration.allowedOrigins.contains(origin) {
             var headers = Self.corsHeaders(origin: origin)
-            headers[.accessControlAllowMethods] = "GET, POST, OPTIONS"
+            headers[.accessControlAllowMethods] = "GET, POST, DELETE, OPTIONS"
             headers[.accessControlAllowHeaders] = "Authorization, Content-Type, If-Match, If-None-Match"
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
         }
-        let mutating = request.method == .post && Self.isMutating(path)
+        let mutating = Self.isMutating(method: request.method, path: path)
         if mutating && configuration.readOnly {
             var problem = Problem(
                 .methodNotAllowed, "this server is read-only (--read-only): it serves documents and renders only")
             problem.headers[.allow] = "GET"
             throw problem
         }
-        if request.method == .post && !hasToken {
+        if (request.method == .post || request.method == .delete) && !hasToken {
             let crossSite = request.headers[values: HTTPField.Name("Sec-Fetch-Site")!].contains {
                 !["same-origin", "none"].contains($0)
             }
@@ -73,10 +73,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// Edits, undo and redo: the routes that write to the folder.
-    static func isMutating(_ path: String) -> Bool {
-        guard path.hasPrefix("/api/documents/") else { return false }
-        return path.hasSuffix("/edits") || path.hasSuffix("/undo") || path.hasSuffix("/redo")
+    /// The routes that write to the folder: every POST and DELETE under `/api/documents`
+    /// (edits, undo, redo, new documents, copies, uploads, deleting). `POST /api/render`
+    /// writes nothing.
+    static func isMutating(method: HTTPRequest.Method, path: String) -> Bool {
+        (method == .post || method == .delete) && (path == "/api/documents" || path.hasPrefix("/api/documents/"))
     }
 
     static func isLoopbackHost(_ host: String) -> Bool {

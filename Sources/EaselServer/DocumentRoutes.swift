@@ -19,8 +19,11 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     let limits: ServerLimits
     /// File work (listing, opening, saving) runs here, off the event loops.
     let files: NIOThreadPool
+    /// New documents, copies, deleting and uploads.
+    var fileRoutes: DocumentFileRoutes<Context> { DocumentFileRoutes(service: service, limits: limits, files: files) }
 
     func add(to router: Router<Context>) {
+        fileRoutes.add(to: router)
         router.get("/api/documents") { _, _ in try await list() }
         router.get("/api/documents/**") { request, context in
             try await get(request, path: context.parameters.getCatchAll().joined(separator: "/"))
@@ -94,10 +97,13 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
 
     private func post(_ request: Request, path: String) async throws -> Response {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard components.count > 1, let action = components.last, ["edits", "undo", "redo"].contains(action) else {
-            throw Problem(.notFound, "a document takes POST …/edits, …/undo or …/redo")
+        guard components.count > 1, let action = components.last.map(String.init),
+            ["edits", "undo", "redo"].contains(action) || fileRoutes.handles(action)
+        else {
+            throw Problem(.notFound, "a document takes POST …/edits, …/undo, …/redo, …/duplicate or …/images")
         }
         let documentPath = components.dropLast().joined(separator: "/")
+        if fileRoutes.handles(action) { return try await fileRoutes.post(request, path: documentPath, action: action) }
         let url = try service.document(at: documentPath)
         let ifMatch = request.headers[.ifMatch]
         var body: [UInt8] = []

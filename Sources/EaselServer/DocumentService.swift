@@ -211,6 +211,40 @@ final class DocumentService: Sendable {
         return results
     }
 
+    /// Adds an uploaded image as a new element (one undo step): the bytes go to a private
+    /// file in the state folder, which the editor brings into the document's folder as the
+    /// CLI's `add image` does, and which is removed afterwards.
+    func addUploadedImage(_ bytes: [UInt8], extension ext: String, to url: URL, relativePath: String, ifMatch: String?) throws
+        -> EditOutcome
+    {
+        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
+        let uploads = state.url.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        let file = uploads.appendingPathComponent("upload-\(UUID().uuidString).\(ext)")
+        try AtomicFile.write(bytes, to: file.path)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try edit(url, relativePath: relativePath, ifMatch: ifMatch) { editor in
+            let added = try editor.add(ElementRequest(kind: "image", value: file.path, documentName: relativePath))
+            return ["added \(added.kind) as element \(added.index)"]
+        }
+    }
+
+    /// Moves a document (file or package folder) into Easel's trash in the state folder,
+    /// under a name that keeps it apart from others of the same name; never deletes it.
+    func moveToTrash(_ url: URL) throws {
+        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
+        let trash = state.url.appendingPathComponent("trash")
+        try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
+        let target = trash.appendingPathComponent("\(stamp)-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
+        guard rename(url.path, target.path) == 0 else {
+            // Another file system: copy, then remove the original only once the copy is whole.
+            try FileManager.default.copyItem(at: url, to: target)
+            try FileManager.default.removeItem(at: url)
+            return
+        }
+    }
+
     /// Whether an `If-Match` value names `revision` (`*` matches any; quotes and a weak
     /// prefix are allowed, as clients send them).
     static func matches(_ ifMatch: String, revision: String) -> Bool {

@@ -21,6 +21,7 @@ public struct EaselServer: Sendable {
     let feed: ChangeFeed
     let logger: Logger
     let files: NIOThreadPool
+    let editor = EditorRoutes<BasicRequestContext>()
 
     /// A server for `configuration`; throws when the folder is not one, or when it would
     /// listen beyond this machine without a token.
@@ -71,6 +72,7 @@ public struct EaselServer: Sendable {
         .add(to: router)
         EventRoutes<BasicRequestContext>(feed: feed).add(to: router)
         StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits).add(to: router)
+        editor.add(to: router)
         return router
     }
 

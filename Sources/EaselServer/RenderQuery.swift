@@ -5,14 +5,16 @@ import Hummingbird
 
 /// The export options of a render request, read from its query string as `easel export`
 /// reads its options: `scale`, `width`, `height`, `fit` (contain, cover, stretch), `preset`
-/// (share, thumbnail), `background` (any colour Easel accepts, or none) and `dpi`. An unknown
-/// parameter is refused rather than ignored: a typo must not silently give another image.
+/// (share, thumbnail), `background` (any colour Easel accepts, or none) and `dpi`; and `rev`,
+/// which the renderer ignores: a client names the revision it wants in the URL so that
+/// browser caches keep versions apart. An unknown parameter is refused rather than
+/// ignored: a typo must not silently give another image.
 struct RenderQuery: Hashable, Sendable {
     var options: RenderOptions
     /// A canonical spelling of the options, part of the cache key and the ETag.
     var key: String
 
-    static let parameters: Set<String> = ["scale", "width", "height", "fit", "preset", "background", "dpi"]
+    static let parameters: Set<String> = ["scale", "width", "height", "fit", "preset", "background", "dpi", "rev"]
 
     static func parse(format: OutputFormat, query: [(key: String, value: String)]) throws(Problem) -> RenderQuery {
         var values: [String: String] = [:]

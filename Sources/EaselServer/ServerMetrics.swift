@@ -63,7 +63,8 @@ final class ServerMetrics: Sendable {
             let last = path.split(separator: "/").last.map(String.init) ?? ""
             switch (method, last) {
             case ("GET", "render.png"), ("GET", "render.svg"), ("GET", "render.pdf"): return "/api/documents/{path}/\(last)"
-            case ("POST", "edits"), ("POST", "undo"), ("POST", "redo"): return "/api/documents/{path}/\(last)"
+            case ("POST", "edits"), ("POST", "undo"), ("POST", "redo"), ("POST", "duplicate"), ("POST", "images"):
+                return "/api/documents/{path}/\(last)"
             default: return "/api/documents/{path}"
             }
         }

@@ -1,0 +1,159 @@
+import EaselDocuments
+import EaselEditing
+import EaselGeometry
+import EaselSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// What the document browser and the editor need beyond editing: new documents, copies,
+/// deleting (into Easel's trash in its state folder, never gone at once), and adding an
+/// uploaded photo. Each answers the new document's path and revision.
+///
+/// - `POST /api/documents` `{"kind": "card" | "drawing", "folder": "sub/folder"}`: a new empty
+///   card (named `<UUID>.rwcard`, as the app names them) or drawing ("Untitled.drawing", numbered).
+/// - `POST /api/documents/{path}/duplicate`: a copy beside it (a card gets a new id).
+/// - `DELETE /api/documents/{path}`: moved to `$XDG_STATE_HOME/easel/trash/`.
+/// - `POST /api/documents/{path}/images` (body: a PNG or JPEG): a new image element, the
+///   file stored as the document's type does (a card: an extension-less PNG named by a new
+///   UUID, as the app saves photos). One undo step; `If-Match` as for edits.
+struct DocumentFileRoutes<Context: RequestContext>: Sendable {
+    let service: DocumentService
+    let limits: ServerLimits
+    let files: NIOThreadPool
+
+    struct Created: Encodable {
+        var path: String
+        var revision: String
+    }
+
+    func add(to router: Router<Context>) {
+        router.post("/api/documents") { request, _ in try await create(request) }
+        router.delete("/api/documents/**") { _, context in
+            try await delete(path: context.parameters.getCatchAll().joined(separator: "/"))
+        }
+    }
+
+    /// `POST …/duplicate` and `POST …/images`, reached through the document routes' POST.
+    func handles(_ action: String) -> Bool { action == "duplicate" || action == "images" }
+
+    func post(_ request: Request, path documentPath: String, action: String) async throws -> Response {
+        let url = try service.document(at: documentPath)
+        let service = self.service
+        if action == "duplicate" {
+            let created = try await files.runIfActive { () throws -> Created in
+                do {
+                    return try Self.duplicate(url, service: service)
+                } catch {
+                    throw DocumentRoutes<Context>.problem(for: error, document: documentPath, folder: service.folder.url)
+                }
+            }
+            return try Self.created(created)
+        }
+        let type = (request.headers[.contentType] ?? "").lowercased()
+        guard type.hasPrefix("image/png") || type.hasPrefix("image/jpeg") || type.hasPrefix("image/webp") else {
+            throw Problem(.unsupportedMediaType, "upload a PNG or JPEG image (Content-Type image/png or image/jpeg)")
+        }
+        let bytes = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+        let ifMatch = request.headers[.ifMatch]
+        let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
+            do {
+                return try service.addUploadedImage(
+                    bytes, extension: type.hasPrefix("image/png") ? "png" : type.hasPrefix("image/jpeg") ? "jpg" : "webp",
+                    to: url, relativePath: documentPath, ifMatch: ifMatch)
+            } catch {
+                throw DocumentRoutes<Context>.problem(for: error, document: documentPath, folder: service.folder.url)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return DocumentRoutes<Context>.json(Array(try encoder.encode(outcome)), headers: [.eTag: "\"\(outcome.revision)\""])
+    }
+
+    private func create(_ request: Request) async throws -> Response {
+        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
+            throw Problem(.unsupportedMediaType, "send {\"kind\": \"card\"} or {\"kind\": \"drawing\"} as application/json")
+        }
+        let body = try await DocumentRoutes<Context>.collect(request, limit: 64 << 10, timeout: limits.idleTimeout)
+        let service = self.service
+        let created = try await files.runIfActive { () throws -> Created in
+            let root = try JSONNode.parse(body, file: "request body")
+            for (key, node) in try root.members() where !["kind", "folder"].contains(key) {
+                throw node.invalid("a new document takes kind and folder, not \"\(key)\"")
+            }
+            let kindNode = try root.required("kind")
+            let kind = try kindNode.string()
+            guard kind == "card" || kind == "drawing" else { throw kindNode.invalid("the kind is card or drawing") }
+            var folder = service.folder.realPath
+            if let sub = try root.optionalNonNull("folder")?.string(), !sub.isEmpty {
+                guard let components = ServedFolder.components(of: sub) else {
+                    throw Problem(
+                        .badRequest, "the folder \"\(sub)\" is not a plain path inside the served folder", keyPath: "folder")
+                }
+                for component in components {
+                    folder += "/" + component
+                    var status = stat()
+                    guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                        throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
+                    }
+                }
+            }
+            let url: URL
+            let document: any EditableDocument
+            if kind == "card" {
+                let card = Card(backgroundColor: Card.defaultBackground)
+                url = URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName)
+                document = card
+            } else {
+                var name = "Untitled.drawing", number = 2
+                while FileManager.default.fileExists(atPath: folder + "/" + name) {
+                    name = "Untitled \(number).drawing"
+                    number += 1
+                }
+                url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+                document = Drawing(canvasSize: Size(width: 800, height: 600), background: .white)
+            }
+            _ = try DocumentEditor.create(document, at: url, registry: service.registry, stateFolder: service.stateFolder)
+            return Created(path: service.folder.relativePath(of: url), revision: try service.revision(of: url))
+        }
+        return try Self.created(created)
+    }
+
+    private func delete(path: String) async throws -> Response {
+        let url = try service.document(at: path)
+        let service = self.service
+        try await files.runIfActive {
+            do {
+                try service.moveToTrash(url)
+            } catch {
+                throw DocumentRoutes<Context>.problem(for: error, document: path, folder: service.folder.url)
+            }
+        }
+        return Response(status: .noContent)
+    }
+
+    static func duplicate(_ url: URL, service: DocumentService) throws -> Created {
+        let located = try service.registry.open(url)
+        guard let document = located.document as? any EditableDocument else {
+            throw Problem(.badRequest, "this kind of document cannot be copied here")
+        }
+        let folder = url.deletingLastPathComponent()
+        let copy = document.duplicated(named: url.lastPathComponent) {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+        }
+        let target = folder.appendingPathComponent(copy.fileName)
+        _ = try DocumentEditor.create(copy.document, at: target, registry: service.registry, stateFolder: service.stateFolder)
+        return Created(path: service.folder.relativePath(of: target), revision: try service.revision(of: target))
+    }
+
+    static func created(_ created: Created) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var response = DocumentRoutes<Context>.json(
+            Array(try encoder.encode(created)), headers: [.eTag: "\"\(created.revision)\""])
+        response.status = .created
+        return response
+    }
+}

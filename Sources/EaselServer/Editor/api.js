@@ -1,0 +1,84 @@
+// The service's HTTP API, as the editor uses it. Every failure becomes an ApiError with the
+// server's problem document (RFC 9457), so callers can tell a conflict from a bad request.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+  }
+}
+
+const documentsURL = (path) => '/api/documents/' + path.split('/').map(encodeURIComponent).join('/');
+
+async function request(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {
+    throw new ApiError(0, { detail: 'the server cannot be reached' });
+  }
+  if (!response.ok) {
+    let problem = null;
+    try { problem = await response.json(); } catch { /* not JSON */ }
+    throw new ApiError(response.status, problem);
+  }
+  return response;
+}
+
+export async function listDocuments() {
+  return (await (await request('/api/documents')).json()).documents;
+}
+
+/** The document as `easel info --json` gives it, and its revision (the ETag). */
+export async function describe(path) {
+  const response = await request(documentsURL(path), { cache: 'no-cache' });
+  return { description: await response.json(), revision: unquote(response.headers.get('ETag')) };
+}
+
+export function renderURL(path, format, query = {}) {
+  const search = new URLSearchParams(query).toString();
+  return `${documentsURL(path)}/render.${format}${search ? '?' + search : ''}`;
+}
+
+const json = (body) => ({ 'Content-Type': 'application/json', ...body });
+
+/** Applies operations as one undo step; `revision` guards against a stale copy (412). */
+export async function edit(path, operations, revision, { keepalive = false } = {}) {
+  const headers = json(revision ? { 'If-Match': `"${revision}"` } : {});
+  const response = await request(`${documentsURL(path)}/edits`, {
+    method: 'POST', headers, body: JSON.stringify({ operations }), keepalive,
+  });
+  return response.json();
+}
+
+export async function undo(path) {
+  return (await request(`${documentsURL(path)}/undo`, { method: 'POST' })).json();
+}
+
+export async function redo(path) {
+  return (await request(`${documentsURL(path)}/redo`, { method: 'POST' })).json();
+}
+
+export async function create(kind) {
+  return (await request('/api/documents', { method: 'POST', headers: json(), body: JSON.stringify({ kind }) })).json();
+}
+
+export async function duplicate(path) {
+  return (await request(`${documentsURL(path)}/duplicate`, { method: 'POST' })).json();
+}
+
+export async function remove(path) {
+  await request(documentsURL(path), { method: 'DELETE' });
+}
+
+/** Adds an uploaded PNG or JPEG as a new image element (one undo step). */
+export async function upload(path, file, revision) {
+  const headers = { 'Content-Type': file.type || 'application/octet-stream' };
+  if (revision) headers['If-Match'] = `"${revision}"`;
+  return (await request(`${documentsURL(path)}/images`, { method: 'POST', headers, body: file })).json();
+}
+
+function unquote(etag) {
+  return etag ? etag.replace(/^W\//, '').replace(/^"|"$/g, '') : null;
+}

@@ -1,0 +1,223 @@
+// The interactive layer over the rendering: a box per element (in drawing order, the
+// topmost last), selection, and the gestures — drag to move, corner handles to resize
+// (Shift keeps the aspect ratio), the round handle to rotate (Shift: 15° steps), arrow
+// keys to nudge (Shift: 10 units), Delete to remove. During a gesture the element's pixels
+// follow the pointer at display rate (a piece of the current rendering); when it ends,
+// `onGesture` receives the operations, and the server's rendering replaces the preview.
+
+import { settings, GRID } from './settings.js';
+
+const round = (value) => Math.round(value * 100) / 100;
+
+export class Selection {
+  constructor({ canvas, overlay, viewport, onGesture, onSelect }) {
+    this.canvas = canvas;
+    this.overlay = overlay;
+    this.viewport = viewport;
+    this.onGesture = onGesture;
+    this.onSelect = onSelect;
+    this.elements = [];
+    this.index = null;
+    this.nudge = null;
+    viewport.addEventListener('keydown', (event) => this.key(event));
+    overlay.addEventListener('pointerdown', (event) => {
+      if (event.target === overlay) this.select(null);
+    });
+  }
+
+  setElements(elements) {
+    this.elements = elements.map((element) => ({ ...element }));
+    if (this.index !== null && this.index >= this.elements.length) this.index = null;
+    this.draw();
+  }
+
+  select(index) {
+    this.index = index;
+    this.draw();
+    this.onSelect(index);
+  }
+
+  get selected() {
+    return this.index === null ? null : this.elements[this.index];
+  }
+
+  draw() {
+    const scale = this.canvas.scale;
+    this.overlay.replaceChildren();
+    this.elements.forEach((element, index) => {
+      const box = document.createElement('div');
+      box.className = 'box' + (index === this.index ? ' selected' : '');
+      box.dataset.index = index;
+      box.setAttribute('aria-label', `${element.kind} ${index}`);
+      this.place(box, element, scale);
+      box.addEventListener('pointerdown', (event) => this.startMove(event, index));
+      if (index === this.index) {
+        for (const corner of ['nw', 'ne', 'se', 'sw']) box.append(this.handle(corner, (event) => this.startResize(event, corner)));
+        box.append(this.handle('rotate', (event) => this.startRotate(event)));
+      }
+      this.overlay.append(box);
+    });
+  }
+
+  place(box, element, scale) {
+    const [cx, cy] = element.center, [w, h] = element.size;
+    box.style.left = `${(cx - w / 2) * scale}px`;
+    box.style.top = `${(cy - h / 2) * scale}px`;
+    box.style.width = `${w * scale}px`;
+    box.style.height = `${h * scale}px`;
+    box.style.transform = `rotate(${element.rotation || 0}deg)`;
+  }
+
+  handle(kind, start) {
+    const handle = document.createElement('div');
+    handle.className = `handle ${kind}`;
+    handle.dataset.handle = kind;
+    const positions = { nw: ['0%', '0%'], ne: ['100%', '0%'], se: ['100%', '100%'], sw: ['0%', '100%'], rotate: ['50%', '-24px'] };
+    [handle.style.left, handle.style.top] = positions[kind];
+    handle.addEventListener('pointerdown', (event) => {
+      event.stopPropagation();
+      start(event);
+    });
+    return handle;
+  }
+
+  /** Follows the pointer until it is released; `move(point, event)` on each move, `end()` after.
+   * The overlay captures the pointer: it stays in the page while the boxes are redrawn. */
+  track(event, move, end) {
+    event.preventDefault();
+    const target = this.overlay;
+    try { target.setPointerCapture(event.pointerId); } catch { /* a synthetic event: moves still reach the overlay */ }
+    const onMove = (moveEvent) => move(this.canvas.canvasPoint(moveEvent), moveEvent);
+    const onUp = () => {
+      target.removeEventListener('pointermove', onMove);
+      target.removeEventListener('pointerup', onUp);
+      target.removeEventListener('pointercancel', onUp);
+      end();
+    };
+    target.addEventListener('pointermove', onMove);
+    target.addEventListener('pointerup', onUp);
+    target.addEventListener('pointercancel', onUp);
+  }
+
+  /** A piece of the current rendering that moves with the element while it is dragged. */
+  ghost(element) {
+    const scale = this.canvas.scale;
+    const ghost = document.createElement('div');
+    ghost.className = 'ghost-piece';
+    const [cx, cy] = element.center, [w, h] = element.size;
+    const angle = ((element.rotation || 0) * Math.PI) / 180;
+    const bw = Math.abs(w * Math.cos(angle)) + Math.abs(h * Math.sin(angle));
+    const bh = Math.abs(w * Math.sin(angle)) + Math.abs(h * Math.cos(angle));
+    const left = (cx - bw / 2) * scale, top = (cy - bh / 2) * scale;
+    Object.assign(ghost.style, {
+      position: 'absolute', left: `${left}px`, top: `${top}px`, width: `${bw * scale}px`, height: `${bh * scale}px`,
+      backgroundImage: `url("${this.canvas.image.src}")`,
+      backgroundSize: `${this.canvas.size.width * scale}px ${this.canvas.size.height * scale}px`,
+      backgroundPosition: `${-left}px ${-top}px`, pointerEvents: 'none', opacity: '0.85',
+    });
+    this.overlay.append(ghost);
+    return ghost;
+  }
+
+  startMove(event, index) {
+    if (event.button !== 0) return;
+    event.stopPropagation();
+    if (this.index !== index) this.select(index);
+    this.viewport.focus({ preventScroll: true });
+    const element = this.elements[index];
+    const start = this.canvas.canvasPoint(event);
+    const origin = [...element.center];
+    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
+    let ghost = null, ghostLeft = 0, ghostTop = 0;
+    let moved = false;
+    this.track(event, (point) => {
+      let x = origin[0] + point.x - start.x, y = origin[1] + point.y - start.y;
+      if (settings.snap) [x, y] = [Math.round(x / GRID) * GRID, Math.round(y / GRID) * GRID];
+      moved = moved || x !== origin[0] || y !== origin[1];
+      if (!ghost && moved) {
+        ghost = this.ghost({ ...element, center: origin });
+        ghostLeft = parseFloat(ghost.style.left);
+        ghostTop = parseFloat(ghost.style.top);
+      }
+      if (!ghost) return;
+      element.center = [x, y];
+      this.place(box, element, this.canvas.scale);
+      ghost.style.left = `${ghostLeft + (x - origin[0]) * this.canvas.scale}px`;
+      ghost.style.top = `${ghostTop + (y - origin[1]) * this.canvas.scale}px`;
+    }, () => {
+      if (!moved) return;
+      const by = [round(element.center[0] - origin[0]), round(element.center[1] - origin[1])];
+      this.onGesture([{ verb: 'move', index, by }], { ghost });
+    });
+  }
+
+  startResize(event, corner) {
+    const index = this.index, element = this.elements[index];
+    const [w0, h0] = element.size;
+    const angle = ((element.rotation || 0) * Math.PI) / 180;
+    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
+    let changed = false;
+    this.track(event, (point, moveEvent) => {
+      // The pointer in the element's own axes; the frame grows or shrinks about its centre.
+      const dx = point.x - element.center[0], dy = point.y - element.center[1];
+      const lx = dx * Math.cos(-angle) - dy * Math.sin(-angle), ly = dx * Math.sin(-angle) + dy * Math.cos(-angle);
+      let w = Math.max(1, Math.abs(lx) * 2), h = Math.max(1, Math.abs(ly) * 2);
+      if (moveEvent.shiftKey) {
+        const factor = Math.max(w / w0, h / h0);
+        [w, h] = [w0 * factor, h0 * factor];
+      }
+      element.size = [round(w), round(h)];
+      changed = true;
+      this.place(box, element, this.canvas.scale);
+    }, () => {
+      if (changed) this.onGesture([{ verb: 'set', index, size: element.size }]);
+    });
+  }
+
+  startRotate(event) {
+    const index = this.index, element = this.elements[index];
+    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
+    let changed = false;
+    this.track(event, (point, moveEvent) => {
+      let degrees = (Math.atan2(point.y - element.center[1], point.x - element.center[0]) * 180) / Math.PI + 90;
+      if (degrees > 180) degrees -= 360;
+      if (moveEvent.shiftKey) degrees = Math.round(degrees / 15) * 15;
+      element.rotation = round(degrees);
+      changed = true;
+      this.place(box, element, this.canvas.scale);
+    }, () => {
+      if (changed) this.onGesture([{ verb: 'set', index, rotation: element.rotation }]);
+    });
+  }
+
+  key(event) {
+    if (this.index === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    const step = event.shiftKey ? 10 : 1;
+    const arrows = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    if (arrows[event.key]) {
+      event.preventDefault();
+      const [dx, dy] = arrows[event.key], element = this.selected;
+      element.center = [element.center[0] + dx, element.center[1] + dy];
+      this.draw();
+      // Key repeats coalesce into one gesture, saved when the keys rest.
+      this.nudge = this.nudge || { index: this.index, by: [0, 0] };
+      this.nudge.by = [this.nudge.by[0] + dx, this.nudge.by[1] + dy];
+      clearTimeout(this.nudgeTimer);
+      this.nudgeTimer = setTimeout(() => this.endNudge(), 400);
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      const index = this.index;
+      this.index = null;
+      this.onGesture([{ verb: 'remove', index }]);
+    } else if (event.key === 'Escape') {
+      this.select(null);
+    }
+  }
+
+  endNudge() {
+    if (!this.nudge) return;
+    const { index, by } = this.nudge;
+    this.nudge = null;
+    this.onGesture([{ verb: 'move', index, by }]);
+  }
+}
