@@ -55,10 +55,11 @@ serve: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
 
-# The golden report in a real browser (headless chromium); screenshots in out/browser.
+# The golden report and the editor in a real browser (headless chromium); screenshots in out/browser.
 browser-test: browser-deps
 	swift build $(SWIFT_BUILD_FLAGS) --product easel
 	$(BROWSER_VENV)/bin/python Tests/Browser/golden_report_test.py .build/debug/easel out/browser
+	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 
 browser-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_PACKAGES)"

@@ -79,46 +79,54 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         let body = try await DocumentRoutes<Context>.collect(request, limit: 64 << 10, timeout: limits.idleTimeout)
         let service = self.service
         let created = try await files.runIfActive { () throws -> Created in
-            let root = try JSONNode.parse(body, file: "request body")
-            for (key, node) in try root.members() where !["kind", "folder"].contains(key) {
-                throw node.invalid("a new document takes kind and folder, not \"\(key)\"")
+            do {
+                return try Self.create(body, service: service)
+            } catch {
+                throw DocumentRoutes<Context>.problem(for: error, document: "request body", folder: service.folder.url)
             }
-            let kindNode = try root.required("kind")
-            let kind = try kindNode.string()
-            guard kind == "card" || kind == "drawing" else { throw kindNode.invalid("the kind is card or drawing") }
-            var folder = service.folder.realPath
-            if let sub = try root.optionalNonNull("folder")?.string(), !sub.isEmpty {
-                guard let components = ServedFolder.components(of: sub) else {
-                    throw Problem(
-                        .badRequest, "the folder \"\(sub)\" is not a plain path inside the served folder", keyPath: "folder")
-                }
-                for component in components {
-                    folder += "/" + component
-                    var status = stat()
-                    guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-                        throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
-                    }
-                }
-            }
-            let url: URL
-            let document: any EditableDocument
-            if kind == "card" {
-                let card = Card(backgroundColor: Card.defaultBackground)
-                url = URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName)
-                document = card
-            } else {
-                var name = "Untitled.drawing", number = 2
-                while FileManager.default.fileExists(atPath: folder + "/" + name) {
-                    name = "Untitled \(number).drawing"
-                    number += 1
-                }
-                url = URL(fileURLWithPath: folder).appendingPathComponent(name)
-                document = Drawing(canvasSize: Size(width: 800, height: 600), background: .white)
-            }
-            _ = try DocumentEditor.create(document, at: url, registry: service.registry, stateFolder: service.stateFolder)
-            return Created(path: service.folder.relativePath(of: url), revision: try service.revision(of: url))
         }
         return try Self.created(created)
+    }
+
+    static func create(_ body: [UInt8], service: DocumentService) throws -> Created {
+        let root = try JSONNode.parse(body, file: "request body")
+        for (key, node) in try root.members() where !["kind", "folder"].contains(key) {
+            throw node.invalid("a new document takes kind and folder, not \"\(key)\"")
+        }
+        let kindNode = try root.required("kind")
+        let kind = try kindNode.string()
+        guard kind == "card" || kind == "drawing" else { throw kindNode.invalid("the kind is card or drawing") }
+        var folder = service.folder.realPath
+        if let sub = try root.optionalNonNull("folder")?.string(), !sub.isEmpty {
+            guard let components = ServedFolder.components(of: sub) else {
+                throw Problem(
+                    .badRequest, "the folder \"\(sub)\" is not a plain path inside the served folder", keyPath: "folder")
+            }
+            for component in components {
+                folder += "/" + component
+                var status = stat()
+                guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                    throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
+                }
+            }
+        }
+        let url: URL
+        let document: any EditableDocument
+        if kind == "card" {
+            let card = Card(backgroundColor: Card.defaultBackground)
+            url = URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName)
+            document = card
+        } else {
+            var name = "Untitled.drawing", number = 2
+            while FileManager.default.fileExists(atPath: folder + "/" + name) {
+                name = "Untitled \(number).drawing"
+                number += 1
+            }
+            url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+            document = Drawing(canvasSize: Size(width: 800, height: 600), background: .white)
+        }
+        _ = try DocumentEditor.create(document, at: url, registry: service.registry, stateFolder: service.stateFolder)
+        return Created(path: service.folder.relativePath(of: url), revision: try service.revision(of: url))
     }
 
     private func delete(path: String) async throws -> Response {

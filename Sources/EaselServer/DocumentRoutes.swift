@@ -49,7 +49,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             return try await render(request, path: components.dropLast().joined(separator: "/"), format: format)
         }
         let url = try service.document(at: path)
-        let (json, revision) = try await files.runIfActive { () throws -> ([UInt8], String) in
+        let (json, revision, canUndo, canRedo) = try await files.runIfActive { () throws -> ([UInt8], String, Bool, Bool) in
             do {
                 return try service.describe(url, relativePath: path)
             } catch {
@@ -58,7 +58,13 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         }
         let etag = "\"\(revision)\""
         if Self.ifNoneMatch(request, matches: etag) { return Response(status: .notModified, headers: [.eTag: etag]) }
-        return Self.json(json, headers: [.eTag: etag, .cacheControl: "no-cache"])
+        // Whether the shared history has steps to undo or redo, for the editor's buttons.
+        return Self.json(
+            json,
+            headers: [
+                .eTag: etag, .cacheControl: "no-cache", HTTPField.Name("X-Easel-Can-Undo")!: String(canUndo),
+                HTTPField.Name("X-Easel-Can-Redo")!: String(canRedo),
+            ])
     }
 
     private func render(_ request: Request, path: String, format: OutputFormat) async throws -> Response {

@@ -95,7 +95,7 @@ final class DocumentService: Sendable {
 
     /// The document as `easel info --json` describes it (its path relative to the folder),
     /// and its revision.
-    func describe(_ url: URL, relativePath: String) throws -> (json: [UInt8], revision: String) {
+    func describe(_ url: URL, relativePath: String) throws -> (json: [UInt8], revision: String, canUndo: Bool, canRedo: Bool) {
         let revision = try revision(of: url)
         let editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
         var description = editor.description
@@ -103,7 +103,7 @@ final class DocumentService: Sendable {
         description.warnings = description.warnings.map { ServedFolder.hidingServerPaths(in: $0, folder: folder.url) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (Array(try encoder.encode(description)), revision)
+        return (Array(try encoder.encode(description)), revision, editor.canUndo, editor.canRedo)
     }
 
     /// The document rendered with `query`'s options: from the cache when nothing it was made

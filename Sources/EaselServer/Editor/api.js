@@ -33,7 +33,10 @@ export async function listDocuments() {
 /** The document as `easel info --json` gives it, and its revision (the ETag). */
 export async function describe(path) {
   const response = await request(documentsURL(path), { cache: 'no-cache' });
-  return { description: await response.json(), revision: unquote(response.headers.get('ETag')) };
+  return {
+    description: await response.json(), revision: unquote(response.headers.get('ETag')),
+    history: { canUndo: response.headers.get('X-Easel-Can-Undo') === 'true', canRedo: response.headers.get('X-Easel-Can-Redo') === 'true' },
+  };
 }
 
 export function renderURL(path, format, query = {}) {

@@ -49,8 +49,9 @@ async function reload(knownRevision) {
   if (!state.path) return;
   const path = state.path;
   try {
-    const { description, revision } = await api.describe(path);
+    const { description, revision, history } = await api.describe(path);
     if (path !== state.path) return;
+    updateHistoryButtons(buttons, history);
     state.description = description;
     state.revision = revision;
     if (!knownRevision) sync.adopt(revision);
@@ -85,9 +86,10 @@ async function openDocument(path) {
   $('zoom').value = zoom;
   canvas.setZoom(zoom);
   try {
-    const { description, revision } = await api.describe(path);
+    const { description, revision, history } = await api.describe(path);
     state.description = description;
     state.revision = revision;
+    updateHistoryButtons(buttons, history);
     sync.open(path, revision);
     canvas.show(path, description.canvas, revision);
     selection.setElements(description.elements);

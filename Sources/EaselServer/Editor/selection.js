@@ -27,6 +27,7 @@ export class Selection {
 
   setElements(elements) {
     this.elements = elements.map((element) => ({ ...element }));
+    this.overlay.parentElement.querySelector('.ghosts')?.replaceChildren();
     if (this.index !== null && this.index >= this.elements.length) this.index = null;
     this.draw();
   }
@@ -115,8 +116,19 @@ export class Selection {
       backgroundSize: `${this.canvas.size.width * scale}px ${this.canvas.size.height * scale}px`,
       backgroundPosition: `${-left}px ${-top}px`, pointerEvents: 'none', opacity: '0.85',
     });
-    this.overlay.append(ghost);
+    this.ghostLayer().append(ghost);
     return ghost;
+  }
+
+  /** Where drag previews go: clipped to the canvas, under the boxes. */
+  ghostLayer() {
+    let layer = this.overlay.parentElement.querySelector('.ghosts');
+    if (!layer) {
+      layer = document.createElement('div');
+      layer.className = 'ghosts';
+      this.overlay.before(layer);
+    }
+    return layer;
   }
 
   startMove(event, index) {

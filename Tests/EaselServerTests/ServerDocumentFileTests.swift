@@ -1,0 +1,140 @@
+import EaselDocuments
+import EaselEditing
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// What the browser editor needs beyond edits: new documents, copies, the trash, uploads,
+/// and its own files at `/`.
+@Suite("easel serve: documents made, copied, deleted; uploads; the editor's files")
+struct ServerDocumentFileTests {
+    let json = ["Content-Type": "application/json"]
+
+    @Test func newCardsAndDrawingsAreMadeAsTheAppAndTheCLIMakeThem() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let card = try await server.request("POST", "/api/documents", headers: json, body: Array(#"{"kind":"card"}"#.utf8))
+        #expect(card.status == 201)
+        let cardPath = try #require(card.json["path"] as? String)
+        #expect(
+            cardPath.range(of: #"^[0-9A-F-]{36}\.rwcard$"#, options: .regularExpression) != nil,
+            "named by its id, as the app names cards")
+        let opened = try #require(try DocumentRegistry.standard.open(server.folder.file(cardPath)).document as? Card)
+        #expect(cardPath == opened.appFileName)
+        let drawing = try await server.request("POST", "/api/documents", headers: json, body: Array(#"{"kind":"drawing"}"#.utf8))
+        #expect(drawing.json["path"] as? String == "Untitled.drawing")
+        let second = try await server.request("POST", "/api/documents", headers: json, body: Array(#"{"kind":"drawing"}"#.utf8))
+        #expect(second.json["path"] as? String == "Untitled 2.drawing")
+        for (body, status) in [
+            (#"{"kind":"poster"}"#, 400), (#"{"kind":"card","folder":"../outside"}"#, 400),
+            (#"{"kind":"card","folder":"nowhere"}"#, 404),
+            (#"{"kind":"card","name":"x"}"#, 400),
+        ] {
+            #expect(
+                try await server.request("POST", "/api/documents", headers: json, body: Array(body.utf8)).status == status,
+                "\(body)")
+        }
+    }
+
+    @Test func aCopyIsANewDocumentAndACardGetsANewId() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let card = try await server.request("POST", "/api/documents/\(ServerFixtures.card)/duplicate")
+        #expect(card.status == 201)
+        let copyPath = try #require(card.json["path"] as? String)
+        let original = try #require(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card)
+        let copy = try #require(try DocumentRegistry.standard.open(server.folder.file(copyPath)).document as? Card)
+        #expect(copy.id != original.id && copyPath == copy.appFileName)
+        #expect(copy.imageElements == original.imageElements && copy.textElements == original.textElements)
+        let drawing = try await server.request("POST", "/api/documents/\(ServerFixtures.drawing)/duplicate")
+        #expect(drawing.json["path"] as? String == "Showcase copy.drawing")
+        let again = try await server.request("POST", "/api/documents/\(ServerFixtures.drawing)/duplicate")
+        #expect(again.json["path"] as? String == "Showcase copy 2.drawing")
+        #expect(
+            try [UInt8](Data(contentsOf: server.folder.file("Showcase copy.drawing")))
+                == (try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.drawing)))))
+    }
+
+    @Test func deletingMovesTheDocumentToTheTrashInTheStateFolder() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let bytes = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.drawing)))
+        let response = try await server.request("DELETE", "/api/documents/\(ServerFixtures.drawing)")
+        #expect(response.status == 204)
+        #expect(!FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.drawing).path))
+        let trash = server.stateFolder.appendingPathComponent("trash")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: trash.path)
+        #expect(kept.count == 1 && kept[0].hasSuffix("-Showcase.drawing"))
+        #expect(try [UInt8](Data(contentsOf: trash.appendingPathComponent(kept[0]))) == bytes, "nothing is lost")
+        #expect(try await server.request("DELETE", "/api/documents/\(ServerFixtures.drawing)").status == 404)
+        let crossSite = try await server.request(
+            "DELETE", "/api/documents/\(ServerFixtures.card)", headers: ["Origin": "https://evil.example"])
+        #expect(crossSite.status == 403)
+        #expect(FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.card).path))
+    }
+
+    @Test func anUploadedPhotoIsStoredAsTheAppStoresIt() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let photo = try [UInt8](Data(contentsOf: server.folder.file("5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22")))
+        let before = try #require(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card)
+        let response = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"], body: photo)
+        #expect(response.status == 200, "\(response.text)")
+        let after = try #require(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card)
+        #expect(after.imageElements.count == before.imageElements.count + 1)
+        let name = try #require(after.imageElements.last?.imageFilename)
+        #expect(UUID(uuidString: name) != nil && name == name.uppercased(), "an upper-case UUID with no extension: \(name)")
+        #expect(
+            try [UInt8](Data(contentsOf: server.folder.file(name))) == photo,
+            "a PNG that needs no shrinking is kept byte for byte")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: server.stateFolder.appendingPathComponent("uploads").path).isEmpty
+        )
+        // One undo step takes it out again.
+        #expect(try await server.request("POST", "/api/documents/\(ServerFixtures.card)/undo").status == 200)
+        #expect(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card == before)
+        let text = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "text/plain"], body: [1])
+        #expect(text.status == 415)
+        let broken = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"],
+            body: [0x89, 0x50, 1, 2])
+        #expect(broken.status == 400)
+    }
+
+    @Test func theEditorsFilesAreServedWithTypesAndTags() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let page = try await server.request("GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains(#"<script type="module" src="/editor/main.js">"#))
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        for module in [
+            "main.js", "api.js", "browser.js", "canvas.js", "selection.js", "inspector.js", "history.js", "sync.js",
+            "settings.js",
+        ] {
+            let file = try await server.request("GET", "/editor/\(module)")
+            #expect(file.status == 200 && file.headers["content-type"] == "text/javascript; charset=utf-8", "\(module)")
+            let tag = try #require(file.headers["etag"])
+            #expect(try await server.request("GET", "/editor/\(module)", headers: ["If-None-Match": tag]).status == 304)
+        }
+        #expect(try await server.request("GET", "/editor/../Package.swift").status == 404)
+        #expect(try await server.request("GET", "/editor/missing.js").status == 404)
+    }
+
+    @Test func readOnlyRefusesEveryChange() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.readOnly = true }
+        defer { Task { try await server.stop() } }
+        #expect(
+            try await server.request("POST", "/api/documents", headers: json, body: Array(#"{"kind":"card"}"#.utf8)).status == 405
+        )
+        #expect(try await server.request("POST", "/api/documents/\(ServerFixtures.card)/duplicate").status == 405)
+        #expect(try await server.request("DELETE", "/api/documents/\(ServerFixtures.card)").status == 405)
+        #expect(
+            try await server.request(
+                "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"], body: [1]
+            ).status == 405)
+    }
+}
