@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselDocuments
 import EaselEditing
 import EaselGeometry
@@ -52,11 +53,17 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             }
             return try Self.created(created)
         }
-        let type = (request.headers[.contentType] ?? "").lowercased()
-        guard type.hasPrefix("image/png") || type.hasPrefix("image/jpeg") || type.hasPrefix("image/webp") else {
+        // The type is told by the bytes (a browser sends no type for a file without an
+        // extension, such as a card's photo); a declared type other than an image is refused.
+        let type = (request.headers[.contentType] ?? "application/octet-stream").lowercased()
+        guard type.hasPrefix("image/") || type.hasPrefix("application/octet-stream") else {
             throw Problem(.unsupportedMediaType, "upload a PNG or JPEG image (Content-Type image/png or image/jpeg)")
         }
         let bytes = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+        guard let format = ImageFormat.sniff(bytes) else {
+            throw Problem(.unsupportedMediaType, "the upload is not a PNG, JPEG or WebP image", document: documentPath)
+        }
+        let ext = format == .png ? "png" : format == .jpeg ? "jpg" : "webp"
         let ifMatch = request.headers[.ifMatch]
         let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
             do {

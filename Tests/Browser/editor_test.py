@@ -141,6 +141,18 @@ def main():
                 page.screenshot(path=str(SCREENSHOTS / "editor-browser.png"))
                 compare_screenshot(SCREENSHOTS / "editor-browser.png", "editor-browser.png")
 
+                # Live: a drawing made by the CLI appears in the open browser.
+                subprocess.run([str(EASEL), "new", "drawing", str(folder / "from-cli.drawing"), "--size", "300x200"],
+                               env=dict(os.environ, XDG_STATE_HOME=str(state)), check=True, capture_output=True)
+                page.wait_for_selector("#grid li[data-path='from-cli.drawing'] img", timeout=10000)
+                check(True, "a drawing made by `easel new` appears in the open browser")
+                # Delete it from the browser, after the confirmation.
+                page.once("dialog", lambda dialog: dialog.accept())
+                page.click("button[aria-label='Delete from-cli.drawing']")
+                page.wait_for_selector("#grid li[data-path='from-cli.drawing']", state="detached", timeout=10000)
+                check(not (folder / "from-cli.drawing").exists() and any((state / "easel" / "trash").iterdir()),
+                      "Delete (confirmed) moves the drawing to Easel's trash")
+
                 # Open the card.
                 page.click(f"a[aria-label='Open {CARD}']")
                 page.wait_for_selector(".box[data-index='0']")
@@ -201,6 +213,33 @@ def main():
                     time.sleep(0.05)
                 check((folder / CARD).read_bytes() == before_heart, "Ctrl-Z restores the file")
                 wait_for_rendering(page, revision(folder / CARD))
+
+                # An uploaded photo becomes an image element, stored as the app stores photos.
+                images_before = len(card_json(folder)["imageElements"])
+                page.set_input_files("#upload", str(ROOT / "Assets" / "Samples" / "5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22"))
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) == images_before:
+                    time.sleep(0.05)
+                name = card_json(folder)["imageElements"][-1].get("imageFilename", "")
+                check(len(card_json(folder)["imageElements"]) == images_before + 1 and re.fullmatch(r"[0-9A-F-]{36}", name)
+                      and (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+                      f"the upload is a new image element stored as an extension-less PNG named by a UUID ({name})")
+                wait_for_rendering(page, revision(folder / CARD))
+                page.locator("#undo").click()
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) != images_before:
+                    time.sleep(0.05)
+                check(len(card_json(folder)["imageElements"]) == images_before, "the Undo button takes the upload out")
+                wait_for_rendering(page, revision(folder / CARD))
+
+                # The export menu's downloads are the renders.
+                page.click("#export summary")
+                links = page.eval_on_selector_all("#export-items a", "nodes => nodes.map(n => [n.textContent, n.href, n.download])")
+                check(len(links) == 6, f"PNG, SVG and PDF, each at the share and thumbnail sizes: {[l[0] for l in links]}")
+                statuses = page.evaluate("async (urls) => Promise.all(urls.map(async u => (await fetch(u)).status))",
+                                         [link[1] for link in links])
+                check(statuses == [200] * 6, f"every export link downloads: {statuses}")
+                page.click("#export summary")
 
                 # `easel move` in a terminal: the open page shows it.
                 started = time.monotonic()

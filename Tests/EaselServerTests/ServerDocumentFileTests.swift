@@ -100,7 +100,13 @@ struct ServerDocumentFileTests {
         let broken = try await server.request(
             "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"],
             body: [0x89, 0x50, 1, 2])
-        #expect(broken.status == 400)
+        #expect(broken.status == 415, "not an image by its bytes")
+        let truncated = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"],
+            body: Array(photo.prefix(200)))
+        #expect(truncated.status == 400, "a PNG that does not decode")
+        let untyped = try await server.request("POST", "/api/documents/\(ServerFixtures.card)/images", body: photo)
+        #expect(untyped.status == 200, "no declared type: the bytes tell")
     }
 
     @Test func theEditorsFilesAreServedWithTypesAndTags() async throws {
