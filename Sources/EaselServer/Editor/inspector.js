@@ -51,6 +51,20 @@ function swatches(palette, onPick, what) {
   return row;
 }
 
+/** A colour that may be absent: the picker, and a None button (shown pressed when there is none). */
+function optionalColor(what, value, onChange) {
+  const row = document.createElement('div');
+  row.className = 'row';
+  const none = document.createElement('button');
+  none.type = 'button';
+  none.textContent = 'None';
+  none.setAttribute('aria-label', `No ${what.toLowerCase()}`);
+  none.setAttribute('aria-pressed', String(!value));
+  none.addEventListener('click', () => onChange('none'));
+  row.append(colorInput(value, onChange, `${what} colour`), none);
+  return field(value ? what : `${what} (none)`, row);
+}
+
 function numberInput(value, step, label, onChange) {
   const input = document.createElement('input');
   input.type = 'number';
@@ -101,12 +115,14 @@ export function renderInspector(panel, { description, element, onChange }) {
     panel.append(field('Font', font));
     panel.append(field('Colour', colorInput(element.fill, (hex) => set({ color: hex }), 'Text colour')));
     panel.append(swatches(TEXT_COLORS, (name) => set({ color: name }), 'Text colour'));
-  } else if (!isCard) {
-    panel.append(field('Fill', colorInput(element.fill, (hex) => set({ fill: hex }), 'Fill colour')));
+  } else if (!isCard && element.kind !== 'image' && element.kind !== 'group') {
+    panel.append(optionalColor('Fill', element.fill, (value) => set({ fill: value })));
+  }
+  if (!isCard && element.kind !== 'image' && element.kind !== 'group') {
+    panel.append(optionalColor('Stroke', element.stroke, (value) => set({ stroke: value })));
+    panel.append(field('Stroke width', numberInput(element.strokeWidth ?? 0, 1, 'Stroke width', (width) => set({ strokeWidth: width }))));
   }
   if (!isCard) {
-    panel.append(field('Stroke', colorInput(element.stroke, (hex) => set({ stroke: hex }), 'Stroke colour')));
-    panel.append(field('Stroke width', numberInput(element.strokeWidth ?? 0, 1, 'Stroke width', (width) => set({ strokeWidth: width }))));
     const opacity = document.createElement('input');
     opacity.type = 'range';
     opacity.min = '0';
