@@ -241,6 +241,32 @@ def main():
                 check(statuses == [200] * 6, f"every export link downloads: {statuses}")
                 page.click("#export summary")
 
+                # The keyboard: Tab reaches the elements (focus selects), arrows nudge, repeats coalesce.
+                page.locator(".box[data-index='1']").focus()
+                offset = card_json(folder)["imageElements"][1]["transform"]["offset"]
+                for _ in range(5):
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Shift+ArrowDown")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == offset:
+                    time.sleep(0.05)
+                nudged = card_json(folder)["imageElements"][1]["transform"]["offset"]
+                check(nudged == [offset[0] + 5, offset[1] + 10], f"five arrows and a shifted one nudge by (5, 10): {offset} -> {nudged}")
+                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+                wait_for_rendering(page, revision(folder / CARD))
+                # Leaving the page at once still saves the nudge that was waiting for the keys to rest.
+                page.locator(".box[data-index='1']").focus()
+                page.keyboard.press("ArrowLeft")
+                page.goto("about:blank")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == nudged:
+                    time.sleep(0.05)
+                left = card_json(folder)["imageElements"][1]["transform"]["offset"]
+                check(left == [nudged[0] - 1, nudged[1]], f"leaving the page sends the pending nudge: {nudged} -> {left}")
+                page.goto(base + f"#/edit/{CARD}")
+                page.wait_for_selector(".box[data-index='0']")
+                wait_for_rendering(page, revision(folder / CARD))
+
                 # `easel move` in a terminal: the open page shows it.
                 started = time.monotonic()
                 subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "40,0"], env=environment, check=True)

@@ -227,6 +227,18 @@ listen((event) => {
   }
 });
 
+// A nudge waiting for the keys to rest is a gesture too: leaving the page sends it first.
+const sendNudge = () => {
+  sync.leaving = true;
+  clearTimeout(selection.nudgeTimer);
+  selection.endNudge();
+};
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') sendNudge();
+  else sync.leaving = false;
+}, { capture: true });
+window.addEventListener('pagehide', sendNudge, { capture: true });
+
 window.addEventListener('hashchange', route);
 // Reopening the page restores the last document (SceneStorage): only when the page opens at its root.
 if (!location.hash && scene().path) location.hash = `#/edit/${encodeURIComponent(scene().path)}`;

@@ -44,12 +44,19 @@ export class Selection {
 
   draw() {
     const scale = this.canvas.scale;
+    // Keyboard focus stays on the same element's box across redraws.
+    const focused = this.overlay.contains(document.activeElement) ? document.activeElement.dataset.index : undefined;
     this.overlay.replaceChildren();
     this.elements.forEach((element, index) => {
       const box = document.createElement('div');
       box.className = 'box' + (index === this.index ? ' selected' : '');
       box.dataset.index = index;
-      box.setAttribute('aria-label', `${element.kind} ${index}`);
+      box.setAttribute('aria-label', `${element.kind} ${index}${element.text ? `: ${element.text}` : ''}`);
+      box.setAttribute('role', 'button');
+      box.setAttribute('aria-pressed', String(index === this.index));
+      // Tab reaches every element; focusing one selects it.
+      box.tabIndex = 0;
+      box.addEventListener('focus', () => { if (this.index !== index) this.select(index); });
       this.place(box, element, scale);
       box.addEventListener('pointerdown', (event) => this.startMove(event, index));
       if (index === this.index) {
@@ -58,6 +65,7 @@ export class Selection {
       }
       this.overlay.append(box);
     });
+    if (focused !== undefined) this.overlay.querySelector(`.box[data-index="${focused}"]`)?.focus({ preventScroll: true });
   }
 
   place(box, element, scale) {
@@ -135,7 +143,7 @@ export class Selection {
     if (event.button !== 0) return;
     event.stopPropagation();
     if (this.index !== index) this.select(index);
-    this.viewport.focus({ preventScroll: true });
+    this.overlay.querySelector(`.box[data-index="${index}"]`)?.focus({ preventScroll: true });
     const element = this.elements[index];
     const start = this.canvas.canvasPoint(event);
     const origin = [...element.center];
@@ -226,6 +234,7 @@ export class Selection {
     }
   }
 
+  /** Sends a nudge still waiting for the keys to rest (the page is being left). */
   endNudge() {
     if (!this.nudge) return;
     const { index, by } = this.nudge;

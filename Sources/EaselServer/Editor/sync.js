@@ -15,6 +15,7 @@ export class Sync {
     this.revision = null;
     this.queue = [];
     this.sending = false;
+    this.leaving = false;
     this.setState('saved');
     const flush = () => { if (document.visibilityState === 'hidden' || !document.hasFocus()) this.flush({ keepalive: true }); };
     document.addEventListener('visibilitychange', flush);
@@ -49,7 +50,8 @@ export class Sync {
     while (this.queue.length && this.state !== 'conflict') {
       const operations = this.queue[0];
       try {
-        const outcome = await api.edit(this.path, operations, this.revision);
+        // While the page is being left, requests are keepalive: they outlive the page.
+        const outcome = await api.edit(this.path, operations, this.revision, { keepalive: this.leaving });
         this.queue.shift();
         this.revision = outcome.revision;
         this.onSaved(outcome);
