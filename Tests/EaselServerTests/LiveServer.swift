@@ -1,4 +1,5 @@
 import EaselServer
+import EaselSupport
 import EaselTestSupport
 import Foundation
 import Logging
@@ -20,6 +21,8 @@ final class LiveServer: @unchecked Sendable {
         _ folder: TemporaryFolder, state: TemporaryFolder = TemporaryFolder("easel-serve-state"),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LiveServer {
+        _ = removeAtExit
+        leftovers.withLock { $0 += [folder.url, state.url] }
         var configuration = ServerConfiguration(folder: folder.url, port: 0, stateFolder: state.url)
         configuration.limits.idleTimeout = 2
         configure(&configuration)
@@ -58,3 +61,12 @@ final class LiveServer: @unchecked Sendable {
         return try await offThread { try RawHTTP.request(port: port, method: method, path: path, headers: headers, body: body) }
     }
 }
+
+/// Folders of servers whose graceful stop may still be running when the test process ends
+/// (tests stop them from a `defer`); they are removed at exit so that no run leaves them in /tmp.
+private let leftovers = Locked<[URL]>([])
+private let removeAtExit: Void = {
+    atexit {
+        for url in leftovers.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    }
+}()
