@@ -93,7 +93,17 @@ struct ServeCommandTests {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // SIGTERM once renders are really in flight (the metrics say so), however slow the machine.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let metrics = try? await offThread { try RawHTTP.request(port: port, method: "GET", path: "/metrics").text }
+                if let line = metrics?.split(separator: "\n").first(where: { $0.hasPrefix("easel_render_queue_depth ") }),
+                    let depth = Double(line.split(separator: " ").last ?? ""), depth >= 1
+                {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
             kill(server.processIdentifier, SIGTERM)
             var all: [(Int, Bool)] = []
             for try await response in group { all.append(response) }
