@@ -105,17 +105,14 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         guard kind == "card" || kind == "drawing" else { throw kindNode.invalid("the kind is card or drawing") }
         var folder = service.folder.realPath
         if let sub = try root.optionalNonNull("folder")?.string(), !sub.isEmpty {
-            guard let components = ServedFolder.components(of: sub) else {
+            guard ServedFolder.components(of: sub) != nil else {
                 throw Problem(
                     .badRequest, "the folder \"\(sub)\" is not a plain path inside the served folder", keyPath: "folder")
             }
-            for component in components {
-                folder += "/" + component
-                var status = stat()
-                guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-                    throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
-                }
+            guard let found = service.folder.plainPath(sub), found.type == S_IFDIR else {
+                throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
             }
+            folder = found.path
         }
         let url: URL
         let document: any EditableDocument

@@ -149,16 +149,8 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
 
     /// A regular file inside the served folder (an image an edit adds), by the same rules as documents.
     static func file(at relativePath: String, in folder: ServedFolder) -> URL? {
-        guard let components = ServedFolder.components(of: relativePath) else { return nil }
-        var path = folder.realPath
-        for component in components {
-            path += "/" + component
-            var status = stat()
-            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
-        }
-        var status = stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return URL(fileURLWithPath: path)
+        guard let found = folder.plainPath(relativePath), found.type == S_IFREG else { return nil }
+        return URL(fileURLWithPath: found.path)
     }
 
     // MARK: Helpers
@@ -207,6 +199,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         }
     }
 
+    /// Whether the request's `If-None-Match` names `etag` (a list, `*` and weak forms included).
     static func ifNoneMatch(_ request: Request, matches etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
         return header.split(separator: ",").contains { candidate in

@@ -61,7 +61,7 @@ struct EditorRoutes<Context: RequestContext>: Sendable {
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Content-Security-Policy")!] =
             "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"
-        if let match = request.headers[.ifNoneMatch], match == file.etag {
+        if DocumentRoutes<Context>.ifNoneMatch(request, matches: file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))

@@ -45,16 +45,27 @@ public struct ServedFolder: Sendable {
     /// The file or package of the document at `relativePath`, or nil when the path is not
     /// a document plainly inside the folder (see the type's rules).
     func document(at relativePath: String, registry: DocumentRegistry) -> URL? {
+        guard let path = plainPath(relativePath)?.path else { return nil }
+        let url = URL(fileURLWithPath: path)
+        guard registry.isDocument(url) else { return nil }
+        return url
+    }
+
+    /// The real path of `relativePath` inside the folder, and what the last component is
+    /// (`S_IFREG`, `S_IFDIR`…), when every component exists, passes `components(of:)` and
+    /// none is a symbolic link; nil otherwise. Documents, added images and the folders new
+    /// documents go in are all found through this one walk.
+    func plainPath(_ relativePath: String) -> (path: String, type: mode_t)? {
         guard let components = Self.components(of: relativePath) else { return nil }
         var path = realPath
+        var type: mode_t = 0
         for component in components {
             path += "/" + component
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
+            type = status.st_mode & S_IFMT
         }
-        let url = URL(fileURLWithPath: path)
-        guard registry.isDocument(url) else { return nil }
-        return url
+        return (path, type)
     }
 
     /// The path of `url` relative to the folder ("cards/a.rwcard").
