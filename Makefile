@@ -13,7 +13,7 @@ SHELL := /bin/bash
 # font files the renderer loads by path (see Sources/EaselCairo/FontMap.swift).
 APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
 	libharfbuzz-dev libfribidi-dev libturbojpeg0-dev libwebp-dev libedit-dev libisal-dev \
-	fonts-dejavu-core fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
+	fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
 	fonts-open-sans fonts-wqy-microhei fonts-symbola fonts-quicksand fonts-linuxlibertine \
 	fonts-ebgaramond fonts-dancingscript fonts-lobster fonts-noto-core fonts-noto-color-emoji
 
@@ -31,10 +31,17 @@ SWIFT_BUILD_FLAGS ?=
 # 10-20 ms sooner (fewer libraries to load and bind), which is much of a card's export.
 RELEASE_FLAGS ?= --static-swift-stdlib
 
-# What the formatter and the doc-coverage check look at.
-SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Package.swift
+# What the formatter and the doc-coverage check look at (the example package by its folders:
+# its `Easel` is a link back to this repository).
+EXAMPLE := Examples/CardStudio
+SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Snippets Package.swift \
+	$(EXAMPLE)/Package.swift $(EXAMPLE)/Sources $(EXAMPLE)/Tests
 
-.PHONY: serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
+# The products with a DocC catalog (Sources/<name>/<name>.docc), built by `make docs`.
+DOC_TARGETS := EaselGeometry EaselDocuments EaselCairo EaselRender EaselEditing EaselBatch \
+	EaselGolden EaselServer EaselGoldenTesting EaselSnapshotTesting
+
+.PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
 
 demo: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
@@ -47,7 +54,25 @@ test: deps lint
 	@# In CI, also the fast sanitizer subset (AddressSanitizer, ThreadSanitizer).
 	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory examples
+	@$(MAKE) --no-print-directory docs
 	@$(MAKE) --no-print-directory browser-test
+
+# The downstream example package (Examples/CardStudio, depending on Easel by path): built and
+# tested as a user would. With CI set its goldens are never recorded, so a missing one fails.
+examples: deps
+	cd $(EXAMPLE) && swift build --build-tests $(SWIFT_BUILD_FLAGS) && swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+# Every product's DocC catalog, warnings as errors: out/docs/<Product>.doccarchive.
+docs: deps
+	@mkdir -p out/docs
+	@for target in $(DOC_TARGETS); do \
+	  echo "docs: $$target"; \
+	  swift package --allow-writing-to-directory out/docs generate-documentation --target $$target \
+	    --output-path out/docs/$$target.doccarchive --warnings-as-errors >out/docs/$$target.log 2>&1 \
+	    || { cat out/docs/$$target.log; exit 1; }; \
+	  grep -i "warning:" out/docs/$$target.log && exit 1; \
+	done; true
 
 # Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
 # `git checkout Assets/Samples` puts them back).

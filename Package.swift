@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `make docs`: the DocC catalogs (Sources/<Product>/<Product>.docc) through SwiftPM.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
@@ -97,12 +99,14 @@ let package = Package(
             name: "EaselGolden",
             dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselBatch"]),
         // ...one-line assertions for XCTest and Swift Testing...
-        .target(name: "EaselGoldenTesting", dependencies: ["EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments"]),
+        .target(
+            name: "EaselGoldenTesting",
+            dependencies: ["EaselGolden", "EaselBatch", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry"]),
         // ...and strategies for swift-snapshot-testing's assertSnapshot on Linux.
         .target(
             name: "EaselSnapshotTesting",
             dependencies: [
-                "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments",
+                "EaselGolden", "EaselCairo", "EaselRender", "EaselDocuments", "EaselGeometry",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]),
         // easel serve: documents, renders and edits over HTTP (Hummingbird on SwiftNIO), with a
@@ -170,6 +174,9 @@ let package = Package(
         // a subprocess runner.
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport"]),
+        // The README's and the DocC catalogs' Swift samples are parts of Snippets/ (compiled
+        // with the package, each an executable): checked here.
+        .testTarget(name: "EaselDocumentationTests"),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *easel_png_libpng_version(void) { return png_get_libpng_ver(NULL); }
+
 // libpng cannot describe a side longer than 2^31-1; Easel refuses anything over 2^30.
 #define EASEL_PNG_MAX_SIDE (1u << 30)
 // The most bytes libpng may allocate for one ancillary chunk it keeps (PLTE, tRNS, ...).

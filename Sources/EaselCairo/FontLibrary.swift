@@ -63,7 +63,10 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A one-line message for the user naming the font file and what went wrong.
     public var description: String {
         switch self {
-        case .missingFile(let path): return "the font file \(path) is not installed (run `make deps`)"
+        case .missingFile(let path):
+            let package = FontMap.FontFile(path).packages.debian
+            return
+                "the font file \(path) is not installed (on Debian or Ubuntu: apt-get install \(package); `easel doctor` lists every missing font)"
         case .unreadable(let path, let code): return "FreeType cannot read the font file \(path) (error \(code))"
         case .cairo(let message): return "cairo cannot use a font: \(message)"
         }

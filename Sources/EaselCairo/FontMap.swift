@@ -1,5 +1,5 @@
 /// Which installed font file draws a font name. The Cards app names Apple fonts; Easel
-/// maps each to a free font that `make deps` installs, and anything unknown to the default
+/// maps each to a free font from a distribution package (`FontFile.packages`), and anything unknown to the default
 /// sans. Fonts are loaded from these files by path, never through fontconfig matching, so
 /// the same name gives the same glyphs on every machine. The README lists this table.
 public enum FontMap {

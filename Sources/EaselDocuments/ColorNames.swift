@@ -2,28 +2,30 @@ extension Color {
     /// Parses a colour as people type it: `#RRGGBB`, `#RRGGBBAA`, a CSS colour name
     /// (`rebeccapurple`), `r,g,b` or `r,g,b,a` with components from 0 to 1, or a Cards app
     /// palette name (`random1`…`random8` backgrounds, `appColor1`…`appColor7` text colours).
-    public init?(parsing text: String) {
+    ///
+    /// - Throws: `ColorParseError` naming the text and the forms a colour takes.
+    public init(parsing text: String) throws(ColorParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("#") {
-            guard let color = Color(hex: trimmed) else { return nil }
-            self = color
+            do { try self.init(hex: trimmed) } catch { throw ColorParseError(text: text, expected: Color.parsingForms) }
             return
         }
         if trimmed.contains(",") {
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
                 Double($0.trimmingCharacters(in: .whitespaces))
             }
-            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
+            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+                throw ColorParseError(text: text, expected: Color.parsingForms)
+            }
             let c = parts.map { $0! }
             self.init(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1)
             return
         }
         let key = trimmed.lowercased()
-        if let color = Color.cardsPalette[key] ?? Color.cssNames[key] {
-            self = color
-            return
+        guard let color = Color.cardsPalette[key] ?? Color.cssNames[key] else {
+            throw ColorParseError(text: text, expected: Color.parsingForms)
         }
-        return nil
+        self = color
     }
 
     /// The colours the Cards app offers (../shared/cards-format.md), by their asset names.

@@ -1,10 +1,15 @@
 import Foundation
 import Testing
 import XCTest
-import EaselDocuments
-import EaselRender
-import EaselCairo
-import EaselGolden
+import EaselBatch
+// A test file that imports EaselGoldenTesting alone has what its assertions take: documents
+// (`Card`, `Drawing`, `DocumentRegistry`), geometry and colours, `RenderOptions`, images and
+// tolerances.
+@_exported import EaselCairo
+@_exported import EaselDocuments
+@_exported import EaselGeometry
+@_exported import EaselGolden
+@_exported import EaselRender
 
 /// One-line golden checks for XCTest and Swift Testing. The golden is
 /// `Goldens/<suite>/<name>.png` in the package that holds the calling test file (found by
@@ -21,6 +26,44 @@ public func assertGolden(
         image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath)
     if !outcome.passed {
         GoldenSession.report(outcome.message ?? "golden check failed", filePath: filePath, line: line, column: column)
+    }
+}
+
+/// Checks a rendering made by `DocumentRenderer.render`. Its warnings (a missing image, an
+/// unmapped font) are part of the failure message, since they often explain the difference.
+public func assertGolden(
+    _ rendered: RenderedImage, named name: String, suite: String, tolerance: Tolerance = .default,
+    ignoring: [PixelRect] = [], record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+) {
+    let outcome = GoldenSession.verify(
+        rendered.image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record,
+        filePath: filePath)
+    if !outcome.passed {
+        var message = outcome.message ?? "golden check failed"
+        if !rendered.warnings.isEmpty {
+            message += "\nthe rendering warned: " + rendered.warnings.map(\.description).joined(separator: "; ")
+        }
+        GoldenSession.report(message, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// Opens the document file at `url` with `registry` (any registered type, by extension),
+/// renders it and checks it against `Goldens/<suite>/<name>.png`; `name` defaults to the
+/// file's name without its extension. A file that cannot be opened or rendered fails the
+/// test with the reason, naming the file and the JSON key path.
+public func assertGolden(
+    file url: URL, named name: String? = nil, suite: String, registry: DocumentRegistry = .standard,
+    options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
+    record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    do {
+        let rendered = try DocumentRenderer.render(try registry.open(url), options: options)
+        assertGolden(
+            rendered, named: name ?? url.deletingPathExtension().lastPathComponent, suite: suite, tolerance: tolerance,
+            ignoring: ignoring, record: record, filePath: filePath, line: line, column: column)
+    } catch {
+        GoldenSession.report("\(url.path): \(error)", filePath: filePath, line: line, column: column)
     }
 }
 

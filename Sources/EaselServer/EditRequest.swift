@@ -154,7 +154,7 @@ struct EditRequest {
 
     private static func parseColor(_ node: JSONNode) throws(DocumentError) -> Color {
         let text = try node.string()
-        guard let color = Color(parsing: text) else {
+        guard let color = try? Color(parsing: text) else {
             throw node.invalid(
                 "\"\(text)\" is not a colour (#RRGGBB[AA], a CSS name such as tomato, r,g,b[,a] from 0 to 1, random1-8, appColor1-7)"
             )

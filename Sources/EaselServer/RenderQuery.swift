@@ -70,7 +70,7 @@ struct RenderQuery: Hashable, Sendable {
         if let background = values["background"] {
             if background.lowercased() == "none" {
                 options.background = Color(red: 0, green: 0, blue: 0, alpha: 0)
-            } else if let color = Color(parsing: background) {
+            } else if let color = try? Color(parsing: background) {
                 options.background = color
             } else {
                 throw Problem(

@@ -1,9 +1,12 @@
 import Foundation
-import SnapshotTesting
-import EaselDocuments
-import EaselRender
-import EaselCairo
-import EaselGolden
+// A test file that imports EaselSnapshotTesting alone has `assertSnapshot`, the documents,
+// `RenderOptions`, images and tolerances.
+@_exported import SnapshotTesting
+@_exported import EaselCairo
+@_exported import EaselDocuments
+@_exported import EaselGeometry
+@_exported import EaselGolden
+@_exported import EaselRender
 
 // swift-snapshot-testing strategies backed by Easel's comparator, for Linux, where
 // swift-snapshot-testing has no image strategy:

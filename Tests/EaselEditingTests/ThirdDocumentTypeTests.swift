@@ -38,7 +38,8 @@ struct Badge: RenderableDocument, EditableDocument {
 
     init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
         let bytes = try configuration.regularFileBytes()
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)), let color = Color(hex: stored.color) else {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)), let color = try? Color(hex: stored.color)
+        else {
             throw DocumentError(file: configuration.displayName, kind: .invalidValue("not a badge"))
         }
         self.init(color: color, photo: stored.photo, dots: stored.dots.map { Point(x: $0[0], y: $0[1]) })
@@ -165,7 +166,7 @@ struct ThirdDocumentTypeTests {
         registry.register(Memo.self)
         return registry
     }()
-    static let teal = Color(hex: "#008080")!
+    static let teal = Color(rgb: 0x008080)
 
     /// A solid PNG of `color`.
     static func solidPNG(_ color: Color, width: Int = 20, height: Int = 40) throws -> [UInt8] {

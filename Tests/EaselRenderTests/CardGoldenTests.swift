@@ -35,7 +35,7 @@ struct CardGoldenTests {
 
     @Test func everyClipShapeOnANonSquareImage() throws {
         let card = Card(
-            backgroundColor: Color(hex: "#F1FAEE")!,
+            backgroundColor: Color(rgb: 0xF1FAEE),
             imageElements: LibraryShape.allCases.map { shape in
                 element(
                     "QUADRANTS", x: (Double(shape.rawValue % 3) - 1) * 420, y: (Double(shape.rawValue / 3) - 1.5) * 460, w: 380,
@@ -56,7 +56,7 @@ struct CardGoldenTests {
 
     @Test func offCanvasElementsAreClippedToTheCanvas() throws {
         let card = Card(
-            backgroundColor: Color(hex: "#A8DADC")!,
+            backgroundColor: Color(rgb: 0xA8DADC),
             imageElements: [
                 element("QUADRANTS", x: -650, y: -1000, w: 600, h: 400),
                 element("QUADRANTS", x: 700, y: 0, w: 600, h: 400, rotation: 20),
@@ -79,7 +79,7 @@ struct CardGoldenTests {
     @Test func textFitting() throws {
         func text(
             _ string: String, y: Double, w: Double = 1100, h: Double = 200, rotation: Double = 0, font: String = "Gill Sans",
-            color: Color = Color(hex: "#1D3557")!
+            color: Color = Color(rgb: 0x1D3557)
         ) -> TextElement {
             TextElement(
                 transform: ElementTransform(
@@ -87,7 +87,7 @@ struct CardGoldenTests {
                 text: string, textColor: color, textFont: font)
         }
         let card = Card(
-            backgroundColor: Color(hex: "#FFF3B0")!,
+            backgroundColor: Color(rgb: 0xFFF3B0),
             textElements: [
                 text("Hi", y: -800),  // short: 200 units, never grown
                 text("A much longer line of text that must shrink to fit its frame", y: -550, font: "ChalkboardSE-Regular"),
@@ -95,7 +95,7 @@ struct CardGoldenTests {
                 text("", y: 0),  // empty: nothing
                 text("Grüße, Ελληνικά, 日本語, ★ ♥ ✓", y: 250, font: "Verdana-Bold"),  // fallback glyphs
                 text("Papyrus in a short box", y: 550, w: 1100, h: 60, font: "Papyrus"),  // limited by height
-                text("Unknown font name", y: 800, font: "Comic Sans MS", color: Color(hex: "#E63946")!),
+                text("Unknown font name", y: 800, font: "Comic Sans MS", color: Color(rgb: 0xE63946)),
             ])
         let (image, warnings) = try render(card)
         #expect(warnings.map(\.keyPath) == ["textElements[6].textFont"], "only the unknown font is reported")
@@ -104,7 +104,7 @@ struct CardGoldenTests {
 
     @Test func missingRefusedAndUnreadableImagesDrawTheErrorImage() throws {
         let card = Card(
-            backgroundColor: Color(hex: "#E9ECEF")!,
+            backgroundColor: Color(rgb: 0xE9ECEF),
             imageElements: [
                 element("NOT-THERE", x: -300, y: -500, w: 500, h: 500),
                 element("../easel-outside-\(getpid())", x: 300, y: -500, w: 500, h: 500),
@@ -146,7 +146,7 @@ struct CardGoldenTests {
 
     @Test func theErrorImageIsClippedByTheFrameAsAnyImage() throws {
         let card = Card(
-            backgroundColor: Color(hex: "#F4D6E6")!,
+            backgroundColor: Color(rgb: 0xF4D6E6),
             imageElements: [
                 element(nil, x: -300, y: -500, w: 550, h: 550, clip: .heart),
                 element(nil, x: 300, y: -500, w: 550, h: 550, clip: .circle),
@@ -168,7 +168,7 @@ struct CardGoldenTests {
                 TextElement(
                     transform: ElementTransform(
                         size: Size(width: 1240, height: 104), offset: Point(x: 0, y: Double(index) * 114 - 912)),
-                    text: "\(font): Quick brown fox", textColor: Color(hex: "#1D3557")!, textFont: font)
+                    text: "\(font): Quick brown fox", textColor: Color(rgb: 0x1D3557), textFont: font)
             })
         let (image, warnings) = try render(card, scale: 0.4)
         #expect(warnings.isEmpty, "\(warnings)")

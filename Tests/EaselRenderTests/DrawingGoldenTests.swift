@@ -27,8 +27,8 @@ struct DrawingGoldenTests {
         GraphicTransform(center: Point(x: x, y: y), size: Size(width: w, height: h), rotationDegrees: rotation)
     }
 
-    static let ink = Color(hex: "#1B1B1E")!
-    static let blue = Color(hex: "#457B9D")!
+    static let ink = Color(rgb: 0x1B1B1E)
+    static let blue = Color(rgb: 0x457B9D)
 
     @Test func everyShapeKind() throws {
         var wave = Path()
@@ -78,8 +78,8 @@ struct DrawingGoldenTests {
         for (i, width) in [0.5, 1, 4, 9].enumerated() {
             graphics.append(
                 Graphic(
-                    kind: .ellipse, transform: Self.frame(Double(i) * 100 + 70, 250, 70, 50), fill: Color(hex: "#F1FAEE"),
-                    stroke: Stroke(color: Color(hex: "#E63946")!, width: width)))
+                    kind: .ellipse, transform: Self.frame(Double(i) * 100 + 70, 250, 70, 50), fill: Color(rgb: 0xF1FAEE),
+                    stroke: Stroke(color: Color(rgb: 0xE63946), width: width)))
         }
         let drawing = Drawing(canvasSize: Size(width: 440, height: 300), background: .white, graphics: graphics)
         assertGolden(try render(drawing), named: "stroke-styles", suite: "Drawings")
@@ -91,10 +91,10 @@ struct DrawingGoldenTests {
             graphics: [
                 Graphic(kind: .rectangle, transform: Self.frame(150, 80, 260, 40), fill: Self.ink),
                 Graphic(
-                    kind: .ellipse, transform: Self.frame(70, 80, 100, 100), fill: Color(hex: "#E63946"),
+                    kind: .ellipse, transform: Self.frame(70, 80, 100, 100), fill: Color(rgb: 0xE63946),
                     stroke: Stroke(color: Self.blue, width: 12), opacity: 0.5),
                 Graphic(
-                    kind: .ellipse, transform: Self.frame(160, 80, 100, 100), fill: Color(hex: "#E63946")!.withAlpha(0.5),
+                    kind: .ellipse, transform: Self.frame(160, 80, 100, 100), fill: Color(rgb: 0xE63946).withAlpha(0.5),
                     stroke: Stroke(color: Self.blue.withAlpha(0.5), width: 12)),
                 Graphic(
                     kind: .star(points: 6, innerRadiusRatio: 0.5), transform: Self.frame(250, 80, 90, 90), fill: Self.blue,
@@ -106,15 +106,15 @@ struct DrawingGoldenTests {
     @Test func groupsWithTransformOpacityAndClip() throws {
         let inner = Graphic(
             kind: .group([
-                Graphic(kind: .rectangle, transform: Self.frame(20, 20, 40, 40), fill: Color(hex: "#E9C46A")),
-                Graphic(kind: .ellipse, transform: Self.frame(60, 60, 40, 40), fill: Color(hex: "#2A9D8F")),
+                Graphic(kind: .rectangle, transform: Self.frame(20, 20, 40, 40), fill: Color(rgb: 0xE9C46A)),
+                Graphic(kind: .ellipse, transform: Self.frame(60, 60, 40, 40), fill: Color(rgb: 0x2A9D8F)),
             ]), transform: Self.frame(100, 100, 80, 80, 30), opacity: 0.8)
         let drawing = Drawing(
-            canvasSize: Size(width: 320, height: 220), background: Color(hex: "#F1FAEE"),
+            canvasSize: Size(width: 320, height: 220), background: Color(rgb: 0xF1FAEE),
             graphics: [
                 Graphic(
                     kind: .group([
-                        Graphic(kind: .rectangle, transform: Self.frame(60, 100, 120, 200), fill: Color(hex: "#E63946")),
+                        Graphic(kind: .rectangle, transform: Self.frame(60, 100, 120, 200), fill: Color(rgb: 0xE63946)),
                         Graphic(kind: .rectangle, transform: Self.frame(140, 100, 40, 200), fill: Self.ink),
                         inner,
                     ]), transform: Self.frame(110, 110, 200, 200, -10), opacity: 0.9, clip: .library(.circle)),
@@ -145,7 +145,7 @@ struct DrawingGoldenTests {
             graphics.append(
                 Graphic(
                     kind: .rectangle, transform: Self.frame(160, y, 300, 36),
-                    stroke: Stroke(color: Color(hex: "#CCCCCC")!, width: 1)))
+                    stroke: Stroke(color: Color(rgb: 0xCCCCCC), width: 1)))
             graphics.append(
                 Graphic(
                     kind: .text(
@@ -155,7 +155,7 @@ struct DrawingGoldenTests {
         graphics.append(
             Graphic(
                 kind: .text(TextContent(string: "rotated serif", fontFamily: "Times New Roman", fontSize: 26)),
-                transform: Self.frame(160, 175, 240, 40, -8), fill: Color(hex: "#E63946")))
+                transform: Self.frame(160, 175, 240, 40, -8), fill: Color(rgb: 0xE63946)))
         graphics.append(Graphic(kind: .image(file: "photo.png"), transform: Self.frame(380, 110, 100, 160)))
         let drawing = Drawing(canvasSize: Size(width: 440, height: 210), background: .white, graphics: graphics)
         assertGolden(try render(drawing), named: "text-and-images", suite: "Drawings")

@@ -12,7 +12,7 @@ enum TestImages {
         let image = try RasterImage(width: width, height: height)
         let context = try CairoContext(image: image)
         let (w, h) = (Double(width), Double(height))
-        let colors = [Color(hex: "#E63946")!, Color(hex: "#2A9D8F")!, Color(hex: "#E9C46A")!, Color(hex: "#264653")!]
+        let colors = [Color(rgb: 0xE63946), Color(rgb: 0x2A9D8F), Color(rgb: 0xE9C46A), Color(rgb: 0x264653)]
         for (i, color) in colors.enumerated() {
             var quad = Path()
             quad.addRect(Rect(x: Double(i % 2) * w / 2, y: Double(i / 2) * h / 2, width: w / 2, height: h / 2))

@@ -16,7 +16,7 @@ struct SnapshotAdapterTests {
             Graphic(
                 kind: .star(points: 5, innerRadiusRatio: 0.45),
                 transform: GraphicTransform(center: Point(x: 60, y: 40), size: Size(width: 70, height: 70)),
-                fill: Color(hex: "#FFD23F"), stroke: Stroke(color: .black, width: 2))
+                fill: Color(rgb: 0xFFD23F), stroke: Stroke(color: .black, width: 2))
         ])
 
     @Test func aDrawingMatchesItsReference() {

@@ -176,7 +176,7 @@ try write(Array(legacy.utf8), "1A2B3C4D-0000-4000-8000-000000000004.rwcard")
 func frame(_ x: Double, _ y: Double, _ w: Double, _ h: Double, _ rotation: Double = 0) -> GraphicTransform {
     GraphicTransform(center: Point(x: x, y: y), size: Size(width: w, height: h), rotationDegrees: rotation)
 }
-let ink = Color(hex: "#1B1B1E")!
+let ink = Color(rgb: 0x1B1B1E)
 var wave = Path()
 wave.move(to: Point(x: 0, y: 1))
 wave.addQuadCurve(to: Point(x: 0.5, y: 0.6), control: Point(x: 0.25, y: 0))
@@ -185,41 +185,41 @@ wave.closeSubpath()
 var triangle = Path()
 triangle.addPolygon([Point(x: 0.5, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])
 let showcase = Drawing(
-    canvasSize: Size(width: 800, height: 600), background: Color(hex: "#F4F1E8"),
+    canvasSize: Size(width: 800, height: 600), background: Color(rgb: 0xF4F1E8),
     graphics: [
         Graphic(
             kind: .rectangle, transform: frame(400, 150, 800, 300), fill: Color(red: 0.55, green: 0.75, blue: 0.95), name: "sky"),
         Graphic(
-            kind: .ellipse, transform: frame(620, 110, 120, 120), fill: Color(hex: "#FFD23F"),
-            stroke: Stroke(color: Color(hex: "#E0A000")!, width: 6)),
+            kind: .ellipse, transform: frame(620, 110, 120, 120), fill: Color(rgb: 0xFFD23F),
+            stroke: Stroke(color: Color(rgb: 0xE0A000), width: 6)),
         Graphic(
             kind: .libraryShape(.cloud), transform: frame(250, 100, 200, 120), fill: Color(red: 1, green: 1, blue: 1, alpha: 0.9)),
         Graphic(kind: .image(file: landscapeName), transform: frame(110, 190, 170, 170, 8), clip: .library(.heart)),
         Graphic(
-            kind: .roundedRectangle(cornerRadius: 24), transform: frame(200, 420, 240, 150, -6), fill: Color(hex: "#2E86AB"),
+            kind: .roundedRectangle(cornerRadius: 24), transform: frame(200, 420, 240, 150, -6), fill: Color(rgb: 0x2E86AB),
             opacity: 0.85),
         Graphic(
-            kind: .polygon(sides: 6), transform: frame(420, 420, 140, 140, 15), fill: Color(hex: "#8AC926"),
+            kind: .polygon(sides: 6), transform: frame(420, 420, 140, 140, 15), fill: Color(rgb: 0x8AC926),
             stroke: Stroke(color: ink, width: 3, join: .bevel)),
         Graphic(
-            kind: .star(points: 5, innerRadiusRatio: 0.45), transform: frame(600, 420, 150, 150), fill: Color(hex: "#FF595E"),
+            kind: .star(points: 5, innerRadiusRatio: 0.45), transform: frame(600, 420, 150, 150), fill: Color(rgb: 0xFF595E),
             stroke: Stroke(color: ink, width: 3, join: .round)),
         Graphic(
             kind: .line(from: Point(x: 0, y: 0.5), to: Point(x: 1, y: 0.5)), transform: frame(400, 305, 720, 0),
-            stroke: Stroke(color: Color(hex: "#333333")!, width: 5, dash: [18, 10], cap: .round)),
-        Graphic(kind: .path(wave), transform: frame(400, 545, 800, 110), fill: Color(hex: "#6A4C93")),
+            stroke: Stroke(color: Color(rgb: 0x333333), width: 5, dash: [18, 10], cap: .round)),
+        Graphic(kind: .path(wave), transform: frame(400, 545, 800, 110), fill: Color(rgb: 0x6A4C93)),
         Graphic(
             kind: .text(TextContent(string: "Hello, Easel ✓ 世界", fontFamily: "Gill Sans", fontSize: 44)),
             transform: frame(400, 250, 600, 70), fill: ink),
         Graphic(
             kind: .group([
                 Graphic(kind: .rectangle, transform: frame(30, 60, 60, 120), fill: .white),
-                Graphic(kind: .rectangle, transform: frame(90, 60, 60, 120), fill: Color(hex: "#D62828")),
-                Graphic(kind: .libraryShape(.diamond), transform: frame(60, 60, 70, 70), fill: Color(hex: "#003049")),
+                Graphic(kind: .rectangle, transform: frame(90, 60, 60, 120), fill: Color(rgb: 0xD62828)),
+                Graphic(kind: .libraryShape(.diamond), transform: frame(60, 60, 70, 70), fill: Color(rgb: 0x003049)),
             ]), transform: frame(730, 280, 110, 110, 45), opacity: 0.9, clip: .library(.circle)),
         Graphic(kind: .rectangle, transform: frame(60, 560, 80, 60), fill: ink, clip: .custom(triangle)),
         Graphic(
             kind: .libraryShape(.octagon), transform: frame(740, 560, 70, 70), fill: nil,
-            stroke: Stroke(color: Color(hex: "#D62828")!, width: 4)),
+            stroke: Stroke(color: Color(rgb: 0xD62828), width: 4)),
     ])
 try write(DrawingEncoder.encode(showcase), "Showcase.drawing")

@@ -25,6 +25,9 @@ typedef enum {
     EASEL_PNG_ENCODE_FAILED = 7,
 } easel_png_status;
 
+// The version of the libpng loaded at run time ("1.6.39"), for `easel doctor`.
+const char *easel_png_libpng_version(void);
+
 // ---- Decoding -------------------------------------------------------------------------
 
 typedef struct easel_png_reader easel_png_reader;

@@ -157,7 +157,7 @@ public enum DrawingDecoder {
     package static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
         switch node.value {
         case .string(let text):
-            guard let color = Color(hex: text) else {
+            guard let color = try? Color(hex: text) else {
                 throw node.typeMismatch(expected: "a colour as \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]")
             }
             return color

@@ -103,13 +103,13 @@ struct BackgroundCommand: EditVerb {
     var color: String
 
     func validate() throws {
-        if color.lowercased() != "none", Color(parsing: color) == nil {
+        if color.lowercased() != "none", (try? Color(parsing: color)) == nil {
             throw ValidationError(ElementOptions.badColor("the colour", color))
         }
     }
 
     func apply(to editor: inout DocumentEditor) throws -> String {
-        let value = color.lowercased() == "none" ? nil : Color(parsing: color)
+        let value = color.lowercased() == "none" ? nil : (try? Color(parsing: color))
         try editor.perform { try $0.setBackground(value) }
         return "background of \(path) is \(value?.hex ?? "transparent")"
     }

@@ -233,49 +233,36 @@ struct GoldenVerify: EaselCommand {
 
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
-        // Without a report the artifacts have nowhere to be looked at: a temporary folder,
-        // removed at the end.
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(getpid())")
-        defer { if reportFolder == nil { try? FileManager.default.removeItem(at: temporary) } }
-        let artifacts = reportFolder?.appendingPathComponent("artifacts") ?? temporary
         let suite = folders.suite
         let settings: GoldenSettings?
         do { settings = try suite.settings() } catch { throw ValidationError(error.description) }
         // Rendered as the goldens were recorded, unless other pixels are asked for.
         let recorded = settings?.render
-        let options =
-            render.changesPixels ? render.renderOptions(outputPath: nil) : (recorded ?? render.renderOptions(outputPath: nil))
-        if render.changesPixels, let recorded, recorded.size != options.size || recorded.background != options.background {
+        let asked = render.renderOptions(outputPath: nil)
+        if render.changesPixels, let recorded, recorded.size != asked.size || recorded.background != asked.background {
             Terminal.printError(
-                "easel: note: the goldens were recorded at \(recorded.size); verifying at \(options.size) as asked")
+                "easel: note: the goldens were recorded at \(recorded.size); verifying at \(asked.size) as asked")
         }
-        let tolerance = self.tolerance.value(over: settings?.tolerance ?? .default)
-        let entries = try suite.checked { suite throws(BatchError) in
-            try suite.verify(
-                options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs)
+        let run = try suite.checked { suite throws(BatchError) in
+            try suite.check(
+                options: render.changesPixels || recorded == nil ? asked : nil,
+                tolerance: tolerance.value(over: settings?.tolerance ?? .default), report: reportFolder, jobs: jobs)
         }
-        let failures = entries.filter { !$0.passed }
+        let failures = run.failures
         for failure in failures {
             let document = (folders.documents as NSString).appendingPathComponent(failure.document ?? failure.golden)
             Terminal.printLine("FAIL \(document): \(failure.message ?? "")")
         }
-        let orphans = entries.filter { $0.status == .missing }.count
-        let documents = entries.count - orphans
-        Terminal.printError("easel: \(documents - failures.count) of \(documents) documents match their goldens")
+        Terminal.printError("easel: \(run.summary)")
+        let orphans = run.orphans.count
         if orphans > 0 {
             Terminal.printError(
                 "easel: note: \(orphans) golden\(orphans == 1 ? " has" : "s have") no document (`easel golden prune` lists them)")
         }
-        if let reportFolder {
-            try GoldenReport(
-                entries, folder: reportFolder, documents: folders.documents, goldens: folders.goldens, tolerance: tolerance,
-                render: options
-            ).write(to: reportFolder)
-            if !failures.isEmpty {
-                Terminal.printError(
-                    "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
-                        + "accept what it shows with `easel golden accept \(report!)`")
-            }
+        if let reportFolder, !failures.isEmpty {
+            Terminal.printError(
+                "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
+                    + "accept what it shows with `easel golden accept \(report!)`")
         }
         if !failures.isEmpty { throw ExitCode.documentFailure }
     }

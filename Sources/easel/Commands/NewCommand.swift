@@ -35,14 +35,14 @@ struct NewCommand: ParsableCommand {
             guard size.size.width > 0, size.size.height > 0 else {
                 throw ValidationError("--size must have a positive width and height.")
             }
-            if background.lowercased() != "none", Color(parsing: background) == nil {
+            if background.lowercased() != "none", (try? Color(parsing: background)) == nil {
                 throw ValidationError(ElementOptions.badColor("--background", background))
             }
         }
 
         func execute() throws {
             let drawing = Drawing(
-                canvasSize: size.size, background: background.lowercased() == "none" ? nil : Color(parsing: background))
+                canvasSize: size.size, background: background.lowercased() == "none" ? nil : (try? Color(parsing: background)))
             _ = try DocumentEditor.create(drawing, at: URL(fileURLWithPath: path))
             Terminal.printLine("created drawing \(path) (\(size.size))")
         }

@@ -96,7 +96,7 @@ struct RenderOptionGroup: ParsableArguments {
         if let level = pngCompression, !(0...9).contains(level) {
             throw ValidationError("--png-compression must be from 0 to 9.")
         }
-        if let background, background != "none", Color(parsing: background) == nil {
+        if let background, background != "none", (try? Color(parsing: background)) == nil {
             throw ValidationError(ElementOptions.badColor("--background", background))
         }
         if fit != nil && (width == nil || height == nil) {
@@ -138,7 +138,9 @@ struct RenderOptionGroup: ParsableArguments {
         default: options.size = .share
         }
         // "none": a transparent background instead of the document's own.
-        options.background = background.flatMap { $0 == "none" ? Color(red: 0, green: 0, blue: 0, alpha: 0) : Color(parsing: $0) }
+        options.background = background.flatMap {
+            $0 == "none" ? Color(red: 0, green: 0, blue: 0, alpha: 0) : (try? Color(parsing: $0))
+        }
         options.dpi = dpi
         if let pngCompression { options.png.compressionLevel = pngCompression }
         if let pngFilter { options.png.filters = pngFilter.filters }

@@ -38,7 +38,7 @@ struct ColorArgument: ExpressibleByArgument {
     var color: Color
 
     init?(argument: String) {
-        guard let color = Color(parsing: argument) else { return nil }
+        guard let color = try? Color(parsing: argument) else { return nil }
         self.color = color
     }
 }

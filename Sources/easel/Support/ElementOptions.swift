@@ -65,10 +65,10 @@ struct ElementOptions: ParsableArguments {
     var name: String?
 
     func validate() throws {
-        if let fill, fill.lowercased() != "none", Color(parsing: fill) == nil {
+        if let fill, fill.lowercased() != "none", (try? Color(parsing: fill)) == nil {
             throw ValidationError(Self.badColor("--fill", fill))
         }
-        if let stroke, stroke.lowercased() != "none", Color(parsing: stroke) == nil {
+        if let stroke, stroke.lowercased() != "none", (try? Color(parsing: stroke)) == nil {
             throw ValidationError(Self.badColor("--stroke", stroke))
         }
         if let opacity, !(0...1).contains(opacity) { throw ValidationError("--opacity must be from 0 to 1.") }
@@ -89,10 +89,14 @@ struct ElementOptions: ParsableArguments {
         changes.center = center?.point
         changes.size = size?.size
         changes.rotationDegrees = rotation
-        if let fill { changes.fill = .some(fill.lowercased() == "none" ? nil : Color(parsing: fill)) }
+        if let fill { changes.fill = .some(fill.lowercased() == "none" ? nil : (try? Color(parsing: fill))) }
         if let textColor { changes.fill = .some(textColor.color) }
         if let stroke {
-            if stroke.lowercased() == "none" { changes.removeStroke = true } else { changes.strokeColor = Color(parsing: stroke) }
+            if stroke.lowercased() == "none" {
+                changes.removeStroke = true
+            } else {
+                changes.strokeColor = (try? Color(parsing: stroke))
+            }
         }
         changes.strokeWidth = strokeWidth
         changes.dash = dash?.lengths

@@ -1,0 +1,63 @@
+import EaselBatch
+import EaselDocuments
+import EaselRender
+import Foundation
+
+/// The result of `GoldenSuite.check`: every entry, and the report folder when one was written.
+public struct GoldenSuiteRun: Sendable {
+    /// Every document's result in document order, then the goldens without a document.
+    public var entries: [GoldenSuite.Entry]
+    /// The options the documents were rendered with (the goldens' recorded ones unless given).
+    public var options: RenderOptions
+    /// The tolerance they were judged with.
+    public var tolerance: Tolerance
+    /// The report folder (`index.html`, `report.json`, `junit.xml`), when one was asked for.
+    public var report: URL?
+
+    /// The entries that fail: a document that differs, has no golden, or cannot be rendered.
+    public var failures: [GoldenSuite.Entry] { entries.filter { !$0.passed } }
+    /// Goldens whose document is gone (reported, not failures).
+    public var orphans: [GoldenSuite.Entry] { entries.filter { $0.status == .missing } }
+    /// "3 of 4 documents match their goldens".
+    public var summary: String {
+        let documents = entries.count - orphans.count
+        return "\(documents - failures.count) of \(documents) documents match their goldens"
+    }
+}
+
+extension GoldenSuite {
+    /// Verifies the folder as `easel golden verify` does: rendered with the options the
+    /// goldens were recorded with (from the goldens folder's settings) unless `options` is
+    /// given, judged with `tolerance`, else the settings' tolerance, else `Tolerance.default`,
+    /// ignoring the settings' regions. With `report`, writes the HTML, JSON and JUnit report
+    /// there, with each failure's images under `report/artifacts`; without it, the artifacts
+    /// go to a temporary folder that is removed before returning.
+    ///
+    /// - Throws: `BatchError` when the documents folder does not exist or holds no document,
+    ///   when the settings file cannot be read (naming it and the key path), or when the
+    ///   report cannot be written.
+    public func check(options: RenderOptions? = nil, tolerance: Tolerance? = nil, report: URL? = nil, jobs: Int = 1)
+        throws(BatchError) -> GoldenSuiteRun
+    {
+        let settings: GoldenSettings?
+        do { settings = try self.settings() } catch { throw BatchError(message: error.description) }
+        let options = options ?? settings?.render ?? RenderOptions()
+        let tolerance = tolerance ?? settings?.tolerance ?? .default
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(UUID().uuidString)")
+        defer { if report == nil { try? FileManager.default.removeItem(at: temporary) } }
+        let artifacts = report?.appendingPathComponent("artifacts") ?? temporary
+        let entries = try verify(
+            options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs)
+        if let report {
+            do {
+                try GoldenReport(
+                    entries, folder: report, documents: documents.relativePath, goldens: goldens.relativePath,
+                    tolerance: tolerance, render: options
+                ).write(to: report)
+            } catch {
+                throw BatchError(message: "\(report.path): the report cannot be written: \(error)")
+            }
+        }
+        return GoldenSuiteRun(entries: entries, options: options, tolerance: tolerance, report: report)
+    }
+}
