@@ -63,7 +63,9 @@ test: deps lint
 examples: deps
 	cd $(EXAMPLE) && swift build --build-tests $(SWIFT_BUILD_FLAGS) && swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
-# Every product's DocC catalog, warnings as errors: out/docs/<Product>.doccarchive.
+# Every product's DocC catalog, warnings as errors: out/docs/<Product>.doccarchive. (docc
+# fails on its own warnings; the grep also fails on any other warning about this package's
+# files, and lets SwiftPM's notes about dependencies' unhandled files pass.)
 docs: deps
 	@mkdir -p out/docs
 	@for target in $(DOC_TARGETS); do \
@@ -71,7 +73,7 @@ docs: deps
 	  swift package --allow-writing-to-directory out/docs generate-documentation --target $$target \
 	    --output-path out/docs/$$target.doccarchive --warnings-as-errors >out/docs/$$target.log 2>&1 \
 	    || { cat out/docs/$$target.log; exit 1; }; \
-	  grep -i "warning:" out/docs/$$target.log && exit 1; \
+	  grep "warning:" out/docs/$$target.log | grep -F "$(CURDIR)/" && exit 1; \
 	done; true
 
 # Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
