@@ -20,7 +20,7 @@ import Foundation
 /// ```
 public enum SystemCheck {
     /// One thing checked.
-    public struct Item: Sendable, Equatable {
+    public struct Item: Sendable, Equatable, Encodable {
         /// What was checked: `cairo`, `libpng`, `font DejaVuSans.ttf`…
         public var name: String
         /// True when it is present and works.
@@ -74,10 +74,7 @@ public enum SystemCheck {
         let version = String(cString: cairo_version_string())
         var item = Item(name: "cairo", ok: false, detail: version, debianPackage: "libcairo2", fedoraPackage: "cairo")
         do {
-            let image = try RasterImage(width: 4, height: 4)
-            let context = try CairoContext(image: image)
-            try context.setSource(Color(red: 1, green: 0, blue: 0))
-            try context.paint()
+            let image = try paintedImage(width: 4, height: 4, Color(red: 1, green: 0, blue: 0))
             guard image.pixel(x: 2, y: 2) == RGBA8(r: 255, g: 0, b: 0, a: 255) else {
                 item.detail += ": an image surface drew the wrong pixels"
                 return item
@@ -87,7 +84,6 @@ public enum SystemCheck {
                 let page = try surface.context()
                 try page.setSource(.black)
                 try page.paint()
-                _ = page
                 guard try !surface.finish().isEmpty else {
                     item.detail += ": the \(format) surface wrote nothing"
                     return item
@@ -101,15 +97,21 @@ public enum SystemCheck {
         return item
     }
 
+    /// An image of the size filled with `color` by cairo.
+    static func paintedImage(width: Int, height: Int, _ color: Color) throws(CairoError) -> RasterImage {
+        let image = try RasterImage(width: width, height: height)
+        let context = try CairoContext(image: image)
+        try context.setSource(color)
+        try context.paint()
+        return image
+    }
+
     /// libpng decodes what Easel's PNG writer encodes, pixel for pixel.
     static func pngItem() -> Item {
         let version = String(cString: easel_png_libpng_version())
         var item = Item(name: "libpng", ok: false, detail: version, debianPackage: "libpng16-16", fedoraPackage: "libpng")
         do {
-            let image = try RasterImage(width: 3, height: 2)
-            let context = try CairoContext(image: image)
-            try context.setSource(Color(red: 0, green: 0.5, blue: 1, alpha: 0.5))
-            try context.paint()
+            let image = try paintedImage(width: 3, height: 2, Color(red: 0, green: 0.5, blue: 1, alpha: 0.5))
             let decoded = try PNGDecoder.decode(try PNGEncoder.encode(image))
             guard decoded.width == 3, decoded.height == 2, decoded.pixel(x: 1, y: 1) == image.pixel(x: 1, y: 1) else {
                 item.detail += ": a PNG round trip changed the pixels"

@@ -35,7 +35,13 @@ public enum RecordMode: String, Sendable, CaseIterable {
             guard let mode = RecordMode(rawValue: value.lowercased()) else { throw UnknownMode(value: value) }
             return mode
         }
-        if let ci = environment["CI"], !ci.isEmpty, ci.lowercased() != "false", ci != "0" { return .never }
-        return .missing
+        return isCI(environment) ? .never : .missing
+    }
+
+    /// True when `CI` is set to anything but empty, `false` or `0`: the rule every Easel
+    /// record mode follows (the golden assertions, and `Record.easel` for swift-snapshot-testing).
+    package static func isCI(_ environment: [String: String]) -> Bool {
+        guard let ci = environment["CI"] else { return false }
+        return !ci.isEmpty && ci.lowercased() != "false" && ci != "0"
     }
 }

@@ -22,11 +22,9 @@ public func assertGolden(
     _ image: RasterImage, named name: String, suite: String, tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
     record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    let outcome = GoldenSession.verify(
-        image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath)
-    if !outcome.passed {
-        GoldenSession.report(outcome.message ?? "golden check failed", filePath: filePath, line: line, column: column)
-    }
+    GoldenSession.check(
+        image, warnings: [], named: name, suite: suite, tolerance: tolerance, ignoring: ignoring, record: record,
+        filePath: filePath, line: line, column: column)
 }
 
 /// Checks a rendering made by `DocumentRenderer.render`. Its warnings (a missing image, an
@@ -36,16 +34,9 @@ public func assertGolden(
     ignoring: [PixelRect] = [], record: RecordMode? = nil, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
 ) {
-    let outcome = GoldenSession.verify(
-        rendered.image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record,
-        filePath: filePath)
-    if !outcome.passed {
-        var message = outcome.message ?? "golden check failed"
-        if !rendered.warnings.isEmpty {
-            message += "\nthe rendering warned: " + rendered.warnings.map(\.description).joined(separator: "; ")
-        }
-        GoldenSession.report(message, filePath: filePath, line: line, column: column)
-    }
+    GoldenSession.check(
+        rendered.image, warnings: rendered.warnings, named: name, suite: suite, tolerance: tolerance, ignoring: ignoring,
+        record: record, filePath: filePath, line: line, column: column)
 }
 
 /// Opens the document file at `url` with `registry` (any registered type, by extension),
@@ -67,7 +58,8 @@ public func assertGolden(
     }
 }
 
-/// Renders `document` (which lives at `url`, for its images) and checks it against its golden.
+/// Renders `document` (which lives at `url`, for its images) and checks it against its golden;
+/// the render's warnings join a failure's message.
 public func assertGolden(
     _ document: any FileDocument, at url: URL, named name: String, suite: String,
     options: RenderOptions = RenderOptions(size: .thumbnail), tolerance: Tolerance = .default, ignoring: [PixelRect] = [],
@@ -76,7 +68,7 @@ public func assertGolden(
     do {
         let rendered = try DocumentRenderer.render(LocatedDocument(document, at: url), options: options)
         assertGolden(
-            rendered.image, named: name, suite: suite, tolerance: tolerance, ignoring: ignoring, record: record,
+            rendered, named: name, suite: suite, tolerance: tolerance, ignoring: ignoring, record: record,
             filePath: filePath, line: line,
             column: column)
     } catch {
@@ -139,6 +131,23 @@ public enum GoldenSession {
             goldensFolder: root.appendingPathComponent("Goldens"), artifactsFolder: artifacts,
             recordMode: mode, tolerance: tolerance)
         return verifier.verify(image, named: name, ignoring: ignoring)
+    }
+
+    /// Checks `image` against `Goldens/<suite>/<name>.png` and reports a failure; the
+    /// warnings of the render that made it (a missing image, an unmapped font) join the
+    /// message, since they often explain the difference.
+    static func check(
+        _ image: RasterImage, warnings: [DocumentWarning], named name: String, suite: String, tolerance: Tolerance,
+        ignoring: [PixelRect], record: RecordMode?, filePath: StaticString, line: UInt, column: UInt
+    ) {
+        let outcome = verify(
+            image, named: suite + "/" + name, tolerance: tolerance, ignoring: ignoring, record: record, filePath: filePath)
+        guard !outcome.passed else { return }
+        var message = outcome.message ?? "golden check failed"
+        if !warnings.isEmpty {
+            message += "\nthe rendering warned: " + warnings.map(\.description).joined(separator: "; ")
+        }
+        report(message, filePath: filePath, line: line, column: column)
     }
 
     /// Records a failure with Swift Testing when a Swift Testing test is running, and with

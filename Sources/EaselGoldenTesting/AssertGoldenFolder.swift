@@ -32,10 +32,12 @@ public func assertGoldenFolder(
     do {
         let mode = try record ?? RecordMode.fromEnvironment()
         if mode != .never {
-            let recordOptions = options ?? (try? suite.settings())?.render ?? RenderOptions()
+            // Recorded as verify will render them: the goldens' settings unless told otherwise
+            // (a settings file that cannot be read is a failure naming it, here and in check).
+            let settings = try suite.settings()
             let outcomes = try suite.record(
-                options: recordOptions, onlyMissing: mode == .missing,
-                onlyFailing: mode == .failed ? (tolerance ?? (try? suite.settings())?.tolerance ?? .default) : nil)
+                options: options ?? settings?.render ?? RenderOptions(), onlyMissing: mode == .missing,
+                onlyFailing: mode == .failed ? (tolerance ?? settings?.tolerance ?? .default) : nil)
             for outcome in outcomes {
                 switch outcome {
                 case .recorded(let golden): fail("recorded \(golden.path) (\(mode.rawValue) mode): look at it, then commit it")

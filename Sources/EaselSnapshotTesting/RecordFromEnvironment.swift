@@ -15,7 +15,6 @@ extension SnapshotTestingConfiguration.Record {
     /// The same rule over the given environment (tests pass their own).
     public static func easel(environment: [String: String]) -> Self {
         if let value = environment["SNAPSHOT_TESTING_RECORD"], let mode = Self(rawValue: value) { return mode }
-        if let ci = environment["CI"], !ci.isEmpty, ci.lowercased() != "false", ci != "0" { return .never }
-        return .missing
+        return RecordMode.isCI(environment) ? .never : .missing
     }
 }

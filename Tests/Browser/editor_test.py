@@ -116,6 +116,18 @@ def drag(page, start, end, steps=20):
     page.mouse.up()
 
 
+def drag_handle(page, folder, handle, by, key):
+    """Drags the selected box's `handle` (se, rotate...) by `by` pixels from 6 px inside it, waits for
+    the save and the new rendering, and returns the first image element's transform[key] before and after."""
+    before = card_json(folder)["imageElements"][0]["transform"][key]
+    box = page.locator(f".box.selected .handle.{handle}").bounding_box()
+    start = (box["x"] + 6, box["y"] + 6)
+    drag(page, start, (start[0] + by[0], start[1] + by[1]))
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+    wait_for_rendering(page, revision(folder / CARD))
+    return before, card_json(folder)["imageElements"][0]["transform"][key]
+
+
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="easel-editor-") as scratch:
@@ -183,19 +195,9 @@ def main():
                       f"(after the save: {waited * 1000:.0f} ms); frames during the drag: {fps:.0f}/s")
 
                 # Resize with the south-east handle, then rotate with the round handle.
-                size_before = card_json(folder)["imageElements"][0]["transform"]["size"]
-                handle = page.locator(".box.selected .handle.se").bounding_box()
-                drag(page, (handle["x"] + 6, handle["y"] + 6), (handle["x"] + 36, handle["y"] + 26))
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                wait_for_rendering(page, revision(folder / CARD))
-                size_after = card_json(folder)["imageElements"][0]["transform"]["size"]
+                size_before, size_after = drag_handle(page, folder, "se", (30, 20), "size")
                 check(size_after != size_before, f"the handle resized the frame: {size_before} -> {size_after}")
-                rotation_before = card_json(folder)["imageElements"][0]["transform"]["rotation"]
-                knob = page.locator(".box.selected .handle.rotate").bounding_box()
-                drag(page, (knob["x"] + 6, knob["y"] + 6), (knob["x"] + 90, knob["y"] + 40))
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                wait_for_rendering(page, revision(folder / CARD))
-                rotation_after = card_json(folder)["imageElements"][0]["transform"]["rotation"]
+                rotation_before, rotation_after = drag_handle(page, folder, "rotate", (84, 34), "rotation")
                 check(rotation_after != rotation_before, f"the knob rotated the frame: {rotation_before} -> {rotation_after}")
 
                 # The heart frame from the inspector: frameIndex 3 on disk.

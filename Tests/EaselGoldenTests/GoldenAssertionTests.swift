@@ -74,6 +74,19 @@ struct GoldenAssertionTests {
         #expect(messages.first?.contains("8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11") == true, "\(messages)")
     }
 
+    @Test func aCardValueThatDiffersSaysWhatItsRenderWarnedToo() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = try #require(try DocumentRegistry.standard.open(Self.card).document as? Card)
+        // Placed in a folder without its images: the same golden, the error image instead.
+        let messages = failures {
+            assertGolden(
+                card: card, in: folder, named: "1A2B3C4D-0000-4000-8000-000000000001", suite: "Documentation", record: .never)
+        }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("the rendering warned:") == true, "\(messages)")
+    }
+
     @Test func aFolderIsRecordedThenVerifiedAndAChangedDocumentFailsWithAReport() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -28,16 +28,9 @@ struct DoctorCommand: EaselCommand {
     func execute() throws {
         let report = SystemCheck.run()
         if json {
-            struct Entry: Encodable {
-                var name: String, ok: Bool, detail: String, debianPackage: String, fedoraPackage: String?
-            }
-            struct Output: Encodable { var ok: Bool, checks: [Entry], install: String? }
-            let entries = report.items.map {
-                Entry(
-                    name: $0.name, ok: $0.ok, detail: $0.detail, debianPackage: $0.debianPackage, fedoraPackage: $0.fedoraPackage)
-            }
+            struct Output: Encodable { var ok: Bool, checks: [SystemCheck.Item], install: String? }
             Terminal.write(
-                (try? JSONOutput.string(Output(ok: report.problems.isEmpty, checks: entries, install: report.installHint)))
+                (try? JSONOutput.string(Output(ok: report.problems.isEmpty, checks: report.items, install: report.installHint)))
                     ?? "{}")
         } else {
             let fonts = report.items.filter { $0.name.hasPrefix("font ") }
