@@ -58,6 +58,8 @@ let package = Package(
         .systemLibrary(name: "CEaselCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CEaselFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // and Easel's own fast PNG writer's parts, deflating with ISA-L.
+        // System calls the Glibc module leaves out (sync_file_range).
+        .target(name: "CEaselSystem"),
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -71,7 +73,7 @@ let package = Package(
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error
         // and warning every document API speaks.
-        .target(name: "EaselSupport"),
+        .target(name: "EaselSupport", dependencies: ["CEaselSystem"]),
         // Points, sizes, rects, affine transforms, paths, the clip-shape library, colours.
         .target(name: "EaselGeometry"),
         // The file-document protocol, content types, the registry, located documents, Card,
@@ -150,7 +152,7 @@ let package = Package(
             path: "Tools/GoldenMetricStudy"),
         .executableTarget(
             name: "easel-cairo-reference",
-            dependencies: ["CEaselCairo", "CEaselFreeType"],
+            dependencies: ["CEaselCairo", "CEaselFreeType", "CEaselPNG"],
             path: "Tools/easel-cairo-reference",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]
         ),
@@ -180,7 +182,7 @@ let package = Package(
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
-        .testTarget(name: "EaselCairoTests", dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport"]),
+        .testTarget(name: "EaselCairoTests", dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport", "CEaselSystem"]),
         .testTarget(
             name: "EaselRenderTests",
             dependencies: [

@@ -51,22 +51,24 @@ extension Benchmarks {
         let peer = resvg()
         func process(_ document: URL) throws -> (easel: Timing, resvg: Timing?) {
             let png = inputs.folder.appendingPathComponent("speed.png").path
-            let easelTime = try measure(runs: runs) { _ = try run(easel, ["export", document.path, "--out", png]) }
-            guard let peer else { return (easelTime, nil) }
+            let exportDocument = { _ = try run(easel, ["export", document.path, "--out", png]) }
+            guard let peer else { return (try measure(runs: runs, exportDocument), nil) }
             let svg = inputs.folder.appendingPathComponent("speed.svg")
             try DocumentRenderer.export(try DocumentRegistry.standard.open(document), options: RenderOptions(format: .svg))
                 .write(to: svg.path)
-            let resvgTime = try measure(runs: runs) { _ = try run(peer, [svg.path, png]) }
+            let peerPNG = inputs.folder.appendingPathComponent("speed-resvg.png").path
+            // In turn, so that the machine's changes of speed fall on both.
+            let (easelTime, resvgTime) = try measureInTurn(runs: runs, exportDocument) { _ = try run(peer, [svg.path, peerPNG]) }
             return (easelTime, resvgTime)
         }
         let cardTimes = try process(card), shapeTimes = try process(shapes)
 
         // One 2600x4000 export: one core against all of them.
         let big = inputs.folder.appendingPathComponent("speed-big.png").path
-        let bigOne = try measure(runs: runs) {
-            _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"], environment: ["EASEL_THREADS": "1"])
-        }
-        let bigAll = try measure(runs: runs) { _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"]) }
+        let (bigOne, bigAll) = try measureInTurn(
+            runs: runs,
+            { _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"], environment: ["EASEL_THREADS": "1"]) },
+            { _ = try run(easel, ["export", card.path, "--out", big, "--scale", "2"]) })
 
         // Bytes against zlib level 1 (libpng, UP filter, through the C program).
         let scene = try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(card))

@@ -34,6 +34,25 @@ func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows
     return Timing(samples)
 }
 
+/// Milliseconds taken by `first` and by `second`, run in turn `runs` times each (after one
+/// unmeasured warm-up of each): this machine speeds up and slows down by a third within
+/// minutes, and taking turns makes such a change fall on both alike, so their ratio holds.
+func measureInTurn(runs: Int, _ first: () throws -> Void, _ second: () throws -> Void) rethrows -> (Timing, Timing) {
+    try first()
+    try second()
+    var firstSamples: [Double] = [], secondSamples: [Double] = []
+    func timed(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+    for _ in 0..<runs {
+        firstSamples.append(try timed(first))
+        secondSamples.append(try timed(second))
+    }
+    return (Timing(firstSamples), Timing(secondSamples))
+}
+
 func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2fx", a / b) : "–" }
 
 /// Prints a table with aligned columns.

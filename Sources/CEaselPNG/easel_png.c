@@ -132,6 +132,11 @@ easel_png_status easel_png_reader_read_header(easel_png_reader *reader, uint64_t
     if (reader->png == NULL) return easel_png_reader_fail(reader, EASEL_PNG_OUT_OF_MEMORY, "out of memory");
     reader->info = png_create_info_struct(reader->png);
     if (reader->info == NULL) return easel_png_reader_fail(reader, EASEL_PNG_OUT_OF_MEMORY, "out of memory");
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32)
+    // zlib's Adler-32 of the pixel stream is not computed: every chunk's CRC is still
+    // checked, so damaged bytes are still found, for 7 % less decoding time.
+    png_set_option(reader->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
 
     if (setjmp(png_jmpbuf(reader->png))) {
         return easel_png_reader_status_after_error(reader);
@@ -187,15 +192,21 @@ easel_png_status easel_png_reader_read_argb32(easel_png_reader *reader, uint8_t 
         return easel_png_reader_status_after_error(reader);
     }
 
-    // Normalise every colour type and depth to 8-bit RGBA.
+    // Normalise every colour type and depth to 8-bit RGBA; on a little-endian machine in the
+    // order B, G, R, A, which is already cairo's native ARGB32 word.
     png_structp png = reader->png;
     png_set_expand(png);                     // palette -> RGB, grey < 8 bits -> 8, tRNS -> alpha
     if (reader->header.bit_depth == 16) png_set_scale_16(png);
     int color_type = reader->header.color_type;
     if (!(color_type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
-    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, reader->info, PNG_INFO_tRNS)) {
-        png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
-    }
+    const int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, reader->info, PNG_INFO_tRNS);
+    if (!has_alpha) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    png_set_bgr(png);
+    const int native_order = 1;
+#else
+    const int native_order = 0;
+#endif
     png_set_interlace_handling(png);
     png_read_update_info(png, reader->info);
     if (png_get_rowbytes(png, reader->info) != (png_size_t)width * 4) {
@@ -212,15 +223,25 @@ easel_png_status easel_png_reader_read_argb32(easel_png_reader *reader, uint8_t 
     free(rows);
     rows = NULL;
 
-    // RGBA bytes -> premultiplied native-endian ARGB32, in place (both are 4 bytes a pixel).
+    // Premultiplied alpha. Opaque pixels are already right in native order (premultiplying
+    // by 255 changes nothing), so an image without alpha needs no pass at all.
+    if (native_order && !has_alpha) return EASEL_PNG_OK;
     for (png_uint_32 y = 0; y < height; y++) {
         uint8_t *row = destination + (size_t)y * stride;
         for (png_uint_32 x = 0; x < width; x++) {
             uint8_t *p = row + (size_t)x * 4;
             uint8_t a = p[3];
-            uint32_t argb = ((uint32_t)a << 24) | ((uint32_t)premultiply(p[0], a) << 16) |
-                            ((uint32_t)premultiply(p[1], a) << 8) | premultiply(p[2], a);
-            memcpy(p, &argb, 4);
+            if (native_order) {
+                if (a == 0xFF) continue;
+                p[0] = premultiply(p[0], a);  // B
+                p[1] = premultiply(p[1], a);  // G
+                p[2] = premultiply(p[2], a);  // R
+            } else {
+                // RGBA bytes -> premultiplied native-endian ARGB32, in place.
+                uint32_t argb = ((uint32_t)a << 24) | ((uint32_t)premultiply(p[0], a) << 16) |
+                                ((uint32_t)premultiply(p[1], a) << 8) | premultiply(p[2], a);
+                memcpy(p, &argb, 4);
+            }
         }
     }
     return EASEL_PNG_OK;
@@ -266,15 +287,7 @@ static void easel_png_write_to_memory(png_structp png, png_bytep data, png_size_
 static void easel_png_flush_nothing(png_structp png) { (void)png; }
 
 static int easel_png_is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *row = pixels + (size_t)y * stride;
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t argb;
-            memcpy(&argb, row + (size_t)x * 4, 4);
-            if ((argb >> 24) != 0xFF) return 0;
-        }
-    }
-    return 1;
+    return easel_png_rows_are_opaque(pixels, width, stride, 0, height);
 }
 
 static void easel_png_copy_message(char *message, size_t capacity, const char *text) {
@@ -282,6 +295,7 @@ static void easel_png_copy_message(char *message, size_t capacity, const char *t
 }
 
 static void easel_png_row_bytes(const uint8_t *source, uint32_t width, int keep_alpha, uint8_t *out);
+static int easel_png_reserve(easel_png_buffer *buffer, size_t more);
 
 easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height,
                                          size_t stride, const easel_png_encode_options *options,
@@ -345,6 +359,13 @@ easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, 
     return EASEL_PNG_OK;
 }
 
+int easel_png_buffer_append(easel_png_buffer *buffer, const uint8_t *bytes, size_t length) {
+    if (!easel_png_reserve(buffer, length)) return 0;
+    if (length > 0) memcpy(buffer->bytes + buffer->length, bytes, length);
+    buffer->length += length;
+    return 1;
+}
+
 void easel_png_buffer_free(easel_png_buffer *buffer) {
     if (buffer == NULL) return;
     free(buffer->bytes);
@@ -356,12 +377,9 @@ void easel_png_buffer_free(easel_png_buffer *buffer) {
 // ---- the fast writer's parts ------------------------------------------------------------
 
 #include <isa-l/crc.h>
+#include <isa-l/crc64.h>
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
-
-int easel_png_pixels_are_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
-    return easel_png_is_opaque(pixels, width, height, stride);
-}
 
 // One row of straight-alpha RGB(A) bytes.
 static void easel_png_row_bytes(const uint8_t *source, uint32_t width, int keep_alpha, uint8_t *out) {
@@ -390,32 +408,6 @@ static void easel_png_row_bytes(const uint8_t *source, uint32_t width, int keep_
     }
 }
 
-size_t easel_png_filter_rows(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
-                             uint32_t end_row, int keep_alpha, uint8_t *out) {
-    const size_t row_bytes = (size_t)width * (keep_alpha ? 4 : 3);
-    // Two rows of unfiltered bytes, this band's only allocation.
-    uint8_t *rows = malloc(row_bytes * 2);
-    if (rows == NULL) return 0;
-    uint8_t *previous = rows, *current = rows + row_bytes;
-    if (first_row > 0) {
-        easel_png_row_bytes(pixels + (size_t)(first_row - 1) * stride, width, keep_alpha, previous);
-    } else {
-        memset(previous, 0, row_bytes);
-    }
-    uint8_t *cursor = out;
-    for (uint32_t y = first_row; y < end_row; y++) {
-        easel_png_row_bytes(pixels + (size_t)y * stride, width, keep_alpha, current);
-        *cursor++ = 2;  // UP
-        for (size_t i = 0; i < row_bytes; i++) cursor[i] = (uint8_t)(current[i] - previous[i]);
-        cursor += row_bytes;
-        uint8_t *swap = previous;
-        previous = current;
-        current = swap;
-    }
-    free(rows);
-    return (size_t)(cursor - out);
-}
-
 static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
     if (more <= buffer->capacity - buffer->length) return 1;
     size_t capacity = buffer->capacity ? buffer->capacity : 65536;
@@ -427,43 +419,186 @@ static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
     return 1;
 }
 
-easel_png_status easel_png_deflate_band(const uint8_t *input, size_t length, int level, int last,
-                                        easel_png_buffer *output) {
-    if (level < 0 || level > 3 || (input == NULL && length > 0) || output == NULL || length > UINT32_MAX) {
+// One UP-filtered scanline of an opaque image as RGB, straight from the ARGB32 words of the
+// row and the row above (NULL for the first row of the image: the row above is zeros). Four
+// pixels at a time become three little-endian words; the subtraction is byte by byte
+// without borrows between bytes (SWAR), so nothing is converted twice.
+static void easel_png_filter_row_rgb(const uint32_t *row, const uint32_t *above, uint32_t width, uint8_t *out) {
+    *out++ = 2;  // UP
+    uint32_t x = 0;
+    const uint32_t high = 0x80808080u;
+    for (; x + 4 <= width; x += 4, out += 12) {
+        uint32_t rgb[4];
+        for (int i = 0; i < 4; i++) {
+            uint32_t c = row[x + i], p = above ? above[x + i] : 0;
+            uint32_t d = ((c | high) - (p & ~high)) ^ ((c ^ ~p) & high);  // c - p per byte
+            rgb[i] = __builtin_bswap32(d) >> 8;                            // bytes R, G, B in memory order
+        }
+        uint32_t words[3] = {rgb[0] | rgb[1] << 24, rgb[1] >> 8 | rgb[2] << 16, rgb[2] >> 16 | rgb[3] << 8};
+        memcpy(out, words, 12);
+    }
+    for (; x < width; x++, out += 3) {
+        uint32_t c = row[x], p = above ? above[x] : 0;
+        out[0] = (uint8_t)((c >> 16) - (p >> 16));
+        out[1] = (uint8_t)((c >> 8) - (p >> 8));
+        out[2] = (uint8_t)(c - p);
+    }
+}
+
+int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                              uint32_t end_row) {
+    for (uint32_t y = first_row; y < end_row; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        // The AND of every pixel's word: its top byte is 0xFF only when every alpha is (the
+        // loop vectorises; one row at a time, so a transparent image stops early).
+        uint32_t all = 0xFFFFFFFFu;
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t argb;
+            memcpy(&argb, row + (size_t)x * 4, 4);
+            all &= argb;
+        }
+        if ((all >> 24) != 0xFF) return 0;
+    }
+    return 1;
+}
+
+size_t easel_png_deflate_state_size(void) { return sizeof(struct isal_zstream); }
+
+easel_png_status easel_png_encode_band(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                                       uint32_t end_row, int keep_alpha, int level, int last,
+                                       easel_png_buffer *output, uint32_t *adler, size_t *filtered_length) {
+    // On the heap: ISA-L's stream state is 80 KiB, too much for a worker thread's stack.
+    void *state = malloc(sizeof(struct isal_zstream));
+    if (state == NULL) return EASEL_PNG_OUT_OF_MEMORY;
+    easel_png_status status = easel_png_encode_band_in(state, pixels, width, stride, first_row, end_row, keep_alpha,
+                                                       level, last, output, adler, filtered_length);
+    free(state);
+    return status;
+}
+
+easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, uint32_t width, size_t stride,
+                                          uint32_t first_row, uint32_t end_row, int keep_alpha, int level, int last,
+                                          easel_png_buffer *output, uint32_t *adler, size_t *filtered_length) {
+    if (state == NULL || pixels == NULL || output == NULL || adler == NULL || filtered_length == NULL || width == 0 ||
+        first_row >= end_row || level < 0 || level > 3 || stride < (size_t)width * 4) {
         return EASEL_PNG_INVALID_ARGUMENT;
     }
+    const size_t row_bytes = (size_t)width * (keep_alpha ? 4 : 3), line_bytes = row_bytes + 1;
+    const uint64_t total = (uint64_t)line_bytes * (end_row - first_row);
+    if (total > UINT32_MAX) return EASEL_PNG_INVALID_ARGUMENT;
+    // The filtered lines go through a buffer of about 128 KiB (at least one line), each
+    // chunk handed to ISA-L, which keeps the history the next chunk refers to.
+    const uint32_t chunk_rows = line_bytes >= 131072 ? 1 : (uint32_t)(131072 / line_bytes);
     static const uint32_t level_buffers[] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
-    uint8_t *level_buffer = NULL;
-    if (level > 0 && (level_buffer = malloc(level_buffers[level])) == NULL) return EASEL_PNG_OUT_OF_MEMORY;
-    struct isal_zstream stream;
-    isal_deflate_init(&stream);
-    stream.level = (uint32_t)level;
-    stream.level_buf = level_buffer;
-    stream.level_buf_size = level_buffers[level];
-    stream.next_in = (uint8_t *)input;
-    stream.avail_in = (uint32_t)length;
-    stream.end_of_stream = last ? 1 : 0;
-    stream.flush = last ? NO_FLUSH : FULL_FLUSH;
+    // Zeroed, with room past the last line: ISA-L's vector loads reach a few bytes beyond
+    // the input it is given. Garbage there was measured not to change the output (the rare
+    // differing bytes once blamed on it came from ISA-L's first-byte path, see the stream
+    // below), but nothing ISA-L reads should be undefined.
+    uint8_t *chunk = calloc(1, line_bytes * chunk_rows + 64);
+    // The alpha path converts each row once: the row above is kept unfiltered.
+    uint8_t *rows = keep_alpha ? malloc(row_bytes * 2) : NULL;
+    // Zeroed, as the stream below and the chunk (see the chunk).
+    uint8_t *level_buffer = level > 0 ? calloc(1, level_buffers[level]) : NULL;
     easel_png_status status = EASEL_PNG_OK;
-    // Room for incompressible data: stored blocks add 5 bytes per 64 KiB, plus the flush.
-    if (!easel_png_reserve(output, length + length / 8 + 4096)) status = EASEL_PNG_OUT_OF_MEMORY;
-    while (status == EASEL_PNG_OK) {
-        stream.next_out = output->bytes + output->length;
-        stream.avail_out = (uint32_t)(output->capacity - output->length > UINT32_MAX ? UINT32_MAX
-                                                                                       : output->capacity - output->length);
-        uint32_t room = stream.avail_out;
-        if (isal_deflate(&stream) != COMP_OK) {
-            status = EASEL_PNG_ENCODE_FAILED;
-            break;
-        }
-        output->length += room - stream.avail_out;
-        // Done when everything was taken and written out: the stream's end, or (a band) the
-        // flush, which ISA-L completes whenever it returns with room left.
-        int done = stream.avail_in == 0 && (last ? stream.internal_state.state == ZSTATE_END : stream.avail_out > 0);
-        if (done) break;
-        if (!easel_png_reserve(output, 65536)) status = EASEL_PNG_OUT_OF_MEMORY;
+    if (chunk == NULL || (keep_alpha && rows == NULL) || (level > 0 && level_buffer == NULL) ||
+        !easel_png_reserve(output, (size_t)total + (size_t)total / 8 + 4096)) {
+        status = EASEL_PNG_OUT_OF_MEMORY;
     }
+    uint8_t *previous = rows, *current = rows ? rows + row_bytes : NULL;
+    if (status == EASEL_PNG_OK && keep_alpha) {
+        if (first_row > 0) {
+            easel_png_row_bytes(pixels + (size_t)(first_row - 1) * stride, width, 1, previous);
+        } else {
+            memset(previous, 0, row_bytes);
+        }
+    }
+    struct isal_zstream *stream = state;
+    memset(stream, 0, sizeof *stream);
+    isal_deflate_init(stream);
+    stream->level = (uint32_t)level;
+    stream->level_buf = level_buffer;
+    stream->level_buf_size = level_buffers[level];
+    uint32_t sum = 1;
+    // ISA-L 2.30 (Debian 12) deflates the first byte of a stream without history through a
+    // path of its AVX2 match finder (isal_deflate_icf_body_hash_hist_04, `.write_first_byte`)
+    // that hashes a register the entry never loaded: it still holds the address of the
+    // stream state, so the next position lands in a hash slot chosen by where the state
+    // lives. The output stays valid, but now and then a match is found at another distance:
+    // the same rows gave different bytes in different processes. With history (a preset
+    // dictionary) that path is never taken. So each band begins with its first byte in a
+    // stored block of our own, and that byte becomes ISA-L's dictionary: six bytes a band,
+    // and the bytes no longer depend on any address (EaselCairoTests places the state at
+    // thousands of addresses). The decoder has that byte in its window, as the dictionary
+    // says.
+    int first_byte_written = 0;
+    for (uint32_t y = first_row; status == EASEL_PNG_OK && y < end_row;) {
+        uint32_t chunk_end = end_row - y > chunk_rows ? y + chunk_rows : end_row;
+        uint8_t *cursor = chunk;
+        for (; y < chunk_end; y++, cursor += line_bytes) {
+            const uint8_t *row = pixels + (size_t)y * stride;
+            if (keep_alpha) {
+                easel_png_row_bytes(row, width, 1, current);
+                cursor[0] = 2;  // UP
+                for (size_t i = 0; i < row_bytes; i++) cursor[1 + i] = (uint8_t)(current[i] - previous[i]);
+                uint8_t *swap = previous;
+                previous = current;
+                current = swap;
+            } else {
+                easel_png_filter_row_rgb((const uint32_t *)row, y > 0 ? (const uint32_t *)(row - stride) : NULL, width,
+                                         cursor);
+            }
+        }
+        size_t length = (size_t)(cursor - chunk);
+        sum = isal_adler32(sum, chunk, length);
+        uint8_t *next = chunk;
+        if (!first_byte_written) {
+            // A non-final stored block holding the byte: BFINAL 0 and BTYPE 00 padded to a
+            // byte, LEN 1 and NLEN (little-endian), the byte. A line is at least two bytes
+            // (the filter and a pixel), so input remains for ISA-L.
+            const uint8_t stored_block[6] = {0x00, 0x01, 0x00, 0xFE, 0xFF, chunk[0]};
+            if (!easel_png_buffer_append(output, stored_block, sizeof stored_block)) {
+                status = EASEL_PNG_OUT_OF_MEMORY;
+                break;
+            }
+            if (isal_deflate_set_dict(stream, chunk, 1) != COMP_OK) {
+                status = EASEL_PNG_ENCODE_FAILED;
+                break;
+            }
+            next += 1;
+            length -= 1;
+            first_byte_written = 1;
+        }
+        const int final = y == end_row;
+        stream->next_in = next;
+        stream->avail_in = (uint32_t)length;
+        stream->end_of_stream = final && last ? 1 : 0;
+        stream->flush = final && !last ? FULL_FLUSH : NO_FLUSH;
+        for (;;) {
+            if (!easel_png_reserve(output, 65536)) {
+                status = EASEL_PNG_OUT_OF_MEMORY;
+                break;
+            }
+            stream->next_out = output->bytes + output->length;
+            size_t room = output->capacity - output->length;
+            stream->avail_out = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+            uint32_t offered = stream->avail_out;
+            if (isal_deflate(stream) != COMP_OK) {
+                status = EASEL_PNG_ENCODE_FAILED;
+                break;
+            }
+            output->length += offered - stream->avail_out;
+            if (stream->avail_in > 0) continue;
+            // A middle chunk is taken once all its input is; the last one once the stream
+            // ends (the final band) or the flush is written, which ISA-L completes whenever
+            // it returns with room left.
+            if (!final || (last ? stream->internal_state.state == ZSTATE_END : stream->avail_out > 0)) break;
+        }
+    }
+    free(chunk);
+    free(rows);
     free(level_buffer);
+    *adler = sum;
+    *filtered_length = (size_t)total;
     return status;
 }
 
@@ -474,6 +609,11 @@ uint32_t easel_png_adler32(uint32_t adler, const uint8_t *bytes, size_t length) 
 
 uint32_t easel_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length) {
     return (uint32_t)adler32_combine(first, second, (z_off_t)second_length);
+}
+
+uint64_t easel_crc64(const uint8_t *bytes, size_t length) {
+    // ISA-L's vectorised CRC-64 (ECMA polynomial), several gigabytes a second.
+    return crc64_ecma_refl(0, bytes, length);
 }
 
 uint32_t easel_png_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {

@@ -47,33 +47,10 @@ public struct OutputProtection: Sendable {
             guard registry.isDocument(URL(fileURLWithPath: entry, isDirectory: false)) else { continue }
             let url = folder.appendingPathComponent(entry)
             protectedPaths.insert(StateFolder.realPath(of: url))
-            if let plain, let bytes = try? FileIO.readBytes(at: url.path, maxBytes: 64 << 20),
-                !Self.contains(bytes, plain)
-            {
+            if let plain, let mentions = try? FileIO.fileContains(at: url.path, plain, maxBytes: 64 << 20), !mentions {
                 continue
             }
             if let located = try? registry.open(url) { protect(located) }
-        }
-    }
-
-    /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        // memchr for the first byte, memcmp for the rest: the generic firstRange(of:)
-        // showed in the profile of a single export.
-        return haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in
-                guard h.count >= n.count, let base = h.baseAddress, let first = n.first else { return false }
-                var offset = 0
-                let last = h.count - n.count
-                while offset <= last {
-                    guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
-                    let at = base.distance(to: UnsafeRawPointer(found))
-                    if memcmp(base + at, n.baseAddress!, n.count) == 0 { return true }
-                    offset = at + 1
-                }
-                return false
-            }
         }
     }
 

@@ -4,11 +4,16 @@ import EaselSupport
 import Foundation
 
 /// Easel's own PNG writer for the default settings (UP filter, fast deflate): signature,
-/// IHDR, sRGB, the scanlines deflated by ISA-L in row bands, IDAT, IEND, each chunk with its
-/// CRC. The rows are cut in bands of 512, deflated on as many cores as are idle
-/// (`EncoderParallelism`), each a raw deflate stream ending in a full flush, joined into one
-/// zlib stream with one Adler-32 (as parallel gzip tools do): an ordinary PNG, with the same
-/// bytes whatever the number of cores.
+/// IHDR, sRGB, the scanlines deflated by ISA-L in row bands, one IDAT chunk per band, IEND,
+/// each chunk with its CRC. The rows are cut in bands of 512, deflated on as many cores as
+/// are idle (`EncoderParallelism`), each a raw deflate stream (its first byte in a stored
+/// block, the rest deflated with that byte as ISA-L's dictionary; see easel_png.c for why)
+/// ending in a full flush; their
+/// IDAT chunks together hold one zlib stream (the header in the first, the Adler-32 of the
+/// whole at the end of the last, joined from the bands' own as parallel gzip tools do): an
+/// ordinary PNG, with the same bytes whatever the number of cores. Chunks go out in order
+/// as soon as their band and every band before it are done, so a file export writes while
+/// later bands are still deflating.
 /// libpng stays the decoder and the reference the tests compare against.
 enum FastPNGWriter {
     /// ISA-L's level 1: measured fastest per byte saved (README, PNG settings).
@@ -18,94 +23,177 @@ enum FastPNGWriter {
     /// deflated at once does.
     static let bandRows = 512
 
-    /// `bandRows` tests a different cut; `threads` how many cores deflate (default: the idle ones).
+    /// The PNG file's bytes. `bandRows` tests a different cut; `threads` how many cores
+    /// deflate (default: the idle ones).
     static func encode(_ image: RasterImage, keepAlpha: Bool, bandRows: Int = bandRows, threads: Int? = nil) throws(PNGError)
         -> [UInt8]
     {
+        let file = Locked<[UInt8]>([])
+        try encode(image, keepAlpha: keepAlpha, bandRows: bandRows, threads: threads) { bytes in
+            file.withLock { $0.append(contentsOf: bytes) }
+        }
+        return file.withLock { $0 }
+    }
+
+    /// Hands the PNG file's bytes to `emit`, in order, one chunk or a few at a time, as they
+    /// are made (from whichever thread finished a band; never two calls at once).
+    static func encode(
+        _ image: RasterImage, keepAlpha: Bool, bandRows: Int = bandRows, threads: Int? = nil,
+        emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) throws(PNGError) {
         let width = image.width, height = image.height
-        let rowBytes = 1 + width * (keepAlpha ? 4 : 3)
         let ranges = stride(from: 0, to: height, by: max(1, bandRows)).map { $0..<min(height, $0 + max(1, bandRows)) }
         let threads = max(1, min(threads ?? EncoderParallelism.threads(), ranges.count))
 
-        // Each band: filtered rows (one buffer per band), their Adler-32, their deflate stream
-        // (left in ISA-L's buffer, whose address is kept, and copied once, into the PNG).
-        struct Band: Sendable {
-            var deflatedAddress: UInt = 0
-            var deflatedCount = 0
-            var adler: UInt32 = 1
-            var length = 0
-            var failure: PNGError?
-            var deflated: UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(start: UnsafePointer(bitPattern: deflatedAddress), count: deflatedCount)
-            }
-        }
-        let results = Locked([Band](repeating: Band(), count: ranges.count))
-        defer {
-            for band in results.withLock({ $0 }) { free(UnsafeMutableRawPointer(bitPattern: band.deflatedAddress)) }
-        }
+        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
+        appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &head)
+        appendChunk("sRGB", [0], to: &head)  // perceptual, as libpng's png_set_sRGB writes it
+        head.withUnsafeBytes { emit($0) }
+
+        // Bands finish in any order; each is emitted once it and every band before it are done.
+        let output = Locked(BandOutput(count: ranges.count))
         image.withUnsafePixels { pixels in
             // The pixels stay alive and unchanged for the whole call: each band only reads them.
             let address = UInt(bitPattern: pixels.baseAddress!)
             let stride = image.stride
-            let work = { @Sendable (index: Int) in
-                let base = UnsafePointer<UInt8>(bitPattern: address)!
+            Parallel.forEach(count: ranges.count, workers: threads) { index in
                 let range = ranges[index]
                 var band = Band()
-                // Every byte is written by the filter: no need to clear the buffer first.
-                var written = 0
-                let filtered = [UInt8](unsafeUninitializedCapacity: range.count * rowBytes) { buffer, count in
-                    written = easel_png_filter_rows(
-                        base, UInt32(width), stride, UInt32(range.lowerBound), UInt32(range.upperBound), keepAlpha ? 1 : 0,
-                        buffer.baseAddress)
-                    count = written == buffer.count ? written : 0
-                }
-                if written != range.count * rowBytes {
-                    band.failure = .outOfMemory
+                var buffer = easel_png_buffer()
+                var length = 0
+                let status = easel_png_encode_band(
+                    UnsafePointer<UInt8>(bitPattern: address), UInt32(width), stride, UInt32(range.lowerBound),
+                    UInt32(range.upperBound), keepAlpha ? 1 : 0, deflateLevel, index == ranges.count - 1 ? 1 : 0, &buffer,
+                    &band.adler, &length)
+                band.length = length
+                if status == EASEL_PNG_OK {
+                    band.deflated = buffer
                 } else {
-                    band.length = written
-                    band.adler = filtered.withUnsafeBufferPointer { easel_png_adler32(1, $0.baseAddress, $0.count) }
-                    var buffer = easel_png_buffer()
-                    let status = filtered.withUnsafeBufferPointer {
-                        easel_png_deflate_band($0.baseAddress, $0.count, deflateLevel, index == ranges.count - 1 ? 1 : 0, &buffer)
-                    }
-                    if status == EASEL_PNG_OK {
-                        band.deflatedAddress = UInt(bitPattern: buffer.bytes)
-                        band.deflatedCount = buffer.length
-                    } else {
-                        easel_png_buffer_free(&buffer)
-                        band.failure = status == EASEL_PNG_OUT_OF_MEMORY ? .outOfMemory : .encodeFailed("ISA-L could not deflate")
-                    }
+                    easel_png_buffer_free(&buffer)
+                    band.failure = bandFailure(status)
                 }
-                results.withLock { $0[index] = band }
+                output.withLock { $0.finish(band, at: index, emit: emit) }
             }
-            Parallel.forEach(count: ranges.count, workers: threads, work)
         }
-        let bands = results.withLock { $0 }
-        if let failure = bands.compactMap(\.failure).first { throw failure }
+        // After a failure, bands that were never emitted still hold their buffers.
+        if let failure = output.withLock({ $0.failure }) {
+            output.withLock { $0.discardWaiting() }
+            throw failure
+        }
+        var tail: [UInt8] = []
+        appendChunk("IEND", [], to: &tail)
+        tail.withUnsafeBytes { emit($0) }
+    }
 
-        // The zlib stream: header (deflate, 32 KiB window, fastest), the bands, Adler-32.
-        var adler = bands[0].adler
-        for band in bands.dropFirst() { adler = easel_png_adler32_combine(adler, band.adler, band.length) }
-        let idatLength = 2 + bands.reduce(0) { $0 + $1.deflatedCount } + 4
-        guard idatLength <= Int(Int32.max) else {
-            throw .encodeFailed("the compressed image (\(idatLength) bytes) does not fit in one PNG chunk")
+    /// One band's deflate stream (in the C buffer, freed once emitted), and the Adler-32 and
+    /// count of its filtered bytes.
+    struct Band: @unchecked Sendable {
+        var deflated = easel_png_buffer()
+        var adler: UInt32 = 1
+        var length = 0
+        var failure: PNGError?
+    }
+
+    /// The bands done and not yet emitted, the next to emit, and the zlib stream's running
+    /// Adler-32.
+    struct BandOutput: @unchecked Sendable {
+        var waiting: [Band?]
+        var next = 0
+        var adler: UInt32 = 1
+        var failure: PNGError?
+
+        init(count: Int) { waiting = Array(repeating: nil, count: count) }
+
+        /// Records band `index` and emits, in order, every band now ready: each an IDAT
+        /// chunk, the first starting the zlib stream, the last ending it with its Adler-32.
+        mutating func finish(_ band: Band, at index: Int, emit: (UnsafeRawBufferPointer) -> Void) {
+            waiting[index] = band
+            while failure == nil, next < waiting.count, var ready = waiting[next] {
+                waiting[next] = nil
+                defer { easel_png_buffer_free(&ready.deflated) }
+                if let bandFailure = ready.failure {
+                    failure = bandFailure
+                    break
+                }
+                adler = next == 0 ? ready.adler : easel_png_adler32_combine(adler, ready.adler, ready.length)
+                let first = next == 0, last = next == waiting.count - 1
+                let data = UnsafeRawBufferPointer(start: ready.deflated.bytes, count: ready.deflated.length)
+                let length = (first ? 2 : 0) + data.count + (last ? 4 : 0)
+                guard length <= Int(Int32.max) else {
+                    failure = .encodeFailed("a band's compressed rows (\(length) bytes) do not fit in one PNG chunk")
+                    break
+                }
+                // Length, type and the zlib header; the band's bytes straight from its buffer;
+                // the Adler-32 and the CRC of type and data.
+                var before = bigEndian(UInt32(length)) + Array("IDAT".utf8)
+                if first { before += [0x78, 0x01] }  // deflate, 32 KiB window, fastest
+                let after = last ? bigEndian(adler) : []
+                var crc = before.withUnsafeBufferPointer { easel_png_crc32(0, $0.baseAddress! + 4, $0.count - 4) }
+                crc = easel_png_crc32(crc, ready.deflated.bytes, data.count)
+                crc = after.withUnsafeBufferPointer { easel_png_crc32(crc, $0.baseAddress, $0.count) }
+                before.withUnsafeBytes { emit($0) }
+                emit(data)
+                (after + bigEndian(crc)).withUnsafeBytes { emit($0) }
+                next += 1
+            }
+            if failure == nil, let bandFailure = band.failure { failure = bandFailure }
         }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(idatLength + 128)
-        // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
-        appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &png)
-        appendChunk("sRGB", [0], to: &png)  // perceptual, as libpng's png_set_sRGB writes it
-        // IDAT, written in place: each band's bytes are copied once, and the CRC covers them there.
-        png += bigEndian(UInt32(idatLength))
-        let typeStart = png.count
-        png += Array("IDAT".utf8) + [0x78, 0x01]
-        for band in bands { png.append(contentsOf: band.deflated) }
-        png += bigEndian(adler)
-        let crc = png.withUnsafeBufferPointer { easel_png_crc32(0, $0.baseAddress! + typeStart, $0.count - typeStart) }
-        png += bigEndian(crc)
-        appendChunk("IEND", [], to: &png)
-        return png
+        /// Frees the buffers of bands that will not be emitted.
+        mutating func discardWaiting() {
+            for index in waiting.indices {
+                if var band = waiting[index] { easel_png_buffer_free(&band.deflated) }
+                waiting[index] = nil
+            }
+        }
+    }
+
+    /// The bytes of ISA-L's stream state (`deflateBand(_:rows:keepAlpha:stateAt:)`).
+    static var deflateStateSize: Int { easel_png_deflate_state_size() }
+
+    /// One band's raw deflate stream (not the last band: it ends in a full flush), with
+    /// ISA-L's stream state in `state` (`deflateStateSize` bytes, 16-byte aligned) instead of
+    /// memory the encoder allocates. The tests place it at thousands of addresses: the bytes
+    /// must not change (ISA-L 2.30 once made them depend on it, see easel_png.c).
+    static func deflateBand(_ image: RasterImage, rows: Range<Int>, keepAlpha: Bool, stateAt state: UnsafeMutableRawPointer)
+        throws(PNGError) -> [UInt8]
+    {
+        var buffer = easel_png_buffer()
+        defer { easel_png_buffer_free(&buffer) }
+        var adler: UInt32 = 1
+        var length = 0
+        let status = image.withUnsafePixels { pixels in
+            easel_png_encode_band_in(
+                state, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(image.width), image.stride,
+                UInt32(rows.lowerBound), UInt32(rows.upperBound), keepAlpha ? 1 : 0, deflateLevel, 0, &buffer, &adler, &length)
+        }
+        guard status == EASEL_PNG_OK else { throw bandFailure(status) }
+        return Array(UnsafeBufferPointer(start: buffer.bytes, count: buffer.length))
+    }
+
+    /// The error for a band the C encoder could not make.
+    static func bandFailure(_ status: easel_png_status) -> PNGError {
+        status == EASEL_PNG_OUT_OF_MEMORY ? .outOfMemory : .encodeFailed("ISA-L could not deflate")
+    }
+
+    /// Whether every pixel of `image` is opaque, its rows checked in bands on the idle cores.
+    static func isOpaque(_ image: RasterImage, bandRows: Int = bandRows) -> Bool {
+        let height = image.height, width = image.width, stride = image.stride
+        let bands = (height + bandRows - 1) / bandRows
+        let transparent = Locked(false)
+        image.withUnsafePixels { pixels in
+            let address = UInt(bitPattern: pixels.baseAddress!)
+            Parallel.forEach(count: bands, workers: EncoderParallelism.threads()) { index in
+                // Another band already found a transparent pixel: the answer is known.
+                guard !transparent.withLock({ $0 }) else { return }
+                let first = index * bandRows, end = min(height, first + bandRows)
+                let opaque = easel_png_rows_are_opaque(
+                    UnsafePointer<UInt8>(bitPattern: address), UInt32(width), stride, UInt32(first), UInt32(end))
+                if opaque == 0 { transparent.withLock { $0 = true } }
+            }
+        }
+        return !transparent.withLock { $0 }
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {

@@ -61,6 +61,28 @@ public enum PNGEncoder {
     /// The PNG file bytes for `image`; throws `encodeFailed` for a level outside 0...9 or an
     /// empty filter set, `outOfMemory` when libpng runs out.
     public static func encode(_ image: RasterImage, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
+        if let fast = try fastWriterAlpha(image, options: options) {
+            return try FastPNGWriter.encode(image, keepAlpha: fast)
+        }
+        return try encodeWithLibpng(image, options: options)
+    }
+
+    /// Hands the PNG file's bytes to `emit` in order as they are made: Easel's own writer
+    /// emits each band's chunk as soon as it is deflated (a file export writes while later
+    /// bands deflate); libpng's levels emit the whole file at the end. The bytes are those
+    /// `encode` returns.
+    package static func encode(
+        _ image: RasterImage, options: PNGEncodingOptions = .default, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) throws(PNGError) {
+        if let fast = try fastWriterAlpha(image, options: options) {
+            return try FastPNGWriter.encode(image, keepAlpha: fast, emit: emit)
+        }
+        try encodeWithLibpng(image, options: options).withUnsafeBytes { emit($0) }
+    }
+
+    /// Whether the fast writer keeps alpha, or nil when `options` ask for libpng's path
+    /// (another level or filter); throws for options no path takes.
+    private static func fastWriterAlpha(_ image: RasterImage, options: PNGEncodingOptions) throws(PNGError) -> Bool? {
         guard (0...9).contains(options.compressionLevel) else {
             throw .encodeFailed("the compression level must be 0 to 9, not \(options.compressionLevel)")
         }
@@ -70,19 +92,17 @@ public enum PNGEncoder {
         if options.compressionLevel == 1 && options.filters == .up {
             let keepAlpha: Bool
             switch options.colorMode {
-            case .auto:
-                keepAlpha =
-                    image.hasAlpha
-                    && image.withUnsafePixels {
-                        easel_png_pixels_are_opaque(
-                            $0.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
-                            image.stride) == 0
-                    }
+            case .auto: keepAlpha = image.hasAlpha && !FastPNGWriter.isOpaque(image)
             case .rgba: keepAlpha = true
             case .rgb: keepAlpha = false
             }
-            return try FastPNGWriter.encode(image, keepAlpha: keepAlpha)
+            return keepAlpha
         }
+        return nil
+    }
+
+    /// libpng and zlib at the options' level and filters.
+    private static func encodeWithLibpng(_ image: RasterImage, options: PNGEncodingOptions) throws(PNGError) -> [UInt8] {
         var cOptions = easel_png_encode_options()
         cOptions.compression_level = Int32(options.compressionLevel)
         cOptions.filters = options.filters.rawValue

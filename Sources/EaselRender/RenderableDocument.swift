@@ -11,6 +11,16 @@ public protocol RenderableDocument: FileDocument {
     /// The document as a scene. Problems that can be drawn around (a missing image, an
     /// unmapped font) become the scene's warnings, named with `context.file`.
     func scene(in context: LoweringContext) -> Scene
+
+    /// The texts the document draws, each with the font name it asks for: a render lays
+    /// them out once ahead — loading their fonts and any fallbacks — while its images
+    /// decode on other cores. Optional (by default none).
+    var textsToLayOut: [(text: String, fontName: String)] { get }
+}
+
+extension RenderableDocument {
+    /// None: the fonts load when the lowering reaches the texts.
+    public var textsToLayOut: [(text: String, fontName: String)] { [] }
 }
 
 /// What a document needs to lower itself: where its resources are, the image and font

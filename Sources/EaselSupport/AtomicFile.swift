@@ -1,3 +1,4 @@
+import CEaselSystem
 import Foundation
 
 /// Atomic replacement of a file: the bytes go to a temporary file in the same folder,
@@ -40,6 +41,40 @@ package enum AtomicFile {
     package static func prepare(
         _ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, failingAt injected: Step? = nil, durable: Bool = true
     ) throws(DocumentError) -> PreparedFile {
+        let stream = try AtomicFileStream(to: path, permissions: permissions, failingAt: injected)
+        bytes.withUnsafeBytes { stream.append($0) }
+        return try stream.finish(durable: durable)
+    }
+}
+
+/// A file written piece by piece under a temporary name beside its target (an export's
+/// PNG chunks as they are deflated), then flushed and renamed over the target as
+/// `AtomicFile` does: until then the target is untouched, and a failure removes the
+/// temporary file. Appends may come from any thread, one at a time; the first failure is
+/// kept and reported by `finish`.
+package final class AtomicFileStream: @unchecked Sendable {
+    /// The file being replaced.
+    package let target: String
+    private let temporary: String
+    private let injected: AtomicFile.Step?
+    private let writebackEvery: Int?
+    private let lock = Locked(State())
+
+    private struct State {
+        var fd: Int32 = -1
+        var written = 0
+        /// Where the bytes not yet handed to the disk start.
+        var writebackFrom = 0
+        var failure: DocumentError?
+    }
+
+    /// Creates the temporary file (never following a link planted at its name); it takes
+    /// the permissions of the file it replaces, or `permissions` when there is none. With
+    /// `writebackEvery`, the disk starts writing each time that many bytes have been
+    /// appended, so the flush at the end has less left to wait for.
+    package init(
+        to path: String, permissions: mode_t = 0o644, writebackEvery: Int? = nil, failingAt injected: AtomicFile.Step? = nil
+    ) throws(DocumentError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         // The temporary name never contains the document's: the Cards app loads every file
@@ -54,35 +89,74 @@ package enum AtomicFile {
         guard fd >= 0 else {
             throw DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot create a temporary file in \(folder)")))
         }
-        var failure: DocumentError?
-        var written = 0
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
+        self.target = path
+        self.temporary = temporary
+        self.injected = injected
+        self.writebackEvery = writebackEvery
+        lock.withLock { $0.fd = fd }
+    }
+
+    deinit {
+        // Never finished (an error on the way): the temporary file goes.
+        lock.withLock { state in
+            if state.fd >= 0 {
+                close(state.fd)
+                unlink(temporary)
+            }
+        }
+    }
+
+    /// Writes `bytes` at the end of the file. After a failure, appends do nothing.
+    package func append(_ bytes: UnsafeRawBufferPointer) {
+        lock.withLock { state in
+            guard state.failure == nil, state.fd >= 0 else { return }
+            var offset = 0
+            while offset < bytes.count {
                 // A simulated full disk takes half the bytes, then fails.
-                let simulatedFull = injected == .write && written > 0
-                let chunk = injected == .write ? max(1, (buffer.count - written) / 2) : buffer.count - written
-                let count = simulatedFull ? -1 : Foundation.write(fd, buffer.baseAddress! + written, chunk)
+                let simulatedFull = injected == .write && state.written > 0
+                let chunk = injected == .write ? max(1, (bytes.count - offset) / 2) : bytes.count - offset
+                let count = simulatedFull ? -1 : Foundation.write(state.fd, bytes.baseAddress! + offset, chunk)
                 if simulatedFull { errno = ENOSPC }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot write")))
+                    state.failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot write")))
                     return
                 }
-                written += count
+                offset += count
+                state.written += count
+            }
+            if let writebackEvery, state.written - state.writebackFrom >= writebackEvery {
+                // Only a start: an error shows again at the flush, which is checked.
+                _ = easel_start_writeback(state.fd, Int64(state.writebackFrom), Int64(state.written - state.writebackFrom))
+                state.writebackFrom = state.written
             }
         }
-        if failure == nil, injected == .flush || (durable && fsync(fd) != 0) {
-            if injected == .flush { errno = EIO }
-            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot flush to disk")))
+    }
+
+    /// Flushes the file (unless not `durable`: a batch flushes its outputs at once later)
+    /// and closes it, ready to replace the target; throws the first failure of the way,
+    /// removing the temporary file.
+    package func finish(durable: Bool = true) throws(DocumentError) -> PreparedFile {
+        let outcome: DocumentError? = lock.withLock { state in
+            var failure = state.failure
+            if failure == nil, injected == .flush || (durable && fsync(state.fd) != 0) {
+                if injected == .flush { errno = EIO }
+                failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot flush to disk")))
+            }
+            if close(state.fd) != 0, failure == nil {
+                failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot close")))
+            }
+            state.fd = -1
+            if failure != nil { unlink(temporary) }
+            return failure
         }
-        if close(fd) != 0, failure == nil {
-            failure = DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot close")))
-        }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        return PreparedFile(temporary: temporary, target: path, durable: durable)
+        if let outcome { throw outcome }
+        return PreparedFile(temporary: temporary, target: target, durable: durable)
+    }
+
+    /// Flushes, closes and renames the file over the target (the whole of an atomic write).
+    package func commit(durable: Bool = true) throws(DocumentError) {
+        try finish(durable: durable).commit(failingAt: injected)
     }
 }
 

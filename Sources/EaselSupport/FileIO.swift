@@ -1,3 +1,4 @@
+import CEaselSystem
 import Foundation
 
 /// Plain POSIX file reading with an upper bound, so a huge or endless file (a FIFO,
@@ -24,6 +25,30 @@ package enum FileIO {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         }
         var bytes: [UInt8] = []
+        if (status.st_mode & S_IFMT) == S_IFREG {
+            // A regular file is read straight into an array of its size (one more byte shows
+            // whether it grew meanwhile; then the rest is read as a stream's would be).
+            let size = Int(status.st_size)
+            guard size <= maxBytes else {
+                throw DocumentError(file: path, kind: .limitExceeded("the file is larger than the limit of \(maxBytes) bytes"))
+            }
+            var failed = false
+            bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let read = Foundation.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if read < 0 {
+                        if errno == EINTR { continue }
+                        failed = true
+                        return
+                    }
+                    if read == 0 { return }
+                    count += read
+                }
+            }
+            if failed { throw DocumentError(file: path, kind: .io(describeErrno("cannot read the file"))) }
+            if bytes.count <= size { return bytes }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -36,6 +61,49 @@ package enum FileIO {
                 throw DocumentError(file: path, kind: .limitExceeded("the file is larger than the limit of \(maxBytes) bytes"))
             }
             bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Whether the regular file at `path` contains `needle`, read in pieces of 256 KiB
+    /// through one buffer (no file-sized array: a folder's large documents cost a read each,
+    /// not their size in fresh memory). Throws as `readBytes` does: not a regular file, over
+    /// `maxBytes`, unreadable.
+    package static func fileContains(at path: String, _ needle: [UInt8], maxBytes: Int) throws(DocumentError) -> Bool {
+        guard !needle.isEmpty else { return true }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot open the file"))) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let overlap = needle.count - 1
+        let piece = max(1 << 18, needle.count)
+        var buffer = [UInt8](repeating: 0, count: overlap + piece)
+        // The last `overlap` bytes of each piece are kept before the next, so a needle that
+        // straddles two pieces is found.
+        var kept = 0, total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + kept, piece) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DocumentError(file: path, kind: .io(describeErrno("cannot read the file")))
+            }
+            if count == 0 { return false }
+            total += count
+            guard total <= maxBytes else {
+                throw DocumentError(file: path, kind: .limitExceeded("the file is larger than the limit of \(maxBytes) bytes"))
+            }
+            let available = kept + count
+            // glibc's memmem (a two-way search, vectorised): a byte-by-byte scan for a name's
+            // first letter stops at nearly every byte of a JSON document.
+            let found = buffer.withUnsafeBytes { haystack in
+                needle.withUnsafeBytes { easel_contains_bytes(haystack.baseAddress, available, $0.baseAddress, $0.count) != 0 }
+            }
+            if found { return true }
+            kept = min(overlap, available)
+            buffer.withUnsafeMutableBytes { _ = memmove($0.baseAddress!, $0.baseAddress! + available - kept, kept) }
         }
     }
 

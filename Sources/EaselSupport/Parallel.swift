@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 /// Work shared among threads.
@@ -23,4 +24,26 @@ package enum Parallel {
             }
         }
     }
+
+    /// Drops `object` (the caller's only reference, set to nil) on a thread of its own, so
+    /// that its deinit — unmapping tens of megabytes of pixels — overlaps with what the
+    /// caller does next, such as waiting for the disk.
+    package static func releaseInBackground<Object: AnyObject>(_ object: inout Object?) {
+        guard let value = object else { return }
+        // The reference travels as an address: the other thread only releases it.
+        let address = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
+        object = nil
+        _ = consume value
+        // A thread of its own: Dispatch's threads are shared with Swift's tasks.
+        Thread.detachNewThread {
+            Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+        }
+    }
+}
+
+/// A value handed to other threads that only read it, or that the caller knows are never
+/// used at once (one render's image loader, say): the compiler cannot see that it is safe.
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

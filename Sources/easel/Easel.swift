@@ -1,8 +1,17 @@
 import ArgumentParser
+import EaselSupport
 
 /// The `easel` command line: open, inspect, edit and export Easel documents.
 @main
 struct EaselRoot: ParsableCommand {
+    /// Starts the stage clock (`EASEL_TIMINGS=1`) and a single export's document opening
+    /// (see `EarlyOpen`), then parses and runs the command.
+    static func main() {
+        StageTimings.start()
+        EarlyOpen.start(arguments: CommandLine.arguments)
+        main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "easel",
         abstract: "Open, inspect, edit and export drawings and Cards-app cards.",

@@ -28,6 +28,63 @@ struct ExportCommandTests {
         #expect(result.stderr.contains("0BADF00D-0000-4000-8000-000000000000\" is missing"))
     }
 
+    /// A single export opens its document while the arguments are parsed (on two cores or
+    /// more): whatever the order of the arguments, the file and the messages must be those of
+    /// an export that opens it afterwards (`EASEL_THREADS=1` never opens early).
+    @Test func openingTheDocumentEarlyChangesNothing() throws {
+        let out = TemporaryFolder()
+        var environment = ProcessInfo.processInfo.environment
+        environment["EASEL_THREADS"] = "1"
+        let names = (try FileManager.default.contentsOfDirectory(atPath: samples.path)).filter {
+            $0.hasSuffix(".rwcard") || $0.hasSuffix(".drawing")
+        }
+        #expect(names.count == 5)
+        for name in names {
+            let document = samples.appendingPathComponent(name).path
+            let late = try ProcessRunner.run(
+                easel, ["export", document, "--out", out.file("late.png").path], environment: environment)
+            let early = try ProcessRunner.run(easel, ["export", document, "--out", out.file("early.png").path])
+            let reordered = try ProcessRunner.run(easel, ["export", "--out", out.file("reordered.png").path, document])
+            #expect(late.status == 0 && early.status == 0 && reordered.status == 0, "\(name): \(early.stderr)")
+            let expected = try Data(contentsOf: out.file("late.png"))
+            for other in ["early.png", "reordered.png"] {
+                let got = try Data(contentsOf: out.file(other))
+                if got != expected {
+                    let a = try PNGDecoder.decode(Array(got)), b = try PNGDecoder.decode(Array(expected))
+                    var differing = 0
+                    var first: (Int, Int)?
+                    for y in 0..<a.height {
+                        for x in 0..<a.width where a.premultipliedPixel(x: x, y: y) != b.premultipliedPixel(x: x, y: y) {
+                            differing += 1
+                            if first == nil { first = (x, y) }
+                        }
+                    }
+                    let offset = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1
+                    let keep = URL(fileURLWithPath: "/tmp/flake-\(getpid())-\(other)-\(name).png")
+                    try? got.write(to: keep)
+                    try? expected.write(to: URL(fileURLWithPath: keep.path + ".expected.png"))
+                    Issue.record(
+                        "FLAKE \(name) \(other): \(got.count) vs \(expected.count) bytes, first byte \(offset), \(differing) pixels differ, first \(String(describing: first)); kept \(keep.path)"
+                    )
+                }
+            }
+            #expect(early.stderr == late.stderr && reordered.stderr == late.stderr, "\(name): \(early.stderr)")
+        }
+        // A document that is not there: the same one line either way.
+        let missing = try ProcessRunner.run(easel, ["export", "nowhere.rwcard", "--out", out.file("x.png").path])
+        let missingLate = try ProcessRunner.run(
+            easel, ["export", "nowhere.rwcard", "--out", out.file("x.png").path], environment: environment)
+        #expect(missing.status == 1 && missing.stderr == missingLate.stderr, "\(missing.stderr)")
+        // EASEL_TIMINGS=1 says where the time went, stage by stage.
+        environment["EASEL_TIMINGS"] = "1"
+        let timed = try ProcessRunner.run(
+            easel, ["export", samples.appendingPathComponent(names[0]).path, "--out", out.file("t.png").path],
+            environment: environment)
+        for stage in ["arguments", "read", "check output", "lower", "rasterise", "encode", "write", "in all"] {
+            #expect(timed.stderr.contains(stage), "\(stage): \(timed.stderr)")
+        }
+    }
+
     @Test func exportsOneCardAtAScale() throws {
         let out = TemporaryFolder()
         let target = out.file("card.png")

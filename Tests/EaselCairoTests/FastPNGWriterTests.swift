@@ -3,6 +3,7 @@ import Foundation
 import EaselGeometry
 @testable import EaselCairo
 import EaselTestSupport
+import CEaselSystem
 
 /// Easel's own PNG writer against libpng (the reference) and cairo's reader: every file it
 /// writes, in any number of bands, decodes to the very pixels libpng's encoding of the same
@@ -70,5 +71,85 @@ struct FastPNGWriterTests {
         for threads in [1, 2, 5] {
             #expect(try FastPNGWriter.encode(image, keepAlpha: false, threads: threads) == fast, "\(threads) threads")
         }
+    }
+
+    @Test func theBytesNeverDependOnWhatTheMemoryHeldBefore() throws {
+        // Large enough for several 128 KiB pieces a band, and drawn (flat colours, repeated
+        // shapes) so that deflate finds matches: the hash tables matter only then.
+        let image = try RasterImage(width: 1950, height: 3000)
+        let context = try CairoContext(image: image)
+        try context.setSource(Color(red: 0.95, green: 0.9, blue: 0.8))
+        try context.paint()
+        for index in 0..<60 {
+            var shape = Path()
+            shape.addEllipse(in: Rect(x: Double(index * 41 % 1800), y: Double(index * 73 % 2900), width: 260, height: 190))
+            try context.setSource(Color(red: Double(index % 3) / 3, green: 0.5, blue: 0.8))
+            try context.fill(shape)
+        }
+        // glibc fills every block malloc returns with a byte of our choosing (M_PERTURB):
+        // any byte the encoder reads without having written it shows as a difference.
+        defer { easel_fill_new_memory(0) }
+        var encodings: [[UInt8]] = []
+        for (perturb, threads) in [(0x11, 1), (0xEE, 1), (0x5A, 2), (0xA5, 2)] {
+            easel_fill_new_memory(Int32(perturb))
+            encodings.append(try FastPNGWriter.encode(image, keepAlpha: false, threads: threads))
+        }
+        easel_fill_new_memory(0)
+        #expect(Set(encodings).count == 1, "\(encodings.map(\.count)) bytes")
+        let decoded = try PNGDecoder.decode(encodings[0])
+        for (x, y) in [(0, 0), (975, 1500), (1949, 2999)] {
+            #expect(decoded.premultipliedPixel(x: x, y: y) == image.premultipliedPixel(x: x, y: y))
+        }
+    }
+
+    /// Bytes of address space the placement test reserves (never committed: `MAP_NORESERVE`).
+    static let stateArenaBytes = 1 << 33
+
+    /// Whether this machine lets a process reserve `stateArenaBytes` (not under strict
+    /// overcommit or a `ulimit -v`).
+    static let canReserveStateArena: Bool = {
+        let probe = mmap(nil, stateArenaBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard let probe, probe != MAP_FAILED else { return false }
+        munmap(probe, stateArenaBytes)
+        return true
+    }()
+
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["EASEL_SANITIZER"] == nil, "65,536 encodes: not a concurrency test"),
+        .enabled(if: canReserveStateArena, "needs 8 GiB of address space reserved, never committed"))
+    func theBytesNeverDependOnWhereTheDeflateStateLives() throws {
+        // ISA-L 2.30 hashed the address of its stream state when it deflated a stream's first
+        // byte: the same rows gave other bytes, now and then, in another process (see
+        // easel_png.c). The state is placed at 65,536 addresses 64 KiB apart, from a 4 GiB
+        // boundary, so that bits 16 to 31 of the address, the ones that reached the hash,
+        // take every value; the band must come out the same every time. Before the fix, 16
+        // placements gave other bytes for these rows (whatever the colour, in every run).
+        let image = try RasterImage(width: 256, height: 8)
+        let context = try CairoContext(image: image)
+        try context.setSource(Color(red: 1, green: 0.8, blue: 0))
+        try context.paint()
+        // From the second row: the band's first line is then UP-filtered to zeros, a
+        // pattern every later line repeats.
+        let rows = 1..<8
+        let placements = 1 << 16, spacing = 1 << 16
+        let reserved = Self.stateArenaBytes
+        guard let raw = mmap(nil, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+            raw != MAP_FAILED
+        else { throw PNGError.outOfMemory }
+        defer { munmap(raw, reserved) }
+        let boundary = 1 << 32
+        let arena = raw + (boundary - Int(bitPattern: UInt(bitPattern: raw)) % boundary) % boundary
+        let reference = try FastPNGWriter.deflateBand(image, rows: rows, keepAlpha: false, stateAt: arena)
+        var differing: [Int] = []
+        for placement in 1..<placements {
+            // The state is larger than the spacing: one placement is used at a time, and the
+            // encoder clears its state first.
+            let state = arena + placement * spacing
+            let bytes = try FastPNGWriter.deflateBand(image, rows: rows, keepAlpha: false, stateAt: state)
+            if bytes != reference { differing.append(placement) }
+            // Give the pages back.
+            madvise(state, FastPNGWriter.deflateStateSize, Int32(MADV_DONTNEED))
+        }
+        #expect(differing.isEmpty, "\(differing.count) placements gave other bytes: \(differing.prefix(8))")
     }
 }

@@ -5,6 +5,7 @@ import EaselDocuments
 @testable import EaselRender
 import EaselCairo
 import EaselTestSupport
+import EaselSupport
 
 /// JPEG and WebP photos, read by content, as the Cards app's `UIImage(data:)` reads them.
 @Suite("Photos: JPEG and WebP")
@@ -111,6 +112,54 @@ struct SharedImageCacheTests {
         try folder.write(try PNGEncoder.encode(try RasterImage(width: 41, height: 30)), to: "LOGO")
         let changed = try #require(Self.pixels(ImageLoader().load(url)))
         #expect(changed !== first && changed.width == 41, "a changed file is decoded again")
+    }
+
+    @Test func aFileReplacedWithinAClockTickIsNotMistakenForTheOld() throws {
+        // Same name, same size, written back to back (often the same inode and time stamp):
+        // only the bytes differ, and the pixels must follow them.
+        let folder = TemporaryFolder()
+        var colours: [RGBA8] = []
+        for value in [0.2, 0.8] {
+            let image = try RasterImage(width: 20, height: 20)
+            let context = try CairoContext(image: image)
+            try context.setSource(Color(red: value, green: 0.5, blue: 0.5))
+            try context.paint()
+            let url = try folder.write(try PNGEncoder.encode(image), to: "SWATCH")
+            let pixels = try #require(Self.pixels(ImageLoader().load(url)))
+            colours.append(try RasterImage(copying: pixels).pixel(x: 5, y: 5))
+        }
+        #expect(colours[0] != colours[1], "\(colours)")
+        // The same bytes under another name share one decoding.
+        let a = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "A")
+        let b = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "B")
+        #expect(try #require(Self.pixels(ImageLoader().load(a))) === (try #require(Self.pixels(ImageLoader().load(b)))))
+    }
+
+    @Test func rendersAskingAtOnceShareOneDecoding() throws {
+        let cache = SharedImageCache(maxBytes: 1 << 20)
+        let png = try PNGEncoder.encode(try RasterImage(width: 50, height: 40))
+        let buffers = Locked<[ObjectIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let image = cache.image(for: "one key") {
+                // The first decoder is slow: everyone else arrives meanwhile, and waits.
+                Thread.sleep(forTimeInterval: 0.1)
+                return try! ImageDecoder.decodePixels(png)
+            }
+            buffers.withLock { $0.append(ObjectIdentifier(image)) }
+        }
+        #expect(cache.decodes == 1)
+        #expect(Set(buffers.withLock { $0 }).count == 1, "one buffer for every render")
+        // A failing decoding leaves the others to try for themselves: every one fails.
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                _ = try cache.image(for: "broken") { () throws -> PixelBuffer in
+                    Thread.sleep(forTimeInterval: 0.02)
+                    throw PNGError.notPNG("not a PNG")
+                }
+            } catch { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 4)
     }
 
     @Test func theCacheKeepsToItsByteLimit() throws {

@@ -99,6 +99,31 @@ struct JSONParserTests {
         }
     }
 
+    @Test func errorsNameTheKeyPathAndPlaceOfTheFailure() throws {
+        func failure(_ text: String) -> JSONParser.SyntaxError? {
+            do {
+                _ = try JSONParser.parse(Array(text.utf8))
+                return nil
+            } catch { return error }
+        }
+        // In a value: the path down to it, whatever the nesting.
+        let deep = failure(#"{"a": [1, {"b": [true, x]}]}"#)
+        #expect(deep?.keyPath == "a[1].b[1]" && deep?.line == 1 && deep?.column == 24)
+        // Between members: the container's own path.
+        #expect(failure(#"{"g": [{"k": 1 "m": 2}]}"#)?.keyPath == "g[0]")
+        // A duplicate: the key itself, inside its object.
+        let duplicate = failure("{\"g\": [{\"k\": 1,\n \"k\": 2}]}")
+        #expect(duplicate?.keyPath == "g[0].k" && duplicate?.line == 2)
+        #expect(failure("[1, 2")?.keyPath == "(top level)")
+        #expect(failure(#"{"s": "caf\#u{E9} \u00e9"}"#) == nil)
+        // Bytes that are not UTF-8, in a plain string and in one with an escape.
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Array(#"{"s": ""#.utf8) + [0xC3, 0x28, 0x22, 0x7D]) }
+        #expect(throws: JSONParser.SyntaxError.self) {
+            try JSONParser.parse(Array(#"{"s": "\n"#.utf8) + [0xE2, 0x82, 0x22, 0x7D])
+        }
+        #expect(try JSONParser.parse(Array(#"["\u00e9 é \n"]"#.utf8)) == .array([.string("é é \n")]))
+    }
+
     @Test func writerOutputParsesBackEqual() throws {
         let value: JSONValue = .object([
             ("a", .array([.number(0.1), .number(-6.0000000000000009), .number(250)])),

@@ -60,6 +60,21 @@ public enum RawHTTP {
         }
     }
 
+    /// Sends `bytes` on a thread of its own while reading everything the server sends
+    /// until it closes. A server that refuses a body part-way answers and closes while the
+    /// client is still sending; the closing resets the connection, and a response not yet
+    /// read by then is lost — reading at the same time as sending keeps it.
+    public static func sendWhileReading(_ socket: Int32, _ bytes: [UInt8]) -> [UInt8] {
+        let sent = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? send(socket, bytes)
+            sent.signal()
+        }
+        let response = readAll(socket)
+        sent.wait()
+        return response
+    }
+
     /// Everything the server sends until it closes the connection (or the timeout).
     public static func readAll(_ socket: Int32) -> [UInt8] {
         var result: [UInt8] = []

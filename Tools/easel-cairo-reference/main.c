@@ -12,7 +12,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <png.h>
-#include <isa-l/igzip_lib.h>
+#include "easel_png.h"
 #include <zlib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -277,8 +277,9 @@ static void encode(cairo_surface_t *surface, int level, int filters, int rgba, b
     free(row);
 }
 
-// The fast encoder Easel uses by default, written here in plain C: UP-filtered scanlines
-// deflated by ISA-L level 1 as one stream, the chunks and their CRCs (one core).
+// The fast encoder Easel uses by default — the very band encoder (CEaselPNG's
+// easel_png_encode_band: UP-filtered scanlines deflated by ISA-L level 1) — over all the
+// rows as one stream on one core, with the chunks and their CRCs.
 static void put32(buffer_t *b, uint32_t v) {
     unsigned char bytes[4] = {v >> 24, v >> 16, v >> 8, v};
     write_to_buffer_raw(b, bytes, 4);
@@ -294,33 +295,18 @@ static void encode_fast(cairo_surface_t *surface, int rgba, buffer_t *out) {
     int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
     int stride = cairo_image_surface_get_stride(surface);
     const unsigned char *data = cairo_image_surface_get_data(surface);
-    size_t channels = rgba ? 4 : 3, row_bytes = (size_t)width * channels, n = (row_bytes + 1) * height;
-    unsigned char *filtered = malloc(n), *rows = malloc(row_bytes * 2);
-    unsigned char *previous = rows, *current = rows + row_bytes;
-    memset(previous, 0, row_bytes);
-    for (int y = 0; y < height; y++) {
-        const uint32_t *src = (const uint32_t *)(data + (size_t)y * stride);
-        unsigned char *o = current;
-        for (int x = 0; x < width; x++) {
-            uint32_t p = src[x];
-            unsigned a = p >> 24, r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255;
-            if (rgba && a && a != 255) { r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a; }
-            *o++ = r; *o++ = g; *o++ = b;
-            if (rgba) *o++ = a;
-        }
-        unsigned char *f = filtered + (size_t)y * (row_bytes + 1);
-        f[0] = 2;
-        for (size_t i = 0; i < row_bytes; i++) f[1 + i] = current[i] - previous[i];
-        unsigned char *swap = previous; previous = current; current = swap;
+    easel_png_buffer z = {0};
+    uint8_t header[2] = {0x78, 0x01};
+    if (!easel_png_buffer_append(&z, header, 2)) { fprintf(stderr, "out of memory\n"); exit(1); }
+    uint32_t adler = 1;
+    size_t filtered = 0;
+    if (easel_png_encode_band(data, (uint32_t)width, (size_t)stride, 0, (uint32_t)height, rgba, 1, 1, &z, &adler,
+                              &filtered) != EASEL_PNG_OK) {
+        fprintf(stderr, "isal failed\n");
+        exit(1);
     }
-    size_t capacity = n + n / 8 + 4096;
-    unsigned char *z = malloc(capacity), *level_buffer = malloc(ISAL_DEF_LVL1_DEFAULT);
-    struct isal_zstream stream;
-    isal_deflate_init(&stream);
-    stream.level = 1; stream.level_buf = level_buffer; stream.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-    stream.gzip_flag = IGZIP_ZLIB; stream.end_of_stream = 1;
-    stream.next_in = filtered; stream.avail_in = (uint32_t)n; stream.next_out = z; stream.avail_out = (uint32_t)capacity;
-    if (isal_deflate(&stream) != COMP_OK || stream.internal_state.state != ZSTATE_END) { fprintf(stderr, "isal failed\n"); exit(1); }
+    uint8_t trailer[4] = {adler >> 24, adler >> 16, adler >> 8, adler};
+    if (!easel_png_buffer_append(&z, trailer, 4)) { fprintf(stderr, "out of memory\n"); exit(1); }
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', 13, 10, 26, 10};
     write_to_buffer_raw(out, signature, 8);
     unsigned char ihdr[13] = {width >> 24, width >> 16, width >> 8, width, height >> 24, height >> 16, height >> 8, height,
@@ -328,9 +314,9 @@ static void encode_fast(cairo_surface_t *surface, int rgba, buffer_t *out) {
     chunk(out, "IHDR", ihdr, 13);
     static const unsigned char srgb[1] = {0};
     chunk(out, "sRGB", srgb, 1);
-    chunk(out, "IDAT", z, stream.total_out);
+    chunk(out, "IDAT", z.bytes, z.length);
     chunk(out, "IEND", NULL, 0);
-    free(z); free(level_buffer); free(filtered); free(rows);
+    easel_png_buffer_free(&z);
 }
 
 static void print_list(const char *name, double *values, int n, int last) {

@@ -98,6 +98,9 @@ easel_png_status easel_png_encode_argb32(const uint8_t *pixels, uint32_t width, 
                                          easel_png_buffer *output, char *message,
                                          size_t message_capacity);
 
+// Appends `length` bytes; 0 when out of memory.
+int easel_png_buffer_append(easel_png_buffer *buffer, const uint8_t *bytes, size_t length);
+
 void easel_png_buffer_free(easel_png_buffer *buffer);
 
 // ---- The fast writer's parts ----------------------------------------------------------
@@ -105,27 +108,41 @@ void easel_png_buffer_free(easel_png_buffer *buffer);
 // with UP, deflated in row bands by ISA-L (level 1), each band a raw deflate stream ending
 // in a full flush so bands made on different cores join into one zlib stream.
 
-// 1 when every pixel is opaque.
-int easel_png_pixels_are_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride);
+// 1 when every pixel of rows [first_row, end_row) is opaque.
+int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                              uint32_t end_row);
 
-// Writes rows [first_row, end_row) as PNG scanlines: a filter byte (UP) then the row's
-// straight-alpha RGB or RGBA bytes, each byte minus the byte above (row first_row - 1 is
-// read from `pixels` too, so a band does not depend on another band's output). `out` holds
-// (end_row - first_row) * (1 + width * (keep_alpha ? 4 : 3)) bytes. Returns the bytes
-// written, or 0 when out of memory.
-size_t easel_png_filter_rows(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
-                             uint32_t end_row, int keep_alpha, uint8_t *out);
+// Encodes rows [first_row, end_row) as one band of the fast writer: scanlines filtered with
+// UP (a filter byte, then the row's straight-alpha RGB or RGBA bytes each minus the byte
+// above; the row above first_row is read from `pixels` too, so a band does not depend on
+// another band's output), deflated as a raw deflate stream: a stored block holding the
+// band's first byte, then the rest deflated by ISA-L at `level` (0 to 3) with that byte as
+// its dictionary (see easel_png.c for why), the final block when `last`, else ending with a
+// full flush (byte-aligned, no reference to earlier bands). Appends to `output`. The
+// filtered bytes pass through a small buffer, never the whole band; their Adler-32 (from 1)
+// and count come back in `adler` and `filtered_length`, for joining the bands into one zlib
+// stream. The same pixels always give the same bytes.
+easel_png_status easel_png_encode_band(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
+                                       uint32_t end_row, int keep_alpha, int level, int last,
+                                       easel_png_buffer *output, uint32_t *adler, size_t *filtered_length);
 
-// Deflates `length` bytes at `input` with ISA-L at `level` (0 to 3) into `output` as a raw
-// deflate stream: the final block when `last`, else ending with a full flush (byte-aligned,
-// no reference to earlier bands). Appends to `output`.
-easel_png_status easel_png_deflate_band(const uint8_t *input, size_t length, int level, int last,
-                                        easel_png_buffer *output);
+// The bytes of ISA-L's stream state, for easel_png_encode_band_in.
+size_t easel_png_deflate_state_size(void);
+
+// easel_png_encode_band with ISA-L's stream state in `state` (easel_png_deflate_state_size()
+// bytes, 16-byte aligned) rather than in memory it allocates: the tests place the state at
+// thousands of addresses and check the bytes never change.
+easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, uint32_t width, size_t stride,
+                                          uint32_t first_row, uint32_t end_row, int keep_alpha, int level, int last,
+                                          easel_png_buffer *output, uint32_t *adler, size_t *filtered_length);
 
 // zlib's Adler-32 and CRC-32 (PNG's chunk CRC), and joining two Adler-32 sums.
 uint32_t easel_png_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
 uint32_t easel_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
 uint32_t easel_png_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
+// A CRC-64 (ECMA) of `length` bytes, with easel_png_crc32 a content key for decoded images.
+uint64_t easel_crc64(const uint8_t *bytes, size_t length);
 
 #ifdef __cplusplus
 }

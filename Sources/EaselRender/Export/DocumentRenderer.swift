@@ -103,6 +103,19 @@ public enum DocumentRenderer {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
+        // The images decode on the idle cores at once, and the texts' fonts load meanwhile;
+        // the lowering then finds them ready. (On one core the lowering does both, in order.)
+        let threads = EncoderParallelism.threads()
+        let texts = threads > 1 ? renderable.textsToLayOut : []
+        let loader = UncheckedSendable(images)
+        Parallel.forEach(count: texts.isEmpty ? 1 : 2, workers: threads) { job in
+            if job == 0 {
+                loader.value.prefetch(located.document.referencedFileNames, inFolder: located.resourceFolder, threads: threads)
+            } else {
+                TextPlacement.layOutAhead(texts, fonts: .shared)
+            }
+        }
+        StageTimings.mark("decode images")
         let context = LoweringContext(
             resourceFolder: located.resourceFolder, file: located.displayName, images: images,
             background: background)
@@ -159,10 +172,9 @@ public enum DocumentRenderer {
         let bytes: [UInt8]
         switch options.format {
         case .png:
-            let image = try CairoSceneRenderer.rasterize(
-                scene, pixelWidth: pixels.width, pixelHeight: pixels.height, canvasToOutput: toOutput,
-                imageFilter: options.imageFilter)
+            let image = try rasterizePNG(scene, options: options)
             do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
+            StageTimings.mark("encode")
         case .svg, .pdf:
             // With a dpi, the page is the pixels' physical size in points (72 per inch).
             let points = options.dpi.map { 72 / $0 } ?? 1
@@ -173,6 +185,87 @@ public enum DocumentRenderer {
         }
         return ExportedFile(
             bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)
+    }
+}
+
+/// A file an export wrote: its size, format and the warnings noticed (the bytes are on disk).
+public struct WrittenFile: Sendable {
+    /// Its format.
+    public var format: OutputFormat
+    /// Its size in pixels (SVG and PDF: in points at 1 point a pixel).
+    public var width: Int
+    /// Its height in pixels (SVG and PDF: in points).
+    public var height: Int
+    /// How many bytes were written.
+    public var byteCount: Int
+    /// What the lowering noticed but drew around.
+    public var warnings: [DocumentWarning]
+}
+
+extension DocumentRenderer {
+    /// Renders `located` in `options.format` and writes it to `path` atomically: a PNG's
+    /// chunks go to a temporary file beside `path` as their bands are deflated (the disk
+    /// starts on them while later bands deflate), then the file is flushed and renamed over
+    /// `path`. The bytes are those `export` returns; a failure on the way leaves `path` as
+    /// it was. With `creatingFolders`, missing folders above `path` are made once the
+    /// rendering succeeded; otherwise a missing folder is an error.
+    public static func export(
+        _ located: LocatedDocument, options: RenderOptions = RenderOptions(), writingTo path: String,
+        creatingFolders: Bool = false
+    ) throws(RenderError) -> WrittenFile {
+        try export(
+            try scene(for: located, background: options.background), options: options, writingTo: path,
+            creatingFolders: creatingFolders)
+    }
+
+    /// Renders `scene` and writes it to `path` atomically, as `export(_:options:writingTo:creatingFolders:)`.
+    public static func export(_ scene: Scene, options: RenderOptions, writingTo path: String, creatingFolders: Bool = false)
+        throws(RenderError) -> WrittenFile
+    {
+        func makeFolders() throws(RenderError) {
+            guard creatingFolders else { return }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do { try FileIO.createFolders(at: folder) } catch { throw .io(path: folder, message: error.reason) }
+        }
+        guard options.format == .png else {
+            let file = try export(scene, options: options)
+            try makeFolders()
+            try file.write(to: path)
+            return WrittenFile(
+                format: file.format, width: file.width, height: file.height, byteCount: file.bytes.count,
+                warnings: file.warnings)
+        }
+        var image: RasterImage? = try rasterizePNG(scene, options: options)
+        let (width, height) = (image!.width, image!.height)
+        try makeFolders()
+        let stream: AtomicFileStream
+        do { stream = try AtomicFileStream(to: path, writebackEvery: 256 << 10) } catch {
+            throw .io(path: path, message: error.reason)
+        }
+        let written = Locked(0)
+        do {
+            try PNGEncoder.encode(image!, options: options.png) { bytes in
+                stream.append(bytes)
+                written.withLock { $0 += bytes.count }
+            }
+        } catch { throw .png(error) }
+        StageTimings.mark("encode")
+        // A large image is unmapped on another core while this one waits for the disk.
+        if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
+        do { try stream.commit() } catch { throw .io(path: path, message: error.reason) }
+        return WrittenFile(
+            format: .png, width: width, height: height, byteCount: written.withLock { $0 }, warnings: scene.warnings)
+    }
+
+    /// The scene's pixels at the size and area `options` ask for (what a PNG export encodes).
+    static func rasterizePNG(_ scene: Scene, options: RenderOptions) throws(RenderError) -> RasterImage {
+        let (area, pixels) = try region(of: scene, options: options)
+        StageTimings.mark("lower")
+        let image = try CairoSceneRenderer.rasterize(
+            scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
+            canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), imageFilter: options.imageFilter)
+        StageTimings.mark("rasterise")
+        return image
     }
 }
 

@@ -10,4 +10,9 @@ extension Card: RenderableDocument {
             for: card, folder: context.resourceFolder, images: context.images, fonts: context.fonts,
             file: context.file)
     }
+
+    /// The card's non-empty texts in their fonts.
+    public var textsToLayOut: [(text: String, fontName: String)] {
+        textElements.filter { !$0.text.isEmpty }.map { ($0.text, $0.textFont) }
+    }
 }

@@ -10,4 +10,20 @@ extension Drawing: RenderableDocument {
             for: drawing, imageFolder: context.resourceFolder, images: context.images,
             fonts: context.fonts, file: context.file)
     }
+
+    /// The drawing's texts in their fonts, groups included.
+    public var textsToLayOut: [(text: String, fontName: String)] {
+        var texts: [(text: String, fontName: String)] = []
+        func collect(_ graphics: [Graphic]) {
+            for graphic in graphics {
+                switch graphic.kind {
+                case .text(let content) where !content.string.isEmpty: texts.append((content.string, content.fontFamily))
+                case .group(let children): collect(children)
+                default: break
+                }
+            }
+        }
+        collect(graphics)
+        return texts
+    }
 }

@@ -22,15 +22,32 @@ public final class ImageLoader {
     public let maxTotalPixels: Int
     /// Pixels decoded so far.
     public private(set) var decodedPixels = 0
+    /// Where decoded images are shared with other renders (the process's cache unless a
+    /// caller, such as a test counting decodings, keeps its own).
+    public let sharedImages: SharedImageCache
     /// Image files given in memory, by the name documents use (nil: images come from disk).
     private let memoryFiles: [String: [UInt8]]?
+    /// Files read and decoded ahead of the lowering by `prefetch`, by URL: what `load` would
+    /// read and what decoding those bytes gave.
+    private var prefetched: [URL: Prefetched] = [:]
+
+    private struct Prefetched {
+        var version: String?
+        var bytes: [UInt8]
+        var decoded: Result<PixelBuffer, any Error>
+    }
 
     /// A loader with an empty cache, refusing images of more than `maxPixels` pixels, and
-    /// any image that would take the total past `maxTotalPixels`.
-    public init(maxPixels: Int = RenderLimits.maxImagePixels, maxTotalPixels: Int = RenderBudgets.maxImagePixelsPerDocument) {
+    /// any image that would take the total past `maxTotalPixels`; decoded images are shared
+    /// through `sharedImages`.
+    public init(
+        maxPixels: Int = RenderLimits.maxImagePixels, maxTotalPixels: Int = RenderBudgets.maxImagePixelsPerDocument,
+        sharedImages: SharedImageCache = .shared
+    ) {
         self.maxPixels = maxPixels
         self.maxTotalPixels = maxTotalPixels
         self.memoryFiles = nil
+        self.sharedImages = sharedImages
     }
 
     /// A loader whose images are `files` (name → bytes, as a request sent them) and never
@@ -42,6 +59,7 @@ public final class ImageLoader {
         self.maxPixels = maxPixels
         self.maxTotalPixels = maxTotalPixels
         self.memoryFiles = files
+        self.sharedImages = .shared
     }
 
     /// The image a document names, resolved inside `folder` only (see `FolderFileResolver`).
@@ -50,7 +68,8 @@ public final class ImageLoader {
             let url = folder.appendingPathComponent(name)
             if let cached = cache[url] { return cached }
             guard let bytes = memoryFiles[name] else { return .failed("the image \(name) was not sent with the document") }
-            let outcome = decode(bytes, from: url, version: nil)
+            let early = prefetched.removeValue(forKey: url)
+            let outcome = decode(bytes, from: url, version: nil, decoded: early?.decoded)
             cache[url] = outcome
             return outcome
         }
@@ -60,16 +79,71 @@ public final class ImageLoader {
         }
     }
 
+    /// Reads and decodes the images `names` (resolved in `folder`, as `image(named:inFolder:)`
+    /// resolves them) on `threads` cores at once, ahead of the lowering that asks for them
+    /// one by one. Only the decoding moves: the lowering still checks every budget, in the
+    /// document's order, and each outcome is the one it would have had. An image the budgets
+    /// will refuse by its header is not decoded.
+    public func prefetch(_ names: [String], inFolder folder: URL, threads: Int) {
+        guard threads > 1 else { return }
+        // What to decode, in the document's order: each file once, within the budgets as
+        // far as the headers tell.
+        var jobs: [(url: URL, version: String?, bytes: [UInt8])] = []
+        var predictedPixels = decodedPixels
+        for name in names {
+            let url: URL
+            let version: String?
+            let bytes: [UInt8]
+            if let memoryFiles {
+                guard let sent = memoryFiles[name] else { continue }
+                (url, version, bytes) = (folder.appendingPathComponent(name), nil, sent)
+            } else {
+                guard case .file(let file) = FolderFileResolver.resolve(name, inFolder: folder) else { continue }
+                guard let read = try? FileIO.readBytes(at: file.path, maxBytes: RenderLimits.maxImageFileBytes) else { continue }
+                (url, version, bytes) = (file, SharedImageCache.key(of: read), read)
+            }
+            guard cache[url] == nil, !jobs.contains(where: { $0.url == url }),
+                let header = try? ImageDecoder.header(of: bytes)
+            else { continue }
+            let pixels = header.width.multipliedReportingOverflow(by: header.height)
+            guard !pixels.overflow, pixels.partialValue <= maxPixels, predictedPixels + pixels.partialValue <= maxTotalPixels
+            else { continue }
+            predictedPixels += pixels.partialValue
+            jobs.append((url, version, bytes))
+        }
+        guard !jobs.isEmpty else { return }
+        let results = Locked([Result<PixelBuffer, any Error>?](repeating: nil, count: jobs.count))
+        let maxPixels = maxPixels
+        let sharedImages = sharedImages
+        let work = jobs.map { (version: $0.version, bytes: $0.bytes) }
+        Parallel.forEach(count: work.count, workers: threads) { index in
+            let job = work[index]
+            let result = Result {
+                try sharedImages.image(for: job.version) {
+                    try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels)
+                }
+            }
+            results.withLock { $0[index] = result }
+        }
+        for (job, result) in zip(jobs, results.withLock { $0 }) {
+            if let result { prefetched[job.url] = Prefetched(version: job.version, bytes: job.bytes, decoded: result) }
+        }
+    }
+
     /// Decodes the PNG, JPEG or WebP image at `url`, told apart by content (once; later calls
     /// return the same outcome).
     public func load(_ url: URL) -> Outcome {
         if let cached = cache[url] { return cached }
+        if let early = prefetched.removeValue(forKey: url) {
+            let outcome = decode(early.bytes, from: url, version: early.version, decoded: early.decoded)
+            cache[url] = outcome
+            return outcome
+        }
         let outcome: Outcome
         do {
-            // The file's version, taken before it is read (so cached pixels are never newer than their key).
-            let version = SharedImageCache.key(of: url.path)
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
-            outcome = decode(bytes, from: url, version: version)
+            // Shared by content: the very bytes decoded are the key.
+            outcome = decode(bytes, from: url, version: SharedImageCache.key(of: bytes))
         } catch {
             outcome = .failed("\(error)")
         }
@@ -77,8 +151,11 @@ public final class ImageLoader {
         return outcome
     }
 
-    /// Decodes an image's bytes within the budgets; `version` keys the shared cache (nil: not shared).
-    private func decode(_ bytes: [UInt8], from url: URL, version: String?) -> Outcome {
+    /// Decodes an image's bytes within the budgets; `version` keys the shared cache (nil: not
+    /// shared). `decoded` is what decoding these bytes gave when `prefetch` already did it.
+    private func decode(
+        _ bytes: [UInt8], from url: URL, version: String?, decoded early: Result<PixelBuffer, any Error>? = nil
+    ) -> Outcome {
         let outcome: Outcome
         do {
             guard bytes.count <= RenderLimits.maxImageFileBytes else {
@@ -97,9 +174,9 @@ public final class ImageLoader {
                     ))
             }
             // Shared with every render in the process when the very same file was decoded before.
-            let decoded = try SharedImageCache.shared.image(for: version) {
-                try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels)
-            }
+            let decoded =
+                try early?.get()
+                ?? sharedImages.image(for: version) { try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels) }
             decodedPixels += decoded.width * decoded.height
             outcome = .loaded(decoded, url)
         } catch let error as DocumentError {

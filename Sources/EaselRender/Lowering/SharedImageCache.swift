@@ -3,10 +3,15 @@ import EaselSupport
 import Foundation
 
 /// Decoded images shared by every render in the process: a batch whose cards use the same
-/// photo (a logo, a frame) decodes it once. An image is known by its file's identity and
-/// version (device, inode, size, modification time), so a file changed or replaced is
-/// decoded again; pixel buffers are immutable, so renders on any thread share them. The
-/// least recently used images go when the cache passes its byte limit.
+/// photo (a logo, a frame) decodes it once. An image is known by its file's bytes (their
+/// count and two checksums, 96 bits in all), never by where the file is or when it
+/// changed: a file changed or replaced decodes again, the same photo copied into two
+/// folders decodes once, and a file deleted and another written in its place within a
+/// clock tick — same inode, size and time — cannot be mistaken for it (which a key of file
+/// identity and modification time allowed). Pixel buffers are immutable, so renders on any
+/// thread share them. An image being decoded is decoded once: a render that asks for it
+/// meanwhile waits for that decoding. The least recently used images go when the cache
+/// passes its byte limit.
 public final class SharedImageCache: Sendable {
     /// The process's cache.
     public static let shared = SharedImageCache(maxBytes: 256 << 20)
@@ -16,9 +21,13 @@ public final class SharedImageCache: Sendable {
         var order: [String] = []  // least recently used first
         var bytes = 0
         var decodes = 0
+        /// Keys being decoded now, by some thread.
+        var decoding: Set<String> = []
     }
 
     private let state = Locked(State())
+    /// Signalled whenever a decoding ends, for the threads waiting for one.
+    private let decodingEnded = NSCondition()
     /// The most bytes of pixels kept.
     public let maxBytes: Int
 
@@ -28,29 +37,58 @@ public final class SharedImageCache: Sendable {
     /// How many images were decoded (not found in the cache) so far.
     public var decodes: Int { state.withLock { $0.decodes } }
 
-    /// The identity and version of the file at `path`, or nil when it cannot be read.
-    static func key(of path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    /// The key of an image file's `bytes`: their count and their CRC-64 and CRC-32, so that
+    /// two different files sharing a key would take a collision of both (about one in 2^96).
+    static func key(of bytes: [UInt8]) -> String { Checksums.contentKey(of: bytes) }
+
+    /// The decoded image for `key`, made by `decode` when it is not cached; when another
+    /// thread is decoding the same key, waits for it instead (a failed or uncacheable
+    /// decoding leaves the waiters to decode for themselves).
+    func image(for key: String?, decode: () throws -> PixelBuffer) rethrows -> PixelBuffer {
+        guard let key else {
+            let image = try decode()
+            state.withLock { $0.decodes += 1 }
+            return image
+        }
+        while true {
+            enum Step {
+                case cached(PixelBuffer)
+                case wait, decode
+            }
+            let step = state.withLock { state -> Step in
+                if let image = state.images[key] {
+                    state.order.removeAll { $0 == key }
+                    state.order.append(key)
+                    return .cached(image)
+                }
+                if state.decoding.contains(key) { return .wait }
+                state.decoding.insert(key)
+                return .decode
+            }
+            switch step {
+            case .cached(let image): return image
+            case .wait:
+                decodingEnded.lock()
+                // Checked again under the condition's lock: the decoding may have ended already.
+                while state.withLock({ $0.decoding.contains(key) }) { decodingEnded.wait() }
+                decodingEnded.unlock()
+            case .decode:
+                defer {
+                    state.withLock { _ = $0.decoding.remove(key) }
+                    decodingEnded.lock()
+                    decodingEnded.broadcast()
+                    decodingEnded.unlock()
+                }
+                let image = try decode()
+                insert(image, for: key)
+                return image
+            }
+        }
     }
 
-    /// The decoded image for `key`, made by `decode` when it is not cached.
-    func image(for key: String?, decode: () throws -> PixelBuffer) rethrows -> PixelBuffer {
-        if let key,
-            let cached = state.withLock({ state -> PixelBuffer? in
-                guard let image = state.images[key] else { return nil }
-                state.order.removeAll { $0 == key }
-                state.order.append(key)
-                return image
-            })
-        {
-            return cached
-        }
-        let image = try decode()
+    private func insert(_ image: PixelBuffer, for key: String) {
         state.withLock { state in
             state.decodes += 1
-            guard let key else { return }
             let size = image.stride * image.height
             guard size <= maxBytes, state.images[key] == nil else { return }
             state.images[key] = image
@@ -61,6 +99,5 @@ public final class SharedImageCache: Sendable {
                 if let evicted = state.images.removeValue(forKey: oldest) { state.bytes -= evicted.stride * evicted.height }
             }
         }
-        return image
     }
 }

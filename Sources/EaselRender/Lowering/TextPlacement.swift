@@ -25,6 +25,15 @@ enum TextPlacement {
     /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
     /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
     /// nil (with a warning) when no font can be loaded at all.
+    /// Lays `texts` out and throws the lines away: their fonts (and the fallbacks they need)
+    /// are then loaded in `fonts` for the lowering, which lays them out again at no cost.
+    static func layOutAhead(_ texts: [(text: String, fontName: String)], fonts: FontLibrary) {
+        var ignored: [DocumentWarning] = []
+        for (text, fontName) in texts {
+            _ = layout(text, fontName: fontName, fonts: fonts, file: "", keyPath: "", fontKey: "", warnings: &ignored)
+        }
+    }
+
     static func layout(
         _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
         warnings: inout [DocumentWarning]

@@ -83,8 +83,15 @@ package struct JSONNode: Sendable {
             throw typeMismatch(expected: "an array of \(count) numbers (\(meaning))")
         }
         var result: [Double] = []
+        result.reserveCapacity(count)
         for (index, item) in items.enumerated() {
-            result.append(try JSONNode(value: item, path: path.appending(index: index), file: file).double())
+            // Finite numbers are read in place; a node (and its key path) is made only to
+            // describe an item that is not one.
+            if case .number(let number) = item, number.isFinite {
+                result.append(number)
+            } else {
+                result.append(try JSONNode(value: item, path: path.appending(index: index), file: file).double())
+            }
         }
         return result
     }

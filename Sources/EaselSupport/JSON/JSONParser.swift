@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 /// A strict RFC 8259 JSON parser over UTF-8 bytes, written for untrusted input: it checks
 /// every byte, refuses duplicate keys, and stops at the limits in `JSONLimits` instead of
 /// recursing or allocating without bound. Errors carry the line and column.
@@ -10,33 +13,53 @@ package struct JSONParser {
         package var keyPath: String
     }
 
-    private let bytes: [UInt8]
+    /// A failure where it happened: the byte offset and, gathered while the containers
+    /// unwind, the key path from the innermost component out (the parse itself keeps no
+    /// path: it costs nothing until something fails).
+    fileprivate struct Failure: Error {
+        var offset: Int
+        var message: String
+        var reversedPath: [KeyPath.Component] = []
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: JSONLimits
     private var index = 0
     private var depth = 0
-    /// The key path of the value being read, kept as a stack: a `KeyPath` is built only for an error.
-    private var path: [KeyPath.Component] = []
 
     package static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, limits: limits)
-        // A UTF-8 byte order mark is tolerated, as Foundation's reader tolerates it.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-        parser.skipWhitespace()
-        if parser.index >= bytes.count { throw parser.error("the file is empty (no JSON value)") }
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.index < bytes.count { throw parser.error("unexpected data after the JSON value") }
-        return value
+        let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, limits: limits)
+            return Result { () throws(Failure) in try parser.parseDocument() }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let failure):
+            let (line, column) = Self.position(of: failure.offset, in: bytes)
+            let keyPath = KeyPath(failure.reversedPath.reversed()).description
+            throw SyntaxError(line: line, column: column, message: failure.message, keyPath: keyPath)
+        }
     }
 
-    private init(bytes: [UInt8], limits: JSONLimits) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
     }
 
+    private mutating func parseDocument() throws(Failure) -> JSONValue {
+        // A UTF-8 byte order mark is tolerated, as Foundation's reader tolerates it.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        if index >= bytes.count { throw error("the file is empty (no JSON value)") }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected data after the JSON value") }
+        return value
+    }
+
     // MARK: Values
 
-    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+    private mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw error("the data ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -56,15 +79,17 @@ package struct JSONParser {
         }
     }
 
-    private mutating func enterContainer() throws(SyntaxError) {
+    private mutating func enterContainer() throws(Failure) {
         depth += 1
         if depth > limits.maxDepth { throw error("nesting deeper than the limit of \(limits.maxDepth) levels") }
     }
 
-    private mutating func parseObject() throws(SyntaxError) -> JSONValue {
+    private mutating func parseObject() throws(Failure) -> JSONValue {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Documents' objects have a handful of members: one allocation instead of four growths.
+        members.reserveCapacity(8)
         // Duplicate keys: a linear search while the object is small (documents' objects have
         // a handful of members), a set once it is large.
         var seen = Set<String>()
@@ -86,7 +111,9 @@ package struct JSONParser {
                 isDuplicate = !seen.insert(key).inserted
             }
             if isDuplicate {
-                throw error("the key \"\(key)\" appears twice in the same object", at: KeyPath(path + [.key(key)]))
+                var failure = error("the key \"\(key)\" appears twice in the same object")
+                failure.reversedPath.append(.key(key))
+                throw failure
             }
             if members.count >= limits.maxContainerCount {
                 throw error("an object with more than \(limits.maxContainerCount) members")
@@ -95,9 +122,8 @@ package struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            path.append(.key(key))
-            let value = try parseValue()
-            path.removeLast()
+            let value: JSONValue
+            do { value = try parseValue() } catch { throw error.inside(.key(key)) }
             members.append((key, value))
             skipWhitespace()
             switch peek() {
@@ -111,10 +137,12 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(SyntaxError) -> JSONValue {
+    private mutating func parseArray() throws(Failure) -> JSONValue {
         try enterContainer()
         index += 1
         var items: [JSONValue] = []
+        // Most arrays are a point, a size or a colour: room for four from the start.
+        items.reserveCapacity(4)
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
@@ -126,9 +154,8 @@ package struct JSONParser {
                 throw error("an array with more than \(limits.maxContainerCount) items")
             }
             skipWhitespace()
-            path.append(.index(items.count))
-            let value = try parseValue()
-            path.removeLast()
+            let value: JSONValue
+            do { value = try parseValue() } catch { throw error.inside(.index(items.count)) }
             items.append(value)
             skipWhitespace()
             switch peek() {
@@ -144,17 +171,17 @@ package struct JSONParser {
 
     // MARK: Scalars
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
+    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
-            bytes[index..<index + expected.count].elementsEqual(expected)
+            memcmp(bytes.baseAddress! + index, expected.baseAddress!, expected.count) == 0
         else {
             throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
         }
         index += expected.count
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> Double {
+    private mutating func parseNumber() throws(Failure) -> Double {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         guard let first = peek(), isDigit(first) else { throw error("a '-' not followed by a digit") }
@@ -188,7 +215,7 @@ package struct JSONParser {
     /// a power of ten up to 10^22, both exact in a Double, so the one division rounds
     /// correctly, as `Double(String)` does: Clinger's fast path. It spares making a string
     /// for each of the thousands of numbers in a drawing.
-    private static func exactValue(of literal: ArraySlice<UInt8>) -> Double? {
+    private static func exactValue(of literal: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
         var mantissa: Int64 = 0, digits = 0, fractionDigits = 0, inFraction = false, negative = false
         for byte in literal {
             switch byte {
@@ -213,7 +240,7 @@ package struct JSONParser {
         return power
     }
 
-    private mutating func parseString() throws(SyntaxError) -> String {
+    private mutating func parseString() throws(Failure) -> String {
         index += 1  // the opening quote
         // Most strings hold no escape: find the closing quote and validate the bytes in place.
         var end = index
@@ -223,7 +250,7 @@ package struct JSONParser {
         if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - index <= limits.maxStringBytes {
             let content = bytes[index..<end]
             index = end + 1
-            guard let string = String(validating: content, as: UTF8.self) else {
+            guard let string = Self.validatedString(UnsafeBufferPointer(rebasing: content)) else {
                 throw error("a string that is not valid UTF-8")
             }
             return string
@@ -238,7 +265,7 @@ package struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else {
+                guard let string = utf8.withUnsafeBufferPointer(Self.validatedString) else {
                     throw error("a string that is not valid UTF-8")
                 }
                 return string
@@ -254,7 +281,17 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseEscape(into utf8: inout [UInt8]) throws(SyntaxError) {
+    /// The string whose UTF-8 is `bytes`, or nil when they are not valid UTF-8. ASCII (every
+    /// key, most values) is copied as is; other text is decoded, and it was valid when
+    /// decoding did not have to repair it. (`String(validating:)` on a slice is not
+    /// specialised and cost a thousand instructions a string.)
+    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return string }
+        return string.utf8.elementsEqual(bytes) ? string : nil
+    }
+
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(Failure) {
         guard let escape = peek() else { throw error("a string that ends inside an escape") }
         index += 1
         switch escape {
@@ -287,7 +324,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+    private mutating func parseHex4() throws(Failure) -> UInt32 {
         guard bytes.count - index >= 4 else { throw error("a \\u escape with fewer than 4 hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -320,9 +357,12 @@ package struct JSONParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private func error(_ message: String, at keyPath: KeyPath? = nil) -> SyntaxError {
+    private func error(_ message: String) -> Failure { Failure(offset: index, message: message) }
+
+    /// The line and column (both from 1, columns in characters) of byte `offset`.
+    private static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        for byte in bytes[..<min(index, bytes.count)] {
+        for byte in bytes[..<min(offset, bytes.count)] {
             if byte == 0x0A {
                 line += 1
                 column = 1
@@ -330,6 +370,15 @@ package struct JSONParser {
                 column += 1
             }
         }
-        return SyntaxError(line: line, column: column, message: message, keyPath: (keyPath ?? KeyPath(path)).description)
+        return (line, column)
+    }
+}
+
+extension JSONParser.Failure {
+    /// The same failure, one container further out: `component` is where it happened in it.
+    fileprivate func inside(_ component: KeyPath.Component) -> Self {
+        var failure = self
+        failure.reversedPath.append(component)
+        return failure
     }
 }

@@ -238,6 +238,8 @@ struct ExportCommand: EaselCommand {
     // MARK: One document
 
     private func exportOne() throws {
+        StageTimings.mark("arguments")
+        defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
         let located: LocatedDocument
         if inputs[0] == "-" {
             located = try Self.readStandardInput(base: URL(fileURLWithPath: base ?? FileManager.default.currentDirectoryPath))
@@ -245,22 +247,27 @@ struct ExportCommand: EaselCommand {
             guard FileManager.default.fileExists(atPath: inputs[0]) else {
                 throw DocumentError(file: inputs[0], kind: .io("no such file or folder"))
             }
-            located = try DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
+            // Usually opened already, while the arguments were parsed.
+            located = try EarlyOpen.take(inputs[0])?.get() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
         }
+        StageTimings.mark("read")
         var options = render.renderOptions(outputPath: out == "-" ? nil : out)
         if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
         let started = Date()
-        let file: ExportedFile
+        let file: (width: Int, height: Int, warnings: [DocumentWarning])
         if out == "-" {
-            file = try DocumentRenderer.export(located, options: options)
-            FileHandle.standardOutput.write(Data(file.bytes))
+            let exported = try DocumentRenderer.export(located, options: options)
+            FileHandle.standardOutput.write(Data(exported.bytes))
+            file = (exported.width, exported.height, exported.warnings)
         } else {
             let output = URL(fileURLWithPath: out)
             try OutputProtection.checkSingleExport(of: located, to: output, format: options.format)
-            file = try DocumentRenderer.export(located, options: options)
-            // Parent folders are made as needed.
-            try FileIO.createFolders(at: output.deletingLastPathComponent().path)
-            try file.write(to: output.path)
+            StageTimings.mark("check output")
+            // Written as it is encoded, to a temporary file renamed over the output at the end;
+            // parent folders are made as needed, once the rendering succeeded.
+            let written = try DocumentRenderer.export(located, options: options, writingTo: output.path, creatingFolders: true)
+            file = (written.width, written.height, written.warnings)
+            StageTimings.mark("write")
         }
         let warnings = (located.warnings + file.warnings).map(\.description)
         if json {
