@@ -1,3 +1,5 @@
+import EaselSupport
+
 /// One of N stable partitions of a document list: a document belongs to shard
 /// `hash(relative path) mod N`, so the partition does not depend on which machine scans
 /// the folder, on the order of the scan, or on other documents being added or removed.
@@ -23,16 +25,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
 
     /// True when the document at `relativePath` (its manifest key) belongs to this shard.
     public func contains(_ relativePath: String) -> Bool {
-        Int(Self.fnv1a(relativePath) % UInt64(count)) == index - 1
-    }
-
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
+        Int(FNV1a.hash(relativePath) % UInt64(count)) == index - 1
     }
 
     /// `K/N`, as the command line takes it.

@@ -40,17 +40,7 @@ struct EditHistory: Sendable {
     var totalBytes: Int { (undo + redo).reduce(0) { $0 + $1.patch.size } }
 
     /// FNV-1a, 64 bits, as hex: enough to notice that a file changed.
-    static func hash(_ bytes: [UInt8]) -> String {
-        let value = bytes.withUnsafeBufferPointer { buffer in
-            var value: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in buffer {
-                value ^= UInt64(byte)
-                value = value &* 0x0000_0100_0000_01B3
-            }
-            return value
-        }
-        return String(value, radix: 16)
-    }
+    static func hash(_ bytes: [UInt8]) -> String { String(FNV1a.hash(bytes), radix: 16) }
 }
 
 /// Where one document's history lives: a folder in Easel's state folder holding

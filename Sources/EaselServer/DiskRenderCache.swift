@@ -29,7 +29,7 @@ final class DiskRenderCache: Sendable {
     }
 
     private func file(for key: String) -> URL {
-        folder.appendingPathComponent(String(StateFolder.fnv1a(key), radix: 16) + ".render")
+        folder.appendingPathComponent(String(FNV1a.hash(key), radix: 16) + ".render")
     }
 
     func entry(for key: String) -> RenderCache.Entry? {

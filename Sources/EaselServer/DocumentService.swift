@@ -50,12 +50,7 @@ final class DocumentService: Sendable {
     }
 
     static func revision(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(bytes), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 

@@ -44,7 +44,7 @@ package struct StateFolder: Sendable {
 
     /// Where the folder for `document` is, without creating it.
     package func location(forDocument document: URL) -> URL {
-        let key = String(Self.fnv1a(Self.realPath(of: document)), radix: 16)
+        let key = String(FNV1a.hash(Self.realPath(of: document)), radix: 16)
         return url.appendingPathComponent("documents").appendingPathComponent(key)
     }
 
@@ -56,15 +56,5 @@ package struct StateFolder: Sendable {
         defer { free(resolved) }
         let base = String(cString: resolved)
         return (base == "/" ? "" : base) + "/" + document.lastPathComponent
-    }
-
-    /// FNV-1a, 64 bits: a short, stable key for a path.
-    package static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
     }
 }

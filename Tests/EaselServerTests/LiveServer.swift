@@ -23,8 +23,9 @@ final class LiveServer: @unchecked Sendable {
     ) async throws -> LiveServer {
         _ = removeAtExit
         leftovers.withLock { $0 += [folder.url, state.url] }
+        // The limits are the product's (the idle timeout too: a short one closes connections
+        // mid-request when the sanitizer runs make the machine slow); a test about a limit sets it.
         var configuration = ServerConfiguration(folder: folder.url, port: 0, stateFolder: state.url)
-        configuration.limits.idleTimeout = 2
         configure(&configuration)
         let server = try EaselServer(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()

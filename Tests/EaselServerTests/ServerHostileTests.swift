@@ -43,11 +43,10 @@ struct ServerHostileTests {
         #expect(try [UInt8](Data(contentsOf: secret)) == (try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))))
     }
 
-    @Test func oversizedTruncatedAndSlowRequestsAreRefusedAndNothingChanges() async throws {
-        let server = try await LiveServer.start(try ServerFixtures.samples()) {
-            $0.limits.maxBodyBytes = 64 << 10
-            $0.limits.idleTimeout = 1
-        }
+    // The idle timeout stays at its default here: a second of silence on a machine as busy as
+    // the sanitizer runs make it can close a connection before its 413 is written.
+    @Test func oversizedAndTruncatedRequestsAreRefusedAndNothingChanges() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBodyBytes = 64 << 10 }
         defer { Task { try await server.stop() } }
         let original = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
         let edits = "/api/documents/\(ServerFixtures.card)/edits"
@@ -81,7 +80,19 @@ struct ServerHostileTests {
             return RawHTTP.readAll(socket)
         }
         #expect(!String(decoding: cut, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-        // Slow: a client that sends half a header and stops is disconnected after the idle timeout.
+        // A header section over the limit.
+        let headers = try await server.request(
+            "GET", "/api/documents", headers: ["X-Padding": String(repeating: "a", count: 64 << 10)])
+        #expect(headers.status >= 400 || headers.status == 0)
+        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
+        #expect(try await server.request("GET", "/healthz").status == 200, "the server is still up")
+    }
+
+    @Test func aClientThatStopsSendingIsDisconnectedAfterTheIdleTimeout() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.idleTimeout = 1 }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        // Half a header, then nothing.
         let slow = try await offThread { () throws -> (bytes: [UInt8], closedByServer: Bool) in
             let socket = try RawHTTP.connect(port: port, timeout: 60)
             defer { close(socket) }
@@ -90,11 +101,6 @@ struct ServerHostileTests {
         }
         #expect(slow.closedByServer, "the server dropped the idle client (our own wait is much longer)")
         #expect(!String(decoding: slow.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-        // A header section over the limit.
-        let headers = try await server.request(
-            "GET", "/api/documents", headers: ["X-Padding": String(repeating: "a", count: 64 << 10)])
-        #expect(headers.status >= 400 || headers.status == 0)
-        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
         #expect(try await server.request("GET", "/healthz").status == 200, "the server is still up")
     }
 
