@@ -199,7 +199,15 @@ struct BatchExportTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1.0)
+        // Stopped once it is under way (its first output written), however slowly it starts.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline,
+            !((try? FileManager.default.contentsOfDirectory(atPath: s.folder.file("Out").path)) ?? []).contains(where: {
+                $0.hasSuffix(".png")
+            })
+        {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + SIGTERM)

@@ -35,7 +35,7 @@ struct ConcurrentEditTests {
         try s.ok(["new", "drawing", "d.drawing"])
         let session = Process()
         session.executableURL = s.easel
-        session.arguments = ["edit", "d.drawing"]
+        session.arguments = ["edit", "d.drawing", "--autosave", "0"]
         session.currentDirectoryURL = s.folder.url
         session.environment = s.environment
         let input = Pipe()
@@ -47,7 +47,12 @@ struct ConcurrentEditTests {
             try? input.fileHandleForWriting.close()
             session.waitUntilExit()
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The session holds the lock once its first edit is on disk (waiting for that, not
+        // for a fixed time: a sanitizer build on a busy machine can take seconds to start).
+        input.fileHandleForWriting.write(Data("add heart\n".utf8))
+        let deadline = Date().addingTimeInterval(60)
+        while (try? graphics(s)) != 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try graphics(s) == 1, "the session saved its edit")
         var environment = s.environment
         environment["EASEL_LOCK_TIMEOUT"] = "0.3"
         let loser = try ProcessRunner.run(
@@ -57,7 +62,7 @@ struct ConcurrentEditTests {
             loser.stderr
                 == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document; try again when it has finished\n"
         )
-        input.fileHandleForWriting.write(Data("add heart\nquit\n".utf8))
+        input.fileHandleForWriting.write(Data("quit\n".utf8))
         session.waitUntilExit()
         #expect(try graphics(s) == 1, "the session's edit is saved")
         try s.ok(["add", "d.drawing", "star"])
