@@ -51,8 +51,34 @@ struct InteractiveEditTests {
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty)
     }
 
+    /// What a process writes to a pipe, read as it comes on a thread of its own (so a
+    /// chatty process never blocks on a full pipe): how many lines, and the first 4 KiB.
+    final class LineCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines = 0
+        private var start: [UInt8] = []
+        let pipe = Pipe()
+
+        init() {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { return }
+                    lock.withLock {
+                        lines += data.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+                        if start.count < 4096 { start += data.prefix(4096 - start.count) }
+                    }
+                }
+            }
+        }
+
+        var count: Int { lock.withLock { lines } }
+        var text: String { lock.withLock { String(decoding: start, as: UTF8.self) } }
+    }
+
     /// Starts `easel edit` with an open stdin pipe; returns the process and the pipe.
-    func startSession(_ s: CLIScratch, autosave: String) throws -> (Process, Pipe) {
+    func startSession(_ s: CLIScratch, autosave: String, output: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = s.easel
         process.arguments = ["edit", "d.drawing", "--autosave", autosave]
@@ -60,7 +86,7 @@ struct InteractiveEditTests {
         process.environment = s.environment
         let input = Pipe()
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return (process, input)
@@ -92,9 +118,11 @@ struct InteractiveEditTests {
     @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
-        let (process, input) = try startSession(s, autosave: "3600")
+        let output = LineCounter()
+        let (process, input) = try startSession(s, autosave: "3600", output: output.pipe)
         input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
+        // Both applied (each says so as it is; the signal handlers come first), however slowly it started.
+        #expect(waitUntil(seconds: 60) { output.count >= 2 }, "\(output.text)")
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty, "not saved yet: the autosave delay is an hour")
         kill(process.processIdentifier, signalNumber)
         process.waitUntilExit()
@@ -131,10 +159,12 @@ struct InteractiveEditTests {
         process.arguments = ["-c", "exec \"$0\" edit d.drawing < many.txt", s.easel.path]
         process.currentDirectoryURL = s.folder.url
         process.environment = s.environment
-        process.standardOutput = FileHandle.nullDevice
+        let output = LineCounter()
+        process.standardOutput = output.pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        // Under way (commands applied, each saying so), however slowly it started.
+        #expect(waitUntil(seconds: 60) { output.count >= 100 }, "\(output.text)")
         process.terminate()  // SIGTERM
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
