@@ -39,9 +39,10 @@ extension Benchmarks {
         func perCard(_ extra: [String]) throws -> Double {
             let out = inputs.folder.appendingPathComponent("speed-out")
             try? FileManager.default.removeItem(at: out)
-            let started = DispatchTime.now().uptimeNanoseconds
-            _ = try run(easel, ["export", folder.path, "--out", out.path, "--jobs", "1", "--quiet"] + extra)
-            return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / Double(count)
+            let total = try milliseconds {
+                _ = try run(easel, ["export", folder.path, "--out", out.path, "--jobs", "1", "--quiet"] + extra)
+            }
+            return total / Double(count)
         }
         let deferred = try perCard([]), each = try perCard(["--sync-each-output"])
 

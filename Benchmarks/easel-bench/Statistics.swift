@@ -22,15 +22,18 @@ struct Timing: Codable {
     var text: String { String(format: "%.1f ms [%.1f–%.1f]", median, min, max) }
 }
 
+/// Milliseconds taken by one run of `body`.
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
 /// Milliseconds taken by `body`, `runs` times (after one unmeasured warm-up).
 func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Timing {
     if warmUp { try body() }
     var samples: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    }
+    for _ in 0..<runs { samples.append(try milliseconds(body)) }
     return Timing(samples)
 }
 
@@ -41,14 +44,9 @@ func measureInTurn(runs: Int, _ first: () throws -> Void, _ second: () throws ->
     try first()
     try second()
     var firstSamples: [Double] = [], secondSamples: [Double] = []
-    func timed(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
     for _ in 0..<runs {
-        firstSamples.append(try timed(first))
-        secondSamples.append(try timed(second))
+        firstSamples.append(try milliseconds(first))
+        secondSamples.append(try milliseconds(second))
     }
     return (Timing(firstSamples), Timing(secondSamples))
 }

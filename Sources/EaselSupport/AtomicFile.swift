@@ -106,6 +106,9 @@ package final class AtomicFileStream: @unchecked Sendable {
         }
     }
 
+    /// How many bytes have been appended so far.
+    package var bytesWritten: Int { lock.withLock { $0.written } }
+
     /// Writes `bytes` at the end of the file. After a failure, appends do nothing.
     package func append(_ bytes: UnsafeRawBufferPointer) {
         lock.withLock { state in

@@ -10,20 +10,8 @@ package enum FileIO {
     /// with `fstat` after opening.
     package static func readBytes(at path: String, maxBytes: Int, allowingStreams: Bool = false) throws(DocumentError) -> [UInt8]
     {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (allowingStreams ? 0 : O_NONBLOCK))
-        guard fd >= 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot open the file"))) }
+        let (fd, status) = try openForReading(path, allowingStreams: allowingStreams)
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot read the file"))) }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            throw DocumentError(file: path, kind: .io("is a folder, not a file"))
-        }
-        if !allowingStreams {
-            guard (status.st_mode & S_IFMT) == S_IFREG else {
-                throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
-            }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        }
         var bytes: [UInt8] = []
         if (status.st_mode & S_IFMT) == S_IFREG {
             // A regular file is read straight into an array of its size (one more byte shows
@@ -64,20 +52,41 @@ package enum FileIO {
         }
     }
 
+    /// Opens `path` for reading and describes it. Unless `allowingStreams`, only a regular
+    /// file is accepted: it is opened without blocking (a FIFO planted in a folder cannot hang
+    /// Easel), checked with `fstat` after opening, then set back to blocking reads. A folder is
+    /// refused either way. The caller closes the descriptor.
+    private static func openForReading(_ path: String, allowingStreams: Bool) throws(DocumentError) -> (Int32, stat) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (allowingStreams ? 0 : O_NONBLOCK))
+        guard fd >= 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot open the file"))) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let error = DocumentError(file: path, kind: .io(describeErrno("cannot read the file")))
+            close(fd)
+            throw error
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw DocumentError(file: path, kind: .io("is a folder, not a file"))
+        }
+        if !allowingStreams {
+            guard (status.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        }
+        return (fd, status)
+    }
+
     /// Whether the regular file at `path` contains `needle`, read in pieces of 256 KiB
     /// through one buffer (no file-sized array: a folder's large documents cost a read each,
     /// not their size in fresh memory). Throws as `readBytes` does: not a regular file, over
     /// `maxBytes`, unreadable.
     package static func fileContains(at path: String, _ needle: [UInt8], maxBytes: Int) throws(DocumentError) -> Bool {
         guard !needle.isEmpty else { return true }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot open the file"))) }
+        let (fd, _) = try openForReading(path, allowingStreams: false)
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let overlap = needle.count - 1
         let piece = max(1 << 18, needle.count)
         var buffer = [UInt8](repeating: 0, count: overlap + piece)

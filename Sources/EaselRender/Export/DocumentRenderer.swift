@@ -242,19 +242,13 @@ extension DocumentRenderer {
         do { stream = try AtomicFileStream(to: path, writebackEvery: 256 << 10) } catch {
             throw .io(path: path, message: error.reason)
         }
-        let written = Locked(0)
-        do {
-            try PNGEncoder.encode(image!, options: options.png) { bytes in
-                stream.append(bytes)
-                written.withLock { $0 += bytes.count }
-            }
-        } catch { throw .png(error) }
+        do { try PNGEncoder.encode(image!, options: options.png) { stream.append($0) } } catch { throw .png(error) }
         StageTimings.mark("encode")
         // A large image is unmapped on another core while this one waits for the disk.
         if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
         do { try stream.commit() } catch { throw .io(path: path, message: error.reason) }
         return WrittenFile(
-            format: .png, width: width, height: height, byteCount: written.withLock { $0 }, warnings: scene.warnings)
+            format: .png, width: width, height: height, byteCount: stream.bytesWritten, warnings: scene.warnings)
     }
 
     /// The scene's pixels at the size and area `options` ask for (what a PNG export encodes).

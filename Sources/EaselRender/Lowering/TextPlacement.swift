@@ -21,10 +21,6 @@ enum TextPlacement {
         return .text(SceneText(line: line, fontSize: size, color: color, transform: transform))
     }
 
-    /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
-    /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
-    /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
-    /// nil (with a warning) when no font can be loaded at all.
     /// Lays `texts` out and throws the lines away: their fonts (and the fallbacks they need)
     /// are then loaded in `fonts` for the lowering, which lays them out again at no cost.
     static func layOutAhead(_ texts: [(text: String, fontName: String)], fonts: FontLibrary) {
@@ -34,6 +30,10 @@ enum TextPlacement {
         }
     }
 
+    /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
+    /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
+    /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
+    /// nil (with a warning) when no font can be loaded at all.
     static func layout(
         _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
         warnings: inout [DocumentWarning]

@@ -2,6 +2,7 @@ import Dispatch
 import EaselCairo
 import EaselDocuments
 import EaselGeometry
+import EaselSupport
 
 /// Draws a scene with cairo, onto any surface (raster, SVG, PDF). It knows nothing of cards
 /// or drawings: this is the one place where scene values become EaselCairo calls.
@@ -108,7 +109,9 @@ public enum CairoSceneRenderer {
             // shifted up by the strip's top row (a whole number of pixels).
             let tops = Array(stride(from: 0, to: pixelHeight, by: rows))
             let failure = Locked<(any Error)?>(nil)
-            let sendableScene = SendableBox(scene), sendableImage = SendableBox(image)
+            // The workers only read the scene (its images are immutable pixel buffers) and
+            // each draws into its own rows of the image.
+            let sendableScene = UncheckedSendable(scene), sendableImage = UncheckedSendable(image)
             let workers = max(1, min(threads ?? EncoderParallelism.threads(), tops.count))
             Parallel.forEach(count: tops.count, workers: workers) { index in
                 let top = tops[index], bottom = min(pixelHeight, top + rows)
@@ -208,11 +211,4 @@ public enum CairoSceneRenderer {
         case .bevel: return .bevel
         }
     }
-}
-
-/// A value handed to the strip workers, which only read it (a scene's images are immutable
-/// pixel buffers; each strip draws into its own rows of the image).
-private struct SendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
