@@ -1,5 +1,6 @@
 import EaselCairo
 import EaselDocuments
+import EaselGeometry
 import EaselRender
 import Foundation
 
@@ -13,6 +14,10 @@ extension Results {
         var easelCardProcess: Timing, resvgCardProcess: Timing?
         /// A drawing of 1,000 shapes as a process, and resvg on its SVG.
         var easelShapesProcess: Timing, resvgShapesProcess: Timing?
+        /// What bounds the 1,000-shape ratio: cairo rasterising that drawing in the C program
+        /// (one core), and `easel export` of an empty 16x16 drawing as a process (its start,
+        /// arguments, libraries and write, with nothing to draw).
+        var cShapesRasterise: Timing, easelEmptyProcess: Timing
         /// One 2600x4000 export (--scale 2) as a process on one core and on all.
         var bigOneCore: Timing, bigAllCores: Timing
         /// The typical card's bytes: Easel's default encoder and zlib level 1 (libpng, UP).
@@ -64,6 +69,17 @@ extension Benchmarks {
         }
         let cardTimes = try process(card), shapeTimes = try process(shapes)
 
+        // The floor under the 1,000-shape export: cairo's own rasterising (the C program, on
+        // the same scene) and a process that exports nothing.
+        let shapesScript = inputs.folder.appendingPathComponent("speed-shapes.replay")
+        try SceneReplayScript.write(try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(shapes)))
+            .write(to: shapesScript, atomically: true, encoding: .utf8)
+        let cShapes = try runC(script: shapesScript, width: 1300, height: 2000, level: 1, filter: "up", color: "rgb")
+        let nothing = Drawing(canvasSize: Size(width: 16, height: 16), background: .white, graphics: [])
+        let empty = try inputs.save(nothing, as: "speed-empty")
+        let emptyPNG = inputs.folder.appendingPathComponent("speed-empty.png").path
+        let emptyProcess = try measure(runs: runs) { _ = try run(easel, ["export", empty.path, "--out", emptyPNG]) }
+
         // One 2600x4000 export: one core against all of them.
         let big = inputs.folder.appendingPathComponent("speed-big.png").path
         let (bigOne, bigAll) = try measureInTurn(
@@ -81,7 +97,8 @@ extension Benchmarks {
         return Results.Speed(
             folderCards: count, folderMillisecondsPerCard: deferred, folderMillisecondsPerCardSyncEach: each,
             easelCardProcess: cardTimes.easel, resvgCardProcess: cardTimes.resvg, easelShapesProcess: shapeTimes.easel,
-            resvgShapesProcess: shapeTimes.resvg, bigOneCore: bigOne, bigAllCores: bigAll, easelBytes: easelBytes,
+            resvgShapesProcess: shapeTimes.resvg, cShapesRasterise: cShapes.rasterize, easelEmptyProcess: emptyProcess,
+            bigOneCore: bigOne, bigAllCores: bigAll, easelBytes: easelBytes,
             zlibLevel1Bytes: zlib.bytes)
     }
 }
