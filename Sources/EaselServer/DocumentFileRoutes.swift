@@ -63,13 +63,12 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         guard let format = ImageFormat.sniff(bytes) else {
             throw Problem(.unsupportedMediaType, "the upload is not a PNG, JPEG or WebP image", document: documentPath)
         }
+        // Named by what the bytes are, not by the declared type: a drawing keeps the name.
         let ext = format == .png ? "png" : format == .jpeg ? "jpg" : "webp"
         let ifMatch = request.headers[.ifMatch]
         let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
             do {
-                return try service.addUploadedImage(
-                    bytes, extension: type.hasPrefix("image/png") ? "png" : type.hasPrefix("image/jpeg") ? "jpg" : "webp",
-                    to: url, relativePath: documentPath, ifMatch: ifMatch)
+                return try service.addUploadedImage(bytes, extension: ext, to: url, relativePath: documentPath, ifMatch: ifMatch)
             } catch {
                 throw DocumentRoutes<Context>.problem(for: error, document: documentPath, folder: service.folder.url)
             }

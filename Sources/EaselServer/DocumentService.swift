@@ -109,8 +109,9 @@ final class DocumentService: Sendable {
         guard let location = registry.location(of: url) else { throw Problem(.notFound, "not a document") }
         // Stamp first: a change while rendering then shows as a change next time.
         let documentStamp = FileStamp.of(location.contentFile.path)
-        let revision = try revision(of: url)
-        let located = try registry.open(url)
+        // One read: the revision answered is the version whose pixels are answered.
+        let (located, content) = try registry.openReadingContent(url)
+        let revision = try content.map(Self.revision(of:)) ?? revision(of: url)
         let sources =
             [(location.contentFile.path, documentStamp)]
             + located.referencedFiles.compactMap { file in

@@ -42,6 +42,23 @@ struct RegistryAndHistoryTests {
         #expect(try registry.open(folder.file("a.note")).document as? Note == Note(text: "hello"))
     }
 
+    @Test func openingGivesTheContentBytesItDecoded() throws {
+        let folder = TemporaryFolder()
+        let drawing = Drawing(canvasSize: Size(width: 40, height: 30), background: .white, graphics: [])
+        // A drawing as one file, and as a package folder whose content is drawing.json.
+        let file = folder.file("plain.drawing"), package = folder.file("package.drawing")
+        try DocumentRegistry.standard.save(drawing, to: file)
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: file, to: package.appendingPathComponent(Drawing.packageDocumentName))
+        try Data("not a document".utf8).write(to: package.appendingPathComponent("photo.png"))
+        let onDisk = try [UInt8](Data(contentsOf: file))
+        for url in [file, package] {
+            let (located, content) = try DocumentRegistry.standard.openReadingContent(url)
+            #expect(located.document as? Drawing == drawing)
+            #expect(content == onDisk, "\(url.lastPathComponent): the bytes of its content file")
+        }
+    }
+
     @Test func undoRedoAndANewEditDropsTheRedoBranch() {
         var history = History<Drawing>(maxDepth: 10)
         var drawing = Drawing()

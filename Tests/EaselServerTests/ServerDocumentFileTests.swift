@@ -109,6 +109,25 @@ struct ServerDocumentFileTests {
         #expect(untyped.status == 200, "no declared type: the bytes tell")
     }
 
+    @Test func anUploadToADrawingIsNamedByWhatItsBytesAre() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let photo = try [UInt8](Data(contentsOf: server.folder.file("5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22")))
+        // A browser sends no type for a file without an extension, and a user can mislabel one.
+        for headers in [[:], ["Content-Type": "image/jpeg"], ["Content-Type": "image/webp"]] {
+            let response = try await server.request(
+                "POST", "/api/documents/\(ServerFixtures.drawing)/images", headers: headers, body: photo)
+            #expect(response.status == 200, "\(headers): \(response.text)")
+            let drawing = try #require(
+                try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.drawing)).document as? Drawing)
+            guard case .image(let file) = drawing.graphics.last?.kind else {
+                Issue.record("\(headers): the upload is not the drawing's last graphic")
+                continue
+            }
+            #expect(file.hasSuffix(".png"), "\(headers): a PNG is kept as .png, not \(file)")
+        }
+    }
+
     @Test func theEditorsFilesAreServedWithTypesAndTags() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }

@@ -55,6 +55,8 @@ struct ServerRouteTests {
         #expect(first.body == expected.bytes, "the served PNG is byte for byte what easel export writes")
         let etag = try #require(first.headers["etag"])
         #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+        let bytes = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        #expect(first.headers["x-easel-revision"] == DocumentServiceRevision.of(bytes), "the revision of what was rendered")
 
         let again = try await server.request("GET", path, headers: ["If-None-Match": etag])
         #expect(again.status == 304)

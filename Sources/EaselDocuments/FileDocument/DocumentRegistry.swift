@@ -59,17 +59,32 @@ public struct DocumentRegistry: Sendable {
     /// Opens the document at `url` as whatever type its extension names: the value, where
     /// it lives, where its resources resolve from, and the warnings noticed on the way.
     public func open(_ url: URL) throws(DocumentError) -> LocatedDocument {
+        try openReadingContent(url).located
+    }
+
+    /// Opens the document at `url` as `open` does, and gives the bytes of its content file
+    /// from the same read (nil when the package has none): a revision hashed from them names
+    /// exactly the version that was opened, even when the file is replaced meanwhile.
+    package func openReadingContent(_ url: URL) throws(DocumentError) -> (located: LocatedDocument, content: [UInt8]?) {
         guard let entry = entry(for: url) else {
             throw DocumentError(
                 file: url.relativePath, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
-        let configuration = ReadConfiguration(
-            contentType: entry.contentType,
-            file: try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes),
-            fileURL: url)
+        let file = try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes)
+        let configuration = ReadConfiguration(contentType: entry.contentType, file: file, fileURL: url)
         var warnings: [DocumentWarning] = []
         let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
-        return LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
+        let located = LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
+        // The content file is the file itself, or one file directly inside the package.
+        let contentFile = entry.documentType.contentFile(for: url)
+        let content: [UInt8]? =
+            switch file {
+            case .regularFile(let bytes): contentFile == url ? bytes : nil
+            case .directory(let children):
+                contentFile.deletingLastPathComponent().path == url.path
+                    ? children[contentFile.lastPathComponent]?.regularFileContents : nil
+            }
+        return (located, content)
     }
 
     /// Places a document made in memory at `url` (not yet saved), as the content type the
