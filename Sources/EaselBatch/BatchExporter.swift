@@ -50,7 +50,7 @@ public final class BatchExporter: Sendable {
     }
 
     /// The path with symbolic links resolved as far as it exists.
-    static func realPath(_ url: URL) -> String {
+    package static func realPath(_ url: URL) -> String {
         var existing = url
         var rest: [String] = []
         while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {

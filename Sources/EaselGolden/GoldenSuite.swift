@@ -89,6 +89,16 @@ public struct GoldenSuite {
         guard FileManager.default.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw BatchError(message: "the documents folder \(documents.path) does not exist; check the path")
         }
+        // Goldens are written and pruned in their folder: never the documents' own (where
+        // prune would take the user's PNGs for orphans), nor a folder holding it.
+        let documentsPath = BatchExporter.realPath(documents.standardizedFileURL)
+        let goldensPath = BatchExporter.realPath(goldens.standardizedFileURL)
+        if documentsPath == goldensPath || documentsPath.hasPrefix(goldensPath + "/") {
+            throw BatchError(
+                message:
+                    "the goldens folder \(goldens.path) \(documentsPath == goldensPath ? "is" : "holds") the documents folder \(documents.path); give the goldens a folder of their own (such as Goldens beside it), so that no PNG of the documents' is taken for a golden, written over or pruned"
+            )
+        }
         let exporter = try BatchExporter(
             inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
             registry: registry)

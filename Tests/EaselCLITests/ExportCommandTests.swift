@@ -102,6 +102,26 @@ struct ExportCommandTests {
         #expect(result.stderr == "easel: /nonexistent/card.rwcard: no such file or folder\n")
     }
 
+    @Test func anInputThatIsNeitherADocumentNorAFolderIsRefusedAndNothingIsMade() throws {
+        let folder = TemporaryFolder()
+        let card = try Data(contentsOf: samples.appendingPathComponent("1A2B3C4D-0000-4000-8000-000000000001.rwcard"))
+        try card.write(to: folder.file("card.rwcrad"))  // a typo in the extension
+        try Data("notes".utf8).write(to: folder.file("notes.txt"))
+        for (input, ext) in [("card.rwcrad", "rwcrad"), ("notes.txt", "txt")] {
+            for out in ["d.png", "-", "out/"] {
+                let result = try ProcessRunner.run(
+                    easel, ["export", folder.file(input).path, "--out", out == "-" ? "-" : folder.file(out).path])
+                #expect(result.status == 1, "\(input) → \(out): \(result.stderr)")
+                #expect(result.stderr.contains("\(folder.file(input).path)"), "\(result.stderr)")
+                #expect(result.stderr.contains(".\(ext)") && result.stderr.contains("rwcard"), "\(result.stderr)")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["card.rwcrad", "notes.txt"],
+            "no output file or folder was made")
+    }
+
     @Test func aCorruptCardNamesTheFileAndTheKeyPath() throws {
         let folder = TemporaryFolder()
         let card = try folder.write(

@@ -127,6 +127,30 @@ struct GoldenCommandTests {
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("Fresh").path), "a typo creates nothing")
     }
 
+    @Test func goldensInTheDocumentsFolderOrAboveItAreRefusedAndTouchNothing() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs/Album"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/x.drawing", "--size", "40x30"])
+        // The user's own pictures beside the documents: not goldens, never to be pruned.
+        try Data(try Self.image(block: true)).write(to: s.folder.file("Docs/vacation.png"))
+        try Data(try Self.image(block: false)).write(to: s.folder.file("Docs/Album/holiday.png"))
+        try FileManager.default.createSymbolicLink(atPath: s.folder.file("Link").path, withDestinationPath: "Docs")
+        let before = try FileManager.default.subpathsOfDirectory(atPath: s.folder.file("Docs").path).sorted()
+        for (documents, goldens) in [("Docs", "Docs"), ("Docs", "."), ("Docs/Album", "Docs"), ("Docs", "Link")] {
+            for verb in ["prune", "verify", "record"] {
+                var arguments = ["golden", verb, documents, goldens]
+                if verb == "prune" { arguments.append("--delete") }
+                let result = try s.run(arguments)
+                #expect(result.status != 0, "\(arguments)")
+                #expect(result.stderr.contains("a folder of their own"), "\(arguments): \(result.stderr)")
+            }
+        }
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: s.folder.file("Docs").path).sorted() == before)
+        // Goldens inside the documents folder stay allowed (left out of the scan).
+        try s.ok(["golden", "record", "Docs", "Docs/Goldens"])
+        try s.ok(["golden", "verify", "Docs", "Docs/Goldens"])
+    }
+
     @Test func aMissingGoldenSaysWhichEaselCommandRecordsIt() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)

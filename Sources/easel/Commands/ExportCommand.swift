@@ -120,7 +120,10 @@ struct ExportCommand: EaselCommand {
     /// One document to one file (or standard output).
     var isSingle: Bool {
         guard inputs.count == 1, !outIsFolder else { return false }
-        return inputs[0] == "-" || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: inputs[0]))
+        if inputs[0] == "-" || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: inputs[0])) { return true }
+        // A file that is no document is one input too (refused as such), not a folder.
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && !isFolder.boolValue
     }
 
     func validate() throws {
@@ -170,8 +173,20 @@ struct ExportCommand: EaselCommand {
     }
 
     func execute() throws {
-        for input in inputs where input != "-" && !FileManager.default.fileExists(atPath: input) {
-            throw DocumentError(file: input, kind: .io("no such file or folder"))
+        let registry = DocumentRegistry.standard
+        for input in inputs where input != "-" {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
+                throw DocumentError(file: input, kind: .io("no such file or folder"))
+            }
+            // Neither a document nor a folder of them (a typo in the extension, a text
+            // file): refused before anything is made, as `info` and `validate` refuse it.
+            let url = URL(fileURLWithPath: input)
+            if !isFolder.boolValue && !registry.isDocument(url) {
+                throw DocumentError(
+                    file: input,
+                    kind: .unsupportedType(fileExtension: url.pathExtension, supported: registry.supportedExtensions))
+            }
         }
         guard watch else { return try exportOnce() }
         try? reportingFailures(exportOnce)
