@@ -55,7 +55,19 @@ public enum DocumentScanner {
                 case S_IFREG:
                     if isDocument { found.append(Entry(relativePath: relative)) }
                 case S_IFDIR:
-                    if isDocument { found.append(Entry(relativePath: relative)) } else { pending.append((url, relative)) }
+                    if isDocument && registry.location(of: url)?.contentFile.standardizedFileURL != url.standardizedFileURL {
+                        found.append(Entry(relativePath: relative))  // a package (a drawing folder)
+                    } else if isDocument {
+                        // Named like a type that is never a folder (a card): the app looks
+                        // inside it for cards, and so does the scan.
+                        found.append(
+                            Entry(
+                                relativePath: relative,
+                                problem: "is a folder, not a \(url.pathExtension) file; the documents inside it are scanned"))
+                        pending.append((url, relative))
+                    } else {
+                        pending.append((url, relative))
+                    }
                 case S_IFLNK:
                     if isDocument {
                         found.append(

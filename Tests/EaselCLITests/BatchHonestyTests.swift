@@ -65,12 +65,43 @@ struct BatchHonestyTests {
         #expect(!result.stderr.contains("NSCocoaErrorDomain"))
     }
 
-    @Test func aFolderNamedLikeACardSaysWhatItIs() throws {
+    @Test func aFolderNamedLikeACardSaysWhatItIsAndTheCardsInsideItAreExported() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("in/x.rwcard"), withIntermediateDirectories: true)
+        // The app looks inside every folder for cards, whatever the folder's name.
+        try s.ok(["new", "card", "in/x.rwcard/inner.rwcard"])
         let result = try s.run(["export", "in", "--out", "out"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("x.rwcard: is a folder, expected a rwcard file"), "\(result.stderr)")
+        #expect(result.stderr.contains("x.rwcard: is a folder, not a rwcard file"), "\(result.stderr)")
+        #expect(result.stderr.contains("rendered 1, skipped 0, failed 1 of 2 documents"), "\(result.stderr)")
+        #expect(try s.image("out/x.rwcard/inner.png").width == 1300)
+        // A drawing package is a folder by design: one document, not a folder to search.
+        try FileManager.default.createDirectory(at: s.folder.file("pkg"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "pkg/p.drawing", "--size", "20x10"])
+        try FileManager.default.createDirectory(at: s.folder.file("pkg/q.drawing"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: s.folder.file("pkg/p.drawing"), to: s.folder.file("pkg/q.drawing/\(Drawing.packageDocumentName)"))
+        try s.ok(["export", "pkg", "--out", "pkg-out"])
+        #expect(try s.image("pkg-out/q.png").width == 20)
+    }
+
+    @Test func validateReportsWhatAFolderExportCannotExport() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in/x.rwcard"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "in/ok.rwcard"])
+        try s.ok(["new", "card", "in/x.rwcard/inner.rwcard"])
+        try FileManager.default.createSymbolicLink(
+            at: s.folder.file("in/link.rwcard"), withDestinationURL: s.folder.file("in/ok.rwcard"))
+        #expect(mkfifo(s.folder.file("in/pipe.rwcard").path, 0o644) == 0)
+        let result = try s.run(["validate", "in"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        for (name, reason) in [
+            ("link.rwcard", "is a symbolic link"), ("pipe.rwcard", "is not a regular file"), ("x.rwcard", "is a folder"),
+        ] {
+            #expect(result.stdout.contains("error: in/\(name): \(reason)"), "\(name): \(result.stdout)")
+        }
+        #expect(result.stdout.contains("ok in/ok.rwcard") && result.stdout.contains("ok in/x.rwcard/inner.rwcard"))
+        #expect(result.stderr.contains("5 documents checked: 2 ok, 0 with warnings, 3 invalid"), "\(result.stderr)")
     }
 
     @Test func controlCharactersInADocumentAreEscapedInHumanOutput() throws {

@@ -58,8 +58,15 @@ struct ValidateCommand: EaselCommand {
             }
             let url = URL(fileURLWithPath: path)
             if isFolder.boolValue && !DocumentRegistry.standard.isDocument(url) {
-                for relative in DocumentScanner.documents(in: url, registry: .standard) {
-                    results.append(check(url.appendingPathComponent(relative)))
+                // Everything named like a document, as a folder export sees it: what it
+                // cannot export (a link, a pipe, an undecodable name) is invalid here too.
+                for entry in DocumentScanner.scan(url, registry: .standard) {
+                    let entryPath = url.appendingPathComponent(entry.relativePath).relativePath
+                    if let problem = entry.problem {
+                        results.append(Result(path: entryPath, valid: false, errors: ["\(entryPath): \(problem)"], warnings: []))
+                    } else {
+                        results.append(check(url.appendingPathComponent(entry.relativePath)))
+                    }
                 }
             } else {
                 results.append(check(url))
