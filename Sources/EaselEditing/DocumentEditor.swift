@@ -40,15 +40,25 @@ public struct DocumentEditor {
     private let store: HistoryStore?
     /// The document's bytes as last read or written, to notice other writers.
     private var baseBytes: [UInt8]
-    /// The saved form of `document`, once worked out (edits clear it; encoding a large
-    /// document is the expensive step, so it is done only when needed).
+    /// The saved form of `document` when known: the bytes it was read from (the file as
+    /// opened, or as an undo step kept it), else its encoding once worked out (edits clear
+    /// it; encoding a large document is the expensive step, so it is done only when
+    /// needed). Saving writes these bytes, so undoing back to a version restores its file
+    /// byte for byte, even one Easel did not write.
     private var encodedCurrent: [UInt8]?
+    /// A version of the document kept in memory, with its saved form when known.
+    private struct Version {
+        var document: any EditableDocument
+        var bytes: [UInt8]?
+
+        func savedBytes(file: String) throws -> [UInt8] { try bytes ?? document.historyBytes(file: file) }
+    }
     /// Versions before the edits made since the last save, oldest first: the newest undo
     /// steps, kept as values so that an edit costs no encoding (a session of thousands of
     /// piped commands stays linear); they become patches when saved.
-    private var pending: [any EditableDocument] = []
+    private var pending: [Version] = []
     /// Versions undone from `pending`, as values: redo steps below those in `history.redo`.
-    private var pendingRedo: [any EditableDocument] = []
+    private var pendingRedo: [Version] = []
     /// Held while the document is open for editing, so no other easel edits it at the same
     /// time (nil when opened read-only).
     private let lock: DocumentLock?
@@ -80,7 +90,7 @@ public struct DocumentEditor {
         self.located = opened
         self.document = document
         self.baseBytes = try Self.contentBytes(of: opened)
-        self.encodedCurrent = nil
+        self.encodedCurrent = baseBytes
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
         (history, historyNote) = readStore.load(current: baseBytes)
         if store != nil { try migrateLegacySidecars() }
@@ -109,7 +119,7 @@ public struct DocumentEditor {
         var edited = document
         try edit(&edited)
         guard !edited.isEqual(to: document) else { return false }
-        pending.append(document)
+        pending.append(Version(document: document, bytes: encodedCurrent))
         pendingRedo.removeAll()
         history.redo.removeAll()
         try trimPending()
@@ -126,8 +136,8 @@ public struct DocumentEditor {
         }
         let inMemory = max(1, min(EditHistory.maxDepth, (64 << 20) / max(1, baseBytes.count)))
         while pending.count > inMemory {
-            let older = try pending[0].historyBytes(file: url.path)
-            let newer = try (pending.count > 1 ? pending[1] : document).historyBytes(file: url.path)
+            let older = try pending[0].savedBytes(file: url.path)
+            let newer = try pending.count > 1 ? pending[1].savedBytes(file: url.path) : currentBytes()
             history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(newer, into: older)))
             pending.removeFirst()
         }
@@ -145,8 +155,8 @@ public struct DocumentEditor {
     /// Goes back one edit. Returns false when there is nothing to undo.
     public mutating func undo() throws -> Bool {
         if let previous = pending.popLast() {
-            pendingRedo.append(document)
-            replace(with: previous, bytes: nil)
+            pendingRedo.append(Version(document: document, bytes: encodedCurrent))
+            replace(with: previous.document, bytes: previous.bytes)
             return true
         }
         guard let step = history.undo.last else { return false }
@@ -170,8 +180,8 @@ public struct DocumentEditor {
             return true
         }
         guard let next = pendingRedo.popLast() else { return false }
-        pending.append(document)
-        replace(with: next, bytes: nil)
+        pending.append(Version(document: document, bytes: encodedCurrent))
+        replace(with: next.document, bytes: next.bytes)
         return true
     }
 
@@ -189,7 +199,7 @@ public struct DocumentEditor {
         var newer = try currentBytes()
         var steps: [EditHistory.Step] = []
         for version in pending.reversed() {
-            let older = try version.historyBytes(file: url.path)
+            let older = try version.savedBytes(file: url.path)
             steps.append(EditHistory.Step(patch: HistoryPatch.turning(newer, into: older)))
             newer = older
         }
@@ -204,7 +214,7 @@ public struct DocumentEditor {
         var from = try currentBytes()
         var steps: [EditHistory.Step] = []
         for version in pendingRedo.reversed() {
-            let next = try version.historyBytes(file: url.path)
+            let next = try version.savedBytes(file: url.path)
             steps.append(EditHistory.Step(patch: HistoryPatch.turning(from, into: next)))
             from = next
         }
@@ -226,7 +236,9 @@ public struct DocumentEditor {
                     "the file changed on disk since easel opened it (another program or another easel wrote it); nothing was saved — open it again and redo the edit"
                 ))
         }
-        let wrapper = try registry.fileWrapper(for: document, at: url)
+        // The version's own bytes when they are known (undone to the file as it was).
+        let wrapper = try Self.replacingContent(
+            of: try registry.fileWrapper(for: document, at: url), with: try currentBytes(), located: located)
         try materializePending()
         try materializePendingRedo()
         history.trim()
@@ -345,6 +357,18 @@ public struct DocumentEditor {
             historyNote = "moved the undo history from beside the document into \(store.folder.path)"
         }
         LegacyHistorySidecar.remove(for: url)
+    }
+
+    /// `wrapper` with its content file's bytes replaced by `bytes` (a file, or the JSON
+    /// directly inside a package).
+    private static func replacingContent(of wrapper: FileWrapper, with bytes: [UInt8], located: LocatedDocument) -> FileWrapper {
+        switch wrapper {
+        case .regularFile: return .regularFile(bytes)
+        case .directory(var children):
+            guard located.contentFile.deletingLastPathComponent().path == located.url.path else { return wrapper }
+            children[located.contentFile.lastPathComponent] = .regularFile(bytes)
+            return .directory(children)
+        }
     }
 
     /// The bytes that identify the saved document: the file, or a package's JSON.

@@ -56,6 +56,50 @@ struct EditHistoryTests {
         #expect((try DocumentRegistry.standard.open(url).document as? Drawing)?.background == .black)
     }
 
+    /// A card as the app writes one (compact, its own key order, a long double, "none" for
+    /// no image, the edition-1 `frame`): not the bytes Easel's encoder would make.
+    static let appCard = Array(
+        #"{"textElements":[],"id":"1A2B3C4D-0000-4000-8000-0000000000AA","imageElements":[{"imageFilename":"none","transform":{"rotation":{"degrees":-6.0000000000000009},"offset":[10,20],"size":[300,200]},"frame":6}],"backgroundColor":[0.5,0.25,1,1]}"#
+            .utf8)
+
+    @Test func undoingToTheFileAsOpenedWritesItsBytesBack() throws {
+        let card = folder.file("app.rwcard")
+        try Data(Self.appCard).write(to: card)
+        // Across processes: each command opens, edits or undoes, and saves.
+        do {
+            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+            try editor.perform { try $0.move(0, by: Point(x: 10, y: -5)) }
+            try editor.save()
+        }
+        #expect(try [UInt8](Data(contentsOf: card)) != Self.appCard, "the edit was saved")
+        do {
+            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+            #expect(try editor.undo())
+            try editor.save()
+        }
+        #expect(try [UInt8](Data(contentsOf: card)) == Self.appCard, "undo gives the app's file back, byte for byte")
+        // Redo and undo again, and within one session: the same bytes every time.
+        var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+        #expect(try editor.redo())
+        try editor.save()
+        #expect(try editor.undo())
+        try editor.perform { try $0.move(0, by: Point(x: 1, y: 1)) }
+        #expect(try editor.undo())
+        try editor.save()
+        #expect(try [UInt8](Data(contentsOf: card)) == Self.appCard)
+        // The same for a drawing package's JSON, beside its other files.
+        let package = folder.file("p.drawing")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        let json = Array(#"{"version":1,"graphics":[],  "canvas":{"size":[40,30],"background":[1,1,1,1]}}"#.utf8)
+        try Data(json).write(to: package.appendingPathComponent(Drawing.packageDocumentName))
+        var drawing = try DocumentEditor(opening: package, stateFolder: state.url)
+        try drawing.perform { try $0.setBackground(.black) }
+        try drawing.save()
+        #expect(try drawing.undo())
+        try drawing.save()
+        #expect(try [UInt8](Data(contentsOf: package.appendingPathComponent(Drawing.packageDocumentName))) == json)
+    }
+
     @Test func nothingIsWrittenBesideTheDocument() throws {
         let url = folder.file("d.drawing")
         var editor = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
