@@ -20,8 +20,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        let path = request.uri.path
-        let isAPI = path.hasPrefix("/api/")
+        // Judged on the path as the router matches it (empty segments dropped, each one
+        // percent-decoded): `//api/documents` reaches the same route as `/api/documents`.
+        let segments = Self.routeSegments(request.uri.path)
+        let isPublic = Self.isPublic(segments)
         let hasToken = Self.bearerMatches(request.headers[.authorization], token: configuration.token)
         let origin = request.headers[.origin]
 
@@ -33,7 +35,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.0.0.1, localhost and [::1]"
             )
         }
-        if isAPI && !configuration.bindsLoopback && !hasToken {
+        if !isPublic && !configuration.bindsLoopback && !hasToken {
             var problem = Problem(.unauthorized, "this server needs its token: send Authorization: Bearer TOKEN")
             problem.headers[.wwwAuthenticate] = "Bearer"
             throw problem
@@ -45,7 +47,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
         }
-        let mutating = Self.isMutating(method: request.method, path: path)
+        let mutating = Self.isMutating(method: request.method, segments: segments)
         if mutating && configuration.readOnly {
             var problem = Problem(
                 .methodNotAllowed, "this server is read-only (--read-only): it serves documents and renders only")
@@ -73,11 +75,27 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// The routes that write to the folder: every POST and DELETE under `/api/documents`
-    /// (edits, undo, redo, new documents, copies, uploads, deleting). `POST /api/render`
-    /// writes nothing.
-    static func isMutating(method: HTTPRequest.Method, path: String) -> Bool {
-        (method == .post || method == .delete) && (path == "/api/documents" || path.hasPrefix("/api/documents/"))
+    /// The path's segments as the router matches them: empty ones dropped, each decoded.
+    static func routeSegments(_ path: String) -> [String] {
+        path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+    }
+
+    /// What needs no token off loopback: the editor's page and files, and the probes and
+    /// metrics. Everything else does, whatever it is (denied by default).
+    static func isPublic(_ segments: [String]) -> Bool {
+        switch segments.first {
+        case nil: return true  // "/", the editor's page
+        case "healthz", "readyz", "metrics": return segments.count == 1
+        case "editor": return segments.count == 2
+        default: return false
+        }
+    }
+
+    /// The requests that may write to the folder: every one but a read (GET, HEAD,
+    /// OPTIONS) and `POST /api/render`, which writes nothing (denied by default, so edits,
+    /// undo, redo, new documents, copies, uploads and deleting are all covered).
+    static func isMutating(method: HTTPRequest.Method, segments: [String]) -> Bool {
+        ![.get, .head, .options].contains(method) && segments != ["api", "render"]
     }
 
     static func isLoopbackHost(_ host: String) -> Bool {

@@ -161,5 +161,19 @@ struct ServerDocumentFileTests {
             try await server.request(
                 "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"], body: [1]
             ).status == 405)
+        // However the path is spelled: the router drops empty segments and decodes each one.
+        let card = try Data(contentsOf: server.folder.file(ServerFixtures.card))
+        let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[1,1]}]}"#.utf8)
+        for path in [
+            "//api/documents/\(ServerFixtures.card)/edits", "/api//documents/\(ServerFixtures.card)/edits",
+            "/api/%64ocuments/\(ServerFixtures.card)/edits", "//api/documents/\(ServerFixtures.card)/undo",
+        ] {
+            let response = try await server.request("POST", path, headers: json, body: edit)
+            #expect(response.status == 405 || response.status == 404, "\(path): \(response.status)")
+        }
+        #expect(try await server.request("DELETE", "//api/documents/\(ServerFixtures.card)").status == 405)
+        let create = Array(#"{"kind":"card"}"#.utf8)
+        #expect(try await server.request("POST", "//api/documents", headers: json, body: create).status == 405)
+        #expect(try Data(contentsOf: server.folder.file(ServerFixtures.card)) == card, "the card is unchanged")
     }
 }

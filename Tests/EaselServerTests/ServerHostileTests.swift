@@ -156,6 +156,18 @@ struct ServerHostileTests {
         #expect(try await server.request("GET", "/api/documents", headers: ["Authorization": "Bearer \(token)x"]).status == 401)
         #expect(try await server.request("GET", "/api/documents", headers: ["Authorization": "Bearer \(token)"]).status == 200)
         #expect(try await server.request("GET", "/healthz").status == 200, "probes need no token")
+        // However the path is spelled, a route under /api needs the token.
+        for path in ["//api/documents", "/api//documents", "/%61pi/documents", "/./api/documents"] {
+            let response = try await server.request("GET", path)
+            #expect(response.status == 401 || response.status == 404, "\(path): \(response.status)")
+            #expect(response.status != 200, "\(path) answered without the token")
+        }
+        let created = try await server.request(
+            "POST", "//api/documents", headers: ["Content-Type": "application/json"], body: Array(#"{"kind":"card"}"#.utf8))
+        #expect(created.status == 401, "\(created.status)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted()
+        #expect(try await server.request("DELETE", "//api/documents/\(ServerFixtures.card)").status == 401)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted() == before)
     }
 
     @Test func aFloodOfRendersIsServedOrRefusedNeverCorrupted() async throws {
