@@ -99,6 +99,13 @@ struct ExportInputsOutputsTests {
         try s.ok(["export", "d.drawing", "--out", "d.pdf", "--dpi", "144"])
         let pdf = String(decoding: try s.bytes("d.pdf"), as: UTF8.self)
         #expect(pdf.contains("MediaBox [ 0 0 100 50 ]"), "200x100 pixels at 144 dpi are 100x50 points")
+        // A tiny dpi makes a page past what cairo can draw (it aborts the process there).
+        for (out, extra) in [("tiny.svg", ["--dpi", "0.01"]), ("tiny.pdf", ["--dpi", "0.001"])] {
+            let tiny = try s.run(["export", "d.drawing", "--out", out] + extra)
+            #expect(tiny.status == 1, "\(out): \(tiny.status) \(tiny.stderr)")
+            #expect(tiny.stderr.contains("over the limit of 1000000 points a side; give a larger dpi"), "\(tiny.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: s.folder.file(out).path))
+        }
         try s.ok(["export", "d.drawing", "--out", "area.png", "--area", "0", "--scale", "2"])
         let area = try s.image("area.png")
         #expect(area.width == 80 && area.height == 40 && area.pixel(x: 40, y: 20).r == 255, "element 0's bounds")

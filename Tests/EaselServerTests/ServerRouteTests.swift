@@ -55,6 +55,13 @@ struct ServerRouteTests {
         #expect(first.body == expected.bytes, "the served PNG is byte for byte what easel export writes")
         let etag = try #require(first.headers["etag"])
         #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+        // A page past cairo's range is refused; the server is still there to say so.
+        for format in ["svg", "pdf"] {
+            let tiny = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.\(format)?dpi=0.01")
+            #expect(tiny.status == 400, "\(format): \(tiny.status) \(tiny.text)")
+            #expect(tiny.text.contains("give a larger dpi"), "\(tiny.text)")
+        }
+        #expect(try await server.request("GET", "/healthz").status == 200)
         let bytes = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
         #expect(first.headers["x-easel-revision"] == DocumentServiceRevision.of(bytes), "the revision of what was rendered")
 

@@ -165,6 +165,10 @@ public enum DocumentRenderer {
         return (area, try options.size.pixelSize(for: area.size))
     }
 
+    /// The largest side of an SVG or PDF page, in points (about 350 metres; cairo's own
+    /// limit is near 8 million).
+    public static let maxPagePoints: Double = 1_000_000
+
     /// Encodes a scene in `options.format`.
     public static func export(_ scene: Scene, options: RenderOptions) throws(RenderError) -> ExportedFile {
         let (area, pixels) = try region(of: scene, options: options)
@@ -178,10 +182,18 @@ public enum DocumentRenderer {
         case .svg, .pdf:
             // With a dpi, the page is the pixels' physical size in points (72 per inch).
             let points = options.dpi.map { 72 / $0 } ?? 1
+            let page = Size(width: Double(pixels.width) * points, height: Double(pixels.height) * points)
+            // Cairo works in fixed point (24.8) and aborts the process past about 8 million
+            // units, so a tiny dpi is refused here, with what to do, rather than reaching it.
+            guard points.isFinite, points > 0, max(page.width, page.height) <= maxPagePoints else {
+                throw .invalidSize(
+                    "a \(pixels.width)x\(pixels.height) page at \(options.dpi.map { formatNumber($0) } ?? "72") dpi would be \(formatNumber(page.width))x\(formatNumber(page.height)) points, over the limit of \(formatNumber(maxPagePoints)) points a side; give a larger dpi or a smaller size"
+                )
+            }
             bytes = try CairoSceneRenderer.vectorFile(
-                scene, format: options.format == .svg ? .svg : .pdf, width: Double(pixels.width) * points,
-                height: Double(pixels.height) * points, physical: options.dpi != nil,
-                canvasToOutput: toOutput.concatenating(.scale(x: points, y: points)), imageFilter: options.imageFilter)
+                scene, format: options.format == .svg ? .svg : .pdf, width: page.width, height: page.height,
+                physical: options.dpi != nil, canvasToOutput: toOutput.concatenating(.scale(x: points, y: points)),
+                imageFilter: options.imageFilter)
         }
         return ExportedFile(
             bytes: bytes, format: options.format, width: pixels.width, height: pixels.height, warnings: scene.warnings)
