@@ -96,6 +96,11 @@ final class DocumentService: Sendable {
         var description = editor.description
         description.path = relativePath
         description.warnings = description.warnings.map { ServedFolder.hidingServerPaths(in: $0, folder: folder.url) }
+        for index in description.elements.indices {
+            description.elements[index].imageStatus = description.elements[index].imageStatus.map {
+                ServedFolder.hidingServerPaths(in: $0, folder: folder.url)
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return (Array(try encoder.encode(description)), revision, editor.canUndo, editor.canRedo)
@@ -219,9 +224,18 @@ final class DocumentService: Sendable {
         let file = uploads.appendingPathComponent("upload-\(UUID().uuidString).\(ext)")
         try AtomicFile.write(bytes, to: file.path)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try edit(url, relativePath: relativePath, ifMatch: ifMatch) { editor in
-            let added = try editor.add(ElementRequest(kind: "image", value: file.path, documentName: relativePath))
-            return ["added \(added.kind) as element \(added.index)"]
+        do {
+            return try edit(url, relativePath: relativePath, ifMatch: ifMatch) { editor in
+                let added = try editor.add(ElementRequest(kind: "image", value: file.path, documentName: relativePath))
+                return ["added \(added.kind) as element \(added.index)"]
+            }
+        } catch let error as DocumentError where error.file == file.path {
+            // The client sent the image; where the server kept it for a moment is no business of theirs.
+            throw DocumentError(file: "the uploaded image", keyPath: error.keyPath, kind: error.kind)
+        } catch let error as EditError {
+            throw EditError(
+                error.message.replacingOccurrences(of: file.path, with: "the uploaded image"),
+                isInvalidRequest: error.isInvalidRequest)
         }
     }
 

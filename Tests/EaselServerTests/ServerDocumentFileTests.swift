@@ -105,6 +105,8 @@ struct ServerDocumentFileTests {
             "POST", "/api/documents/\(ServerFixtures.card)/images", headers: ["Content-Type": "image/png"],
             body: Array(photo.prefix(200)))
         #expect(truncated.status == 400, "a PNG that does not decode")
+        #expect(truncated.text.contains("the uploaded image"), "\(truncated.text)")
+        #expect(!truncated.text.contains(server.stateFolder.path), "no server path: \(truncated.text)")
         let untyped = try await server.request("POST", "/api/documents/\(ServerFixtures.card)/images", body: photo)
         #expect(untyped.status == 200, "no declared type: the bytes tell")
     }

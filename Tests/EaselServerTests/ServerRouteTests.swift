@@ -9,6 +9,20 @@ import Testing
 /// renders with options and ETags, the health and metrics routes, and stateless renders.
 @Suite("easel serve: documents and renders")
 struct ServerRouteTests {
+    @Test func aDescriptionNamesMissingImagesWithoutServerPaths() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        // Card 4 uses an image that is not in the folder.
+        let response = try await server.request("GET", "/api/documents/1A2B3C4D-0000-4000-8000-000000000004.rwcard")
+        #expect(response.status == 200)
+        #expect(response.text.contains("missing: "), "\(response.text)")
+        #expect(!response.text.contains(server.folder.url.path), "no server path: \(response.text)")
+        if let resolved = realpath(server.folder.url.path, nil) {
+            defer { free(resolved) }
+            #expect(!response.text.contains(String(cString: resolved)))
+        }
+    }
+
     @Test func listsTheFolderWithKindSizeRevisionAndWarnings() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
