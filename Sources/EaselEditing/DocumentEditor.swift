@@ -100,7 +100,7 @@ public struct DocumentEditor {
     public static func create(
         _ document: any EditableDocument, at url: URL, registry: DocumentRegistry = .standard, stateFolder: URL? = nil
     ) throws -> DocumentEditor {
-        guard !FileManager.default.fileExists(atPath: url.path) else {
+        guard !FileIO.entryExists(atPath: url.path) else {
             throw DocumentError(file: url.path, kind: .io("already exists; easel new does not replace files"))
         }
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment

@@ -111,6 +111,10 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             guard let found = service.folder.plainPath(sub), found.type == S_IFDIR else {
                 throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
             }
+            guard !service.registry.isDocument(URL(fileURLWithPath: found.path)) else {
+                throw Problem(
+                    .badRequest, "\"\(sub)\" is a document (a drawing package), not a folder for documents", keyPath: "folder")
+            }
             folder = found.path
         }
         let url: URL
@@ -121,7 +125,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             document = card
         } else {
             var name = "Untitled.drawing", number = 2
-            while FileManager.default.fileExists(atPath: folder + "/" + name) {
+            while FileIO.entryExists(atPath: folder + "/" + name) {
                 name = "Untitled \(number).drawing"
                 number += 1
             }
@@ -152,10 +156,16 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         }
         let folder = url.deletingLastPathComponent()
         let copy = document.duplicated(named: url.lastPathComponent) {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            FileIO.entryExists(atPath: folder.appendingPathComponent($0).path)
         }
         let target = folder.appendingPathComponent(copy.fileName)
-        _ = try DocumentEditor.create(copy.document, at: target, registry: service.registry, stateFolder: service.stateFolder)
+        if located.contentFile.standardizedFileURL != url.standardizedFileURL {
+            // A package: its images and other files come along, and the copy's content is
+            // the copied document (written last, as a save would).
+            try service.copyPackage(url, to: target, content: copy.document)
+        } else {
+            _ = try DocumentEditor.create(copy.document, at: target, registry: service.registry, stateFolder: service.stateFolder)
+        }
         return Created(path: service.folder.relativePath(of: target), revision: try service.revision(of: target))
     }
 

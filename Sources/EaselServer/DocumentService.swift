@@ -239,9 +239,37 @@ final class DocumentService: Sendable {
         }
     }
 
+    /// Copies the package at `url` to `target` (which must not exist) with `content` as its
+    /// document: the copy is made under a hidden name beside it and renamed into place whole,
+    /// so a failure leaves no partial package.
+    func copyPackage(_ url: URL, to target: URL, content: any EditableDocument) throws {
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(
+            ".easel-copy-\(UUID().uuidString).\(target.pathExtension)")
+        do {
+            try FileManager.default.copyItem(at: url, to: temporary)
+            try registry.save(content, to: temporary)
+            guard !FileIO.entryExists(atPath: target.path), rename(temporary.path, target.path) == 0 else {
+                throw DocumentError(file: target.path, kind: .io("already exists or cannot be made; nothing was copied"))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
     /// Moves a document (file or package folder) into Easel's trash in the state folder,
     /// under a name that keeps it apart from others of the same name; never deletes it.
+    /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
     func moveToTrash(_ url: URL) throws {
+        var status = stat()
+        let isPackage = registry.location(of: url)?.contentFile.standardizedFileURL != url.standardizedFileURL
+        guard lstat(url.path, &status) == 0,
+            (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && isPackage)
+        else {
+            throw DocumentError(
+                file: url.path,
+                kind: .io("is not a document (a folder or a special file named like one); easel serve deletes documents only"))
+        }
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let trash = state.url.appendingPathComponent("trash")
         try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)

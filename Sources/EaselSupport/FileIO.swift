@@ -116,6 +116,14 @@ package enum FileIO {
         }
     }
 
+    /// Whether anything is at `path` itself: a symbolic link counts even when what it leads
+    /// to is missing (FileManager's `fileExists` follows it and says no, and a file written
+    /// there would replace the user's link).
+    package static func entryExists(atPath path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
     /// Creates the folder at `path` and any missing parents (like `mkdir -p`); the error
     /// names the folder and the system's reason (`Not a directory`, `Permission denied`).
     package static func createFolders(at path: String, permissions: mode_t = 0o755) throws(DocumentError) {

@@ -1,5 +1,6 @@
 import EaselDocuments
 import EaselEditing
+import EaselGeometry
 import EaselTestSupport
 import Foundation
 import Testing
@@ -71,6 +72,62 @@ struct ServerDocumentFileTests {
             "DELETE", "/api/documents/\(ServerFixtures.card)", headers: ["Origin": "https://evil.example"])
         #expect(crossSite.status == 403)
         #expect(FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.card).path))
+    }
+
+    @Test func packagesFoldersAndLinksNamedLikeDocumentsAreHandledAsWhatTheyAre() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let folder = server.folder.url
+        // A drawing package with its photo: a copy is a package with the photo too.
+        let package = folder.appendingPathComponent("pkg.drawing")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22"),
+            to: package.appendingPathComponent("photo.png"))
+        var drawing = Drawing(canvasSize: Size(width: 80, height: 60), background: .white)
+        drawing.graphics.append(
+            Graphic(
+                kind: .image(file: "photo.png"),
+                transform: GraphicTransform(center: Point(x: 40, y: 30), size: Size(width: 40, height: 30))))
+        try DocumentRegistry.standard.save(drawing, to: package)
+        let copy = try await server.request("POST", "/api/documents/pkg.drawing/duplicate")
+        #expect(copy.status == 201, "\(copy.text)")
+        let copyPath = try #require(copy.json["path"] as? String)
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(copyPath).path, isDirectory: &isFolder))
+        #expect(isFolder.boolValue, "the copy of a package is a package")
+        let located = try DocumentRegistry.standard.open(folder.appendingPathComponent(copyPath))
+        #expect(located.document as? Drawing == drawing)
+        #expect(
+            located.referencedFiles.allSatisfy { $0.path.map(FileManager.default.fileExists) == true }, "its photo came along")
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: folder.path)).contains { $0.hasPrefix(".easel-copy") })
+
+        // No new document inside a package.
+        let inside = try await server.request(
+            "POST", "/api/documents", headers: json, body: Array(#"{"kind":"drawing","folder":"pkg.drawing"}"#.utf8))
+        #expect(inside.status == 400, "\(inside.text)")
+
+        // A plain folder or a pipe named like a card is not deleted (nor moved to the trash).
+        let plain = folder.appendingPathComponent("notes.rwcard")
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: plain.appendingPathComponent("todo.txt"))
+        #expect(mkfifo(folder.appendingPathComponent("pipe.rwcard").path, 0o644) == 0)
+        for name in ["notes.rwcard", "pipe.rwcard"] {
+            let deleted = try await server.request("DELETE", "/api/documents/\(name)")
+            #expect(deleted.status != 204, "\(name): \(deleted.status)")
+            #expect(FileIOProbe.exists(folder.appendingPathComponent(name).path), "\(name) stays")
+        }
+        #expect(try Data(contentsOf: plain.appendingPathComponent("todo.txt")) == Data("mine".utf8))
+
+        // A link named as the next new drawing (even one leading nowhere) is never replaced.
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("Untitled.drawing").path, withDestinationPath: "/nonexistent/elsewhere.drawing")
+        let created = try await server.request("POST", "/api/documents", headers: json, body: Array(#"{"kind":"drawing"}"#.utf8))
+        #expect(created.status == 201)
+        #expect(created.json["path"] as? String != "Untitled.drawing", "\(created.text)")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("Untitled.drawing").path)
+                == "/nonexistent/elsewhere.drawing")
     }
 
     @Test func anUploadedPhotoIsStoredAsTheAppStoresIt() async throws {
@@ -177,5 +234,13 @@ struct ServerDocumentFileTests {
         let create = Array(#"{"kind":"card"}"#.utf8)
         #expect(try await server.request("POST", "//api/documents", headers: json, body: create).status == 405)
         #expect(try Data(contentsOf: server.folder.file(ServerFixtures.card)) == card, "the card is unchanged")
+    }
+}
+
+/// Whether anything is at a path, a link leading nowhere included.
+enum FileIOProbe {
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }
