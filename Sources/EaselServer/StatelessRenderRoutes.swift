@@ -39,41 +39,17 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         }
         let query = try RenderQuery.parse(format: format, query: rest)
         let contentType = (request.headers[.contentType] ?? "").lowercased()
+        guard Self.bodyTypes.contains(where: contentType.hasPrefix) else { throw Self.unsupportedBody }
         let body = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
-        var document: FileWrapper
-        var images: [String: [UInt8]] = [:]
-        var documentName: String?
-        if contentType.hasPrefix("application/json") {
-            document = .regularFile(body)
-        } else if contentType.hasPrefix("application/zip") {
-            let contents = try ZipBody.read(
-                body, registry: service.registry,
-                limits: ZipBody.Limits(
-                    maxEntries: limits.maxParts, maxFileBytes: 64 << 20, maxTotalBytes: limits.maxBodyBytes * 8))
-            (document, images, documentName) = (contents.document, contents.images, contents.documentPath)
-        } else if contentType.hasPrefix("multipart/form-data") {
-            guard let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "") else {
-                throw Problem(.badRequest, "a multipart body needs its boundary in Content-Type")
-            }
-            let parts = try MultipartBody.parse(body, boundary: boundary, maxParts: limits.maxParts)
-            guard let json = parts.first(where: { $0.name == "document" }) else {
-                throw Problem(.badRequest, "the multipart body has no part named \"document\" (the card or drawing JSON)")
-            }
-            document = .regularFile(json.bytes)
-            for part in parts where part.name != "document" {
-                let name = part.filename ?? part.name
-                guard !name.isEmpty, images[name] == nil else {
-                    throw Problem(.badRequest, "every image part needs its own filename (\"\(name)\" is empty or repeated)")
-                }
-                images[name] = part.bytes
-            }
-        } else {
-            throw Problem(
-                .unsupportedMediaType, "send the document as application/json, or as multipart/form-data with its images")
-        }
-        let registry = service.registry, maxPixels = limits.maxRenderPixels
-        let (documentFile, imageFiles, requestedKind, zipName) = (document, images, kind, documentName)
+        let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "")
+        let registry = service.registry, maxPixels = limits.maxRenderPixels, unpackLimits = limits
+        let requestedKind = kind
+        // Unpacked in the pool: a zip is inflated by a render worker (at most one per core,
+        // the rest wait or are refused), never on the server's own threads, so a flood of
+        // zips can neither stall the server nor hold more than a few inflated bodies at once.
         let file = try await pool.run { () throws -> (bytes: [UInt8], warnings: Int) in
+            let (documentFile, imageFiles, zipName) = try Self.unpack(
+                body, contentType: contentType, boundary: boundary, registry: registry, limits: unpackLimits)
             let entry = try Self.entry(for: requestedKind, zipName: zipName, document: documentFile, registry: registry)
             let ext = entry.contentType.preferredFilenameExtension
             // A place that exists nowhere: its images come from the request only.
@@ -111,6 +87,45 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         ]
         if file.warnings > 0 { headers[HTTPField.Name("X-Easel-Warnings")!] = String(file.warnings) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    /// The bodies `/api/render` reads, by the start of their Content-Type.
+    static var bodyTypes: [String] { ["application/json", "application/zip", "multipart/form-data"] }
+    static var unsupportedBody: Problem {
+        Problem(
+            .unsupportedMediaType,
+            "send the document as application/json, as multipart/form-data with its images, or as a zip (application/zip)")
+    }
+
+    /// The document, its images and (from a zip) the document's name in it, from a body
+    /// of `contentType`. A zip inflates to at most twice the body limit in all: photos do
+    /// not shrink in a zip, so more than that is a bomb, not a card.
+    static func unpack(
+        _ body: [UInt8], contentType: String, boundary: String?, registry: DocumentRegistry, limits: ServerLimits
+    ) throws -> (document: FileWrapper, images: [String: [UInt8]], documentName: String?) {
+        if contentType.hasPrefix("application/json") { return (.regularFile(body), [:], nil) }
+        if contentType.hasPrefix("application/zip") {
+            let total = limits.maxBodyBytes * 2
+            let contents = try ZipBody.read(
+                body, registry: registry,
+                limits: ZipBody.Limits(maxEntries: limits.maxParts, maxFileBytes: min(64 << 20, total), maxTotalBytes: total))
+            return (contents.document, contents.images, contents.documentPath)
+        }
+        guard contentType.hasPrefix("multipart/form-data") else { throw unsupportedBody }
+        guard let boundary else { throw Problem(.badRequest, "a multipart body needs its boundary in Content-Type") }
+        let parts = try MultipartBody.parse(body, boundary: boundary, maxParts: limits.maxParts)
+        guard let json = parts.first(where: { $0.name == "document" }) else {
+            throw Problem(.badRequest, "the multipart body has no part named \"document\" (the card or drawing JSON)")
+        }
+        var images: [String: [UInt8]] = [:]
+        for part in parts where part.name != "document" {
+            let name = part.filename ?? part.name
+            guard !name.isEmpty, images[name] == nil else {
+                throw Problem(.badRequest, "every image part needs its own filename (\"\(name)\" is empty or repeated)")
+            }
+            images[name] = part.bytes
+        }
+        return (.regularFile(json.bytes), images, nil)
     }
 
     /// The registered type for `kind`, or guessed from the JSON.

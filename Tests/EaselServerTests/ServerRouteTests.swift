@@ -204,17 +204,19 @@ struct ServerRouteTests {
         let located = try DocumentRegistry.standard.open(cardURL)
         let images = located.referencedFiles.compactMap(\.path).filter { FileManager.default.fileExists(atPath: $0) }
         // Zips made by Python's zipfile, an independent writer.
-        func zip(_ name: String, _ entries: [(String, String)], bomb: Bool = false) throws -> [UInt8] {
+        func zip(_ name: String, _ entries: [(String, String)], bomb: String = "plain") throws -> [UInt8] {
             let script = [
                 "import sys, zipfile",
                 "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:",
                 "    for i in range(3, len(sys.argv), 2): z.write(sys.argv[i], sys.argv[i + 1])",
                 "    if sys.argv[2] == 'bomb': z.writestr('zeros', bytes(70 * 1024 * 1024))",
+                // Many entries under the one-file limit, past the total (64 MiB by default).
+                "    if sys.argv[2] == 'spread': [z.writestr('zeros%d' % i, bytes(4 << 20)) for i in range(20)]",
             ].joined(separator: "\n")
             let target = scratch.file(name)
             let result = try ProcessRunner.run(
                 URL(fileURLWithPath: "/usr/bin/python3"),
-                ["-c", script, target.path, bomb ? "bomb" : "plain"] + entries.flatMap { [$0.0, $0.1] })
+                ["-c", script, target.path, bomb] + entries.flatMap { [$0.0, $0.1] })
             guard result.status == 0 else { throw TestFailure("zip: \(result.stderr)") }
             return try [UInt8](Data(contentsOf: target))
         }
@@ -227,11 +229,12 @@ struct ServerRouteTests {
         #expect(response.status == 200, "\(response.text)")
         #expect(response.body == (try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))).bytes)
 
-        let cases: [(String, [(String, String)], Bool, Int, String)] = [
-            ("escape.zip", [(cardURL.path, "../card.rwcard")], false, 400, "not a plain relative path"),
-            ("two.zip", [(cardURL.path, "a.rwcard"), (cardURL.path, "b.rwcard")], false, 400, "2 documents"),
-            ("none.zip", [(images[0], "photo")], false, 400, "no document"),
-            ("bomb.zip", [(cardURL.path, "card.rwcard")], true, 413, "inflates past"),
+        let cases: [(String, [(String, String)], String, Int, String)] = [
+            ("escape.zip", [(cardURL.path, "../card.rwcard")], "plain", 400, "not a plain relative path"),
+            ("two.zip", [(cardURL.path, "a.rwcard"), (cardURL.path, "b.rwcard")], "plain", 400, "2 documents"),
+            ("none.zip", [(images[0], "photo")], "plain", 400, "no document"),
+            ("bomb.zip", [(cardURL.path, "card.rwcard")], "bomb", 413, "inflates past"),
+            ("spread.zip", [(cardURL.path, "card.rwcard")], "spread", 413, "inflates past"),
         ]
         for (name, entries, bomb, status, words) in cases {
             let refused = try await server.request(
