@@ -116,11 +116,14 @@ public enum ImageDecoder {
         let status = tjDecompress2(
             handle, bytes, UInt(bytes.count), pixels.bytes.assumingMemoryBound(to: UInt8.self), width, Int32(pixels.stride),
             height, Int32(TJPF_BGRA.rawValue), TJFLAG_ACCURATEDCT)
-        // A warning (a truncated file) still gives an image; an error gives none.
+        // A warning (a truncated file) still gives an image, as the app shows one; an error
+        // gives none.
         if status != 0 && tjGetErrorCode(handle) == TJERR_FATAL.rawValue {
             throw ImageError(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
         }
-        return Orientation(exifOf: bytes).apply(to: pixels)
+        let oriented = Orientation(exifOf: bytes).apply(to: pixels)
+        if status != 0 { oriented.damage = String(cString: tjGetErrorStr2(handle)) }
+        return oriented
     }
 
     // MARK: WebP

@@ -11,6 +11,10 @@ public final class PixelBuffer: @unchecked Sendable {
     public let stride: Int
     /// Stable for the life of the buffer, so a cairo surface can point at it.
     let bytes: UnsafeMutableRawPointer
+    /// What the decoder said was wrong with a file it still decoded (a truncated JPEG, whose
+    /// missing rows are grey); nil for a whole image. Set by the decoder before the buffer
+    /// is shared, never after.
+    public internal(set) var damage: String?
 
     /// A transparent buffer; the caller fills it before sharing it.
     init(width: Int, height: Int) {

@@ -79,6 +79,27 @@ struct PhotoDecodingTests {
         #expect(Self.nearest(rendered.image.pixel(x: 650 + 300, y: 1000 - 700)) == "red")
     }
 
+    @Test func aTruncatedJPEGIsDrawnAsFarAsItGoesWithAWarning() throws {
+        let folder = TemporaryFolder()
+        // Cut inside its scan data, as an interrupted copy leaves a photo: libjpeg-turbo warns.
+        let whole = try Self.bytes("orientation-1.jpg")
+        let scan = try #require(whole.indices.first { whole[$0] == 0xFF && whole[$0 + 1] == 0xDA })
+        try folder.write(Array(whole.prefix(scan + 40)), to: "0B5E1D2C-0000-4000-8000-00000000000B")
+        try folder.write(try Self.bytes("orientation-1.jpg"), to: "0B5E1D2C-0000-4000-8000-00000000000C")
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: ["0B5E1D2C-0000-4000-8000-00000000000B", "0B5E1D2C-0000-4000-8000-00000000000C"].map {
+                ImageElement(transform: ElementTransform(size: Size(width: 400, height: 400)), imageFilename: $0)
+            })
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        let rendered = try DocumentRenderer.render(LocatedDocument(card, at: url))
+        #expect(rendered.warnings.count == 1, "only the damaged one: \(rendered.warnings)")
+        let warning = try #require(rendered.warnings.first)
+        #expect(warning.keyPath == "imageElements[0].imageFilename")
+        #expect(warning.message.contains("0B5E1D2C-0000-4000-8000-00000000000B is damaged"), "\(warning.message)")
+        #expect(warning.message.contains("drawn as far as it decodes"))
+    }
+
     @Test func badAndHugePhotosAreRefusedWithReasons() throws {
         // Cut in half: libjpeg-turbo warns and gives what it has; nothing crashes.
         _ = try? ImageDecoder.decode(try Self.bytes("truncated.jpg"))

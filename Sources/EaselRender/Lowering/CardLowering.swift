@@ -39,6 +39,10 @@ public enum CardLowering {
                 scene.operations += ErrorImage.operations(
                     in: frame.size, frameToCanvas: frame.frameToCard, clip: element.clip, fonts: fonts)
             case .loaded(let pixels, let source):
+                if let damage = pixels.damage {
+                    scene.warnings.append(
+                        ImageLoader.damageWarning(damage, source: source, file: file, keyPath: keyPath + ".imageFilename"))
+                }
                 scene.operations.append(
                     ImagePlacement.operation(
                         SceneImage(name: element.imageFilename ?? "", pixels: pixels, source: source),

@@ -79,6 +79,10 @@ public enum DrawingLowering {
             if case .image(let name) = graphic.kind {
                 switch images.image(named: name, inFolder: imageFolder) {
                 case .loaded(let pixels, let source):
+                    if let damage = pixels.damage {
+                        scene.warnings.append(
+                            ImageLoader.damageWarning(damage, source: source, file: file, keyPath: keyPath + ".file"))
+                    }
                     loadedImage = (pixels, source)
                     clipRect = ImagePlacement.fittedRect(for: pixels, in: rect.size)
                 case .failed(let reason):

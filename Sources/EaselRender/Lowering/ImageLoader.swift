@@ -62,6 +62,13 @@ public final class ImageLoader {
         self.sharedImages = .shared
     }
 
+    /// The warning for an image drawn from a damaged file (`PixelBuffer.damage`).
+    static func damageWarning(_ damage: String, source: URL, file: String, keyPath: String) -> DocumentWarning {
+        DocumentWarning(
+            file: file, keyPath: keyPath,
+            message: "the image \(source.lastPathComponent) is damaged (\(damage)); it is drawn as far as it decodes")
+    }
+
     /// The image a document names, resolved inside `folder` only (see `FolderFileResolver`).
     public func image(named name: String, inFolder folder: URL) -> Outcome {
         if let memoryFiles {
