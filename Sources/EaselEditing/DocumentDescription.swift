@@ -28,6 +28,25 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
         background = document.background?.hex
         elements = document.elementDescriptions(resourceFolder: resourceFolder)
         self.warnings = warnings.map(\.description)
+        // An image that is there but did not draw cleanly (damaged, unreadable, over a
+        // budget) is not "ok": the drawing's warning at its key path says why.
+        for warning in warnings {
+            guard let index = Self.elementIndex(ofImageKeyPath: warning.keyPath), elements.indices.contains(index),
+                elements[index].imageStatus == "ok"
+            else { continue }
+            elements[index].imageStatus = "warning: \(warning.message)"
+        }
+    }
+
+    /// The element index a warning about an element's image names: a card's image elements
+    /// come first in drawing order (`imageElements[i].imageFilename`), and a drawing's
+    /// top-level graphics are its elements (`graphics[i].file`).
+    static func elementIndex(ofImageKeyPath keyPath: String) -> Int? {
+        for (prefix, suffix) in [("imageElements[", "].imageFilename"), ("graphics[", "].file")]
+        where keyPath.hasPrefix(prefix) && keyPath.hasSuffix(suffix) {
+            return Int(keyPath.dropFirst(prefix.count).dropLast(suffix.count))
+        }
+        return nil
     }
 }
 
@@ -55,7 +74,8 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     public var clip: String?
     /// The image file's name as the document gives it; nil for other elements and empty images.
     public var image: String?
-    /// "ok", or "missing: …" / "refused: …".
+    /// "ok"; "missing: …" / "refused: …" (not found, or a name Easel never reads); or
+    /// "warning: …" (found, but damaged or unreadable: what drawing it said).
     public var imageStatus: String?
     /// The text's string; nil for elements that are not text.
     public var text: String?

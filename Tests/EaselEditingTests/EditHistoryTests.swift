@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselDocuments
 import EaselEditing
 import EaselGeometry
@@ -98,6 +99,24 @@ struct EditHistoryTests {
         #expect(try drawing.undo())
         try drawing.save()
         #expect(try [UInt8](Data(contentsOf: package.appendingPathComponent(Drawing.packageDocumentName))) == json)
+    }
+
+    @Test func anImageThatIsThereButDoesNotDrawIsNotOK() throws {
+        let image = try RasterImage(width: 4, height: 4)
+        try folder.write(try PNGEncoder.encode(image), to: "0B5E1D2C-0000-4000-8000-0000000000D1")
+        var broken = try PNGEncoder.encode(image)
+        broken.replaceSubrange((broken.count - 20)..<(broken.count - 12), with: [UInt8](repeating: 0xAB, count: 8))
+        try folder.write(broken, to: "0B5E1D2C-0000-4000-8000-0000000000D2")
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: ["0B5E1D2C-0000-4000-8000-0000000000D1", "0B5E1D2C-0000-4000-8000-0000000000D2"].map {
+                ImageElement(transform: ElementTransform(size: Size(width: 100, height: 100)), imageFilename: $0)
+            })
+        let url = folder.file("c.rwcard")
+        try DocumentRegistry.standard.save(card, to: url)
+        let description = try DocumentEditor(opening: url, locking: false, stateFolder: state.url).description
+        #expect(description.elements.map { $0.imageStatus?.prefix(8) } == ["ok", "warning:"], "\(description.elements)")
+        #expect(description.elements[1].imageStatus?.contains("0B5E1D2C-0000-4000-8000-0000000000D2") == true)
     }
 
     @Test func nothingIsWrittenBesideTheDocument() throws {
