@@ -55,7 +55,7 @@ public enum DocumentScanner {
                 case S_IFREG:
                     if isDocument { found.append(Entry(relativePath: relative)) }
                 case S_IFDIR:
-                    if isDocument && registry.location(of: url)?.contentFile.standardizedFileURL != url.standardizedFileURL {
+                    if isDocument && registry.isPackage(url) {
                         found.append(Entry(relativePath: relative))  // a package (a drawing folder)
                     } else if isDocument {
                         // Named like a type that is never a folder (a card): the app looks

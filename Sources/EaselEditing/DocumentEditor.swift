@@ -237,8 +237,8 @@ public struct DocumentEditor {
                 ))
         }
         // The version's own bytes when they are known (undone to the file as it was).
-        let wrapper = try Self.replacingContent(
-            of: try registry.fileWrapper(for: document, at: url), with: try currentBytes(), located: located)
+        let wrapper = try registry.fileWrapper(for: document, at: url)
+            .replacingContent(at: located.contentFile, of: url, with: try currentBytes())
         try materializePending()
         try materializePendingRedo()
         history.trim()
@@ -357,18 +357,6 @@ public struct DocumentEditor {
             historyNote = "moved the undo history from beside the document into \(store.folder.path)"
         }
         LegacyHistorySidecar.remove(for: url)
-    }
-
-    /// `wrapper` with its content file's bytes replaced by `bytes` (a file, or the JSON
-    /// directly inside a package).
-    private static func replacingContent(of wrapper: FileWrapper, with bytes: [UInt8], located: LocatedDocument) -> FileWrapper {
-        switch wrapper {
-        case .regularFile: return .regularFile(bytes)
-        case .directory(var children):
-            guard located.contentFile.deletingLastPathComponent().path == located.url.path else { return wrapper }
-            children[located.contentFile.lastPathComponent] = .regularFile(bytes)
-            return .directory(children)
-        }
     }
 
     /// The bytes that identify the saved document: the file, or a package's JSON.

@@ -159,7 +159,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             FileIO.entryExists(atPath: folder.appendingPathComponent($0).path)
         }
         let target = folder.appendingPathComponent(copy.fileName)
-        if located.contentFile.standardizedFileURL != url.standardizedFileURL {
+        if service.registry.isPackage(url) {
             // A package: its images and other files come along, and the copy's content is
             // the copied document (written last, as a save would).
             try service.copyPackage(url, to: target, content: copy.document)

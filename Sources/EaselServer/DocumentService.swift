@@ -262,9 +262,8 @@ final class DocumentService: Sendable {
     /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
     func moveToTrash(_ url: URL) throws {
         var status = stat()
-        let isPackage = registry.location(of: url)?.contentFile.standardizedFileURL != url.standardizedFileURL
         guard lstat(url.path, &status) == 0,
-            (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && isPackage)
+            (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && registry.isPackage(url))
         else {
             throw DocumentError(
                 file: url.path,

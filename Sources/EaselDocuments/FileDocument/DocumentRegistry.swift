@@ -56,6 +56,13 @@ public struct DocumentRegistry: Sendable {
         entry(for: url).map { DocumentLocation(type: $0.documentType, url: url) }
     }
 
+    /// Whether the document at `url` is a package: a folder whose content is a file inside
+    /// it (a drawing package), as its type says for what is there now.
+    package func isPackage(_ url: URL) -> Bool {
+        guard let location = location(of: url) else { return false }
+        return location.contentFile.standardizedFileURL != url.standardizedFileURL
+    }
+
     /// Opens the document at `url` as whatever type its extension names: the value, where
     /// it lives, where its resources resolve from, and the warnings noticed on the way.
     public func open(_ url: URL) throws(DocumentError) -> LocatedDocument {
@@ -75,16 +82,7 @@ public struct DocumentRegistry: Sendable {
         var warnings: [DocumentWarning] = []
         let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
         let located = LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
-        // The content file is the file itself, or one file directly inside the package.
-        let contentFile = entry.documentType.contentFile(for: url)
-        let content: [UInt8]? =
-            switch file {
-            case .regularFile(let bytes): contentFile == url ? bytes : nil
-            case .directory(let children):
-                contentFile.deletingLastPathComponent().path == url.path
-                    ? children[contentFile.lastPathComponent]?.regularFileContents : nil
-            }
-        return (located, content)
+        return (located, file.content(at: entry.documentType.contentFile(for: url), of: url))
     }
 
     /// Places a document made in memory at `url` (not yet saved), as the content type the

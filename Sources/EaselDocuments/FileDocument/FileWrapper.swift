@@ -14,6 +14,30 @@ public enum FileWrapper: Hashable, Sendable {
         return nil
     }
 
+    /// The bytes of `contentFile`, the content of the document at `url` that this wrapper
+    /// holds: the wrapper itself when it is that file, or a file directly inside the package;
+    /// nil when it holds no such file.
+    package func content(at contentFile: URL, of url: URL) -> [UInt8]? {
+        switch self {
+        case .regularFile(let bytes): return contentFile.path == url.path ? bytes : nil
+        case .directory(let children):
+            guard contentFile.deletingLastPathComponent().path == url.path else { return nil }
+            return children[contentFile.lastPathComponent]?.regularFileContents
+        }
+    }
+
+    /// This wrapper with `contentFile` (as in `content(at:of:)`) holding `bytes`; unchanged
+    /// when it holds no such file.
+    package func replacingContent(at contentFile: URL, of url: URL, with bytes: [UInt8]) -> FileWrapper {
+        switch self {
+        case .regularFile: return contentFile.path == url.path ? .regularFile(bytes) : self
+        case .directory(var children):
+            guard contentFile.deletingLastPathComponent().path == url.path else { return self }
+            children[contentFile.lastPathComponent] = .regularFile(bytes)
+            return .directory(children)
+        }
+    }
+
     /// The size in bytes of the largest regular file in the wrapper (itself, or any child).
     public var largestRegularFileSize: Int {
         switch self {
