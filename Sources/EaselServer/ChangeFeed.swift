@@ -19,14 +19,16 @@ final class ChangeFeed: Sendable {
 
     private let folder: ServedFolder
     private let registry: DocumentRegistry
+    private let maxSubscribers: Int
     private let subscribers = Locked([UUID: AsyncStream<Event?>.Continuation]())
     private let running = Locked(true)
     /// Why watching failed, when it did (readiness reports it).
     let failure = Locked<String?>(nil)
 
-    init(folder: ServedFolder, registry: DocumentRegistry) {
+    init(folder: ServedFolder, registry: DocumentRegistry, maxSubscribers: Int) {
         self.folder = folder
         self.registry = registry
+        self.maxSubscribers = maxSubscribers
     }
 
     /// Starts the watching thread.
@@ -69,15 +71,24 @@ final class ChangeFeed: Sendable {
         for continuation in all { continuation.finish() }
     }
 
-    /// A stream of events (nil: a heartbeat), from now until `unsubscribe` or `stop`.
-    func subscribe() -> (id: UUID, events: AsyncStream<Event?>) {
+    /// A stream of events (nil: a heartbeat), from now until `unsubscribe` or `stop`; nil
+    /// when `maxSubscribers` streams are already open.
+    func subscribe() -> (id: UUID, events: AsyncStream<Event?>)? {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Event?>.makeStream(bufferingPolicy: .bufferingNewest(256))
         continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
-        if running.withLock({ $0 }) {
-            subscribers.withLock { $0[id] = continuation }
-        } else {
+        guard running.withLock({ $0 }) else {
             continuation.finish()
+            return (id, stream)
+        }
+        let admitted = subscribers.withLock { subscribers -> Bool in
+            guard subscribers.count < maxSubscribers else { return false }
+            subscribers[id] = continuation
+            return true
+        }
+        guard admitted else {
+            continuation.finish()
+            return nil
         }
         return (id, stream)
     }

@@ -39,7 +39,7 @@ public struct EaselServer: Sendable {
             workers: configuration.limits.renderWorkers, queueLimit: configuration.limits.renderQueue,
             timeout: .milliseconds(Int64(configuration.limits.renderTimeout * 1000)), maxWait: configuration.limits.maxQueueWait)
         metrics = ServerMetrics()
-        feed = ChangeFeed(folder: folder, registry: registry)
+        feed = ChangeFeed(folder: folder, registry: registry, maxSubscribers: configuration.limits.maxEventStreams)
         var logger = Logger(label: "easel.serve") { label in
             configuration.jsonLogs ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
         }

@@ -6,20 +6,28 @@ import ServiceLifecycle
 
 /// `GET /api/events`: server-sent events, one `change` event per changed document (or
 /// resource), as JSON `{"path", "kind", "revision"}`, and a comment line every 15 seconds.
-/// The stream ends when the server shuts down.
+/// The stream ends when the server shuts down. When `ServerLimits.maxEventStreams` streams
+/// are open, another is refused with 503 and `Retry-After`.
 struct EventRoutes<Context: RequestContext>: Sendable {
     let feed: ChangeFeed
 
     func add(to router: Router<Context>) {
         router.get("/api/events") { _, _ in
             let feed = self.feed
+            guard let subscription = feed.subscribe() else {
+                var problem = Problem(.serviceUnavailable, "too many event streams are open; try again later")
+                problem.headers[.retryAfter] = "5"
+                throw problem
+            }
+            let (id, events) = subscription
             let headers: HTTPFields = [
                 .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
             ]
             return Response(
                 status: .ok, headers: headers,
                 body: ResponseBody { writer in
-                    let (id, events) = feed.subscribe()
+                    // However the stream ends (a client gone makes a write throw), its slot frees.
+                    defer { feed.unsubscribe(id) }
                     try await withGracefulShutdownHandler {
                         try await writer.write(ByteBuffer(string: ": easel events\nretry: 1000\n\n"))
                         let encoder = JSONEncoder()
@@ -35,7 +43,6 @@ struct EventRoutes<Context: RequestContext>: Sendable {
                     } onGracefulShutdown: {
                         feed.unsubscribe(id)
                     }
-                    feed.unsubscribe(id)
                     try await writer.finish(nil)
                 })
         }

@@ -5,9 +5,9 @@ import Glibc
 /// The folder `easel serve` serves, and the only place it reads or writes. A request names
 /// a document by its path relative to the folder; `resolve` turns that into a file only
 /// when it is plainly inside: no `..`, no absolute path, no hidden component (Easel's own
-/// temporary files and state are hidden), no symbolic link anywhere on the way (so nothing
-/// can lead out of the folder, even if a link is planted later), and a registered document
-/// type. Anything else is "not found", without saying what exists outside.
+/// temporary files and state are hidden), no symbolic link anywhere on the way (checked on
+/// every request, so a link planted later leads nowhere; the check and the open are two
+/// steps, see the README), and a registered document type. Anything else is "not found", without saying what exists outside.
 public struct ServedFolder: Sendable {
     /// The folder, as the user named it.
     public let url: URL

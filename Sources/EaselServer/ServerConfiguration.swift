@@ -71,6 +71,9 @@ public struct ServerLimits: Sendable {
     public var diskCacheBytes = 0
     /// Seconds an edit waits for another editor (a CLI command) to finish with the document.
     public var lockTimeout: Double = 5
+    /// Open `GET /api/events` streams at a time; one more is refused (503) until one ends.
+    /// Each holds a connection, a bounded backlog and a share of every broadcast.
+    public var maxEventStreams = 256
 
     /// The defaults.
     public init() {}

@@ -160,4 +160,41 @@ struct ServerEditingTests {
         try FileManager.default.removeItem(at: server.folder.file("copy.rwcard"))
         #expect(try await reader.read(until: #""kind":"removed""#).contains("copy.rwcard"))
     }
+
+    @Test func eventStreamsPastTheLimitAreRefusedAndASlotFreesWhenOneCloses() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxEventStreams = 2 }
+        defer { Task { try await server.stop() } }
+        func openStream() async throws -> Int32 {
+            let socket = try RawHTTP.connect(port: server.port, timeout: 30)
+            try RawHTTP.send(socket, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8))
+            #expect(try await EventReader(socket: socket).read(until: "retry:").contains("200 OK"))
+            return socket
+        }
+        /// The head of a new request for a stream (read up to the blank line; a stream
+        /// that is let in would never end, so the whole response is not waited for).
+        func streamHead() async throws -> String {
+            let socket = try RawHTTP.connect(port: server.port, timeout: 30)
+            defer { close(socket) }
+            try RawHTTP.send(socket, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8))
+            return try await EventReader(socket: socket).read(until: "\r\n\r\n")
+        }
+        let first = try await openStream()
+        let second = try await openStream()
+        defer { close(second) }
+
+        let refused = try await streamHead()
+        #expect(refused.hasPrefix("HTTP/1.1 503"))
+        #expect(refused.lowercased().contains("retry-after: 5"))
+
+        // The server notices a closed stream when a write to it fails (a change, or the
+        // heartbeat): changes are made until it has, and the slot is free again.
+        close(first)
+        var status = 0
+        for attempt in 0..<100 where status != 200 {
+            try Data("\(attempt)".utf8).write(to: server.folder.file("wake.txt"))
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await streamHead().hasPrefix("HTTP/1.1 200") ? 200 : 503
+        }
+        #expect(status == 200)
+    }
 }

@@ -90,9 +90,16 @@ export class Sync {
   }
 }
 
-/** Server-sent change events; calls `handler({path, kind, revision})` for each. */
+/**
+ * Server-sent change events; calls `handler({path, kind, revision})` for each. The browser
+ * reconnects a dropped stream by itself, but not one the server refused (503: too many
+ * streams open), so that one is tried again a few seconds later.
+ */
 export function listen(handler) {
   const source = new EventSource('/api/events');
   source.addEventListener('change', (event) => handler(JSON.parse(event.data)));
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(handler), 5000);
+  });
   return source;
 }
