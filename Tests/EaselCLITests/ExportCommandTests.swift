@@ -144,6 +144,19 @@ struct ExportCommandTests {
         #expect(result.stderr.contains("--scale must be a positive number"))
     }
 
+    @Test func aNegativeNumberAfterASpaceGetsTheValuesMessageNotMissingValue() throws {
+        let expected = [
+            "--scale": "--scale must be a positive number", "--width": "--width must be a positive number of pixels",
+            "--height": "--height must be a positive number of pixels", "--dpi": "--dpi must be from",
+        ]
+        for (option, message) in expected {
+            let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", "/tmp/never", option, "-1"])
+            #expect(result.status == 64, "\(option)")
+            #expect(result.stderr.contains(message), "\(option): \(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"), "\(option)")
+        }
+    }
+
     @Test func aFailedWriteLeavesThePreviousPNGIntact() throws {
         let out = TemporaryFolder()
         let target = try out.write("previous export", to: "card.png")

@@ -11,13 +11,16 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .long, help: "Output format: png, svg or pdf (default: from --out's extension, else png).")
     var format: OutputFormat?
 
-    @Option(help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
+    // Numbers are taken as given, even negative ones, so that `--scale -1` gets the
+    // message about the value instead of ArgumentParser's "Missing value" (it reads "-1"
+    // as an option).
+    @Option(parsing: .unconditional, help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
     var scale: Double?
 
-    @Option(help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
+    @Option(parsing: .unconditional, help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
     var width: Int?
 
-    @Option(help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
+    @Option(parsing: .unconditional, help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
     var height: Int?
 
     @Option(
@@ -27,7 +30,7 @@ struct RenderOptionGroup: ParsableArguments {
             """)
     var fit: FitChoice?
 
-    @Option(help: "For SVG and PDF: the output's pixels per inch, giving the page a physical size (default 72).")
+    @Option(parsing: .unconditional, help: "For SVG and PDF: the output's pixels per inch, giving the page a physical size (default 72).")
     var dpi: Double?
 
     @Option(
