@@ -17,10 +17,14 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
     var scale: Double?
 
-    @Option(parsing: .unconditional, help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
+    @Option(
+        parsing: .unconditional,
+        help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
     var width: Int?
 
-    @Option(parsing: .unconditional, help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
+    @Option(
+        parsing: .unconditional,
+        help: "Output height in pixels; the width follows the canvas's aspect ratio unless --width is also given.")
     var height: Int?
 
     @Option(
@@ -30,7 +34,9 @@ struct RenderOptionGroup: ParsableArguments {
             """)
     var fit: FitChoice?
 
-    @Option(parsing: .unconditional, help: "For SVG and PDF: the output's pixels per inch, giving the page a physical size (default 72).")
+    @Option(
+        parsing: .unconditional,
+        help: "For SVG and PDF: the output's pixels per inch, giving the page a physical size (default 72).")
     var dpi: Double?
 
     @Option(
