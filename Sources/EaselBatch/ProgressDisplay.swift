@@ -1,3 +1,4 @@
+import EaselSupport
 import Foundation
 
 /// One live progress line on stderr when it is a terminal (done/total, documents per
@@ -25,7 +26,7 @@ public final class ProgressDisplay: @unchecked Sendable {
             let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
             let line = String(
                 format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            StandardStreams.writeError(Array(("\r\u{1B}[K" + line).utf8))
             self.line = line
             drawn = true
         }
@@ -35,15 +36,16 @@ public final class ProgressDisplay: @unchecked Sendable {
     /// is cleared first and drawn again after, so lines and progress never mix.
     public func printAbove(_ text: String, toStandardError: Bool) {
         lock.withLock {
-            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            (toStandardError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((text + "\n").utf8))
-            if drawn { FileHandle.standardError.write(Data(line.utf8)) }
+            if drawn { StandardStreams.writeError(Array("\r\u{1B}[K".utf8)) }
+            let bytes = Array((text + "\n").utf8)
+            if toStandardError { StandardStreams.writeError(bytes) } else { StandardStreams.writeOutput(bytes) }
+            if drawn { StandardStreams.writeError(Array(line.utf8)) }
         }
     }
 
     /// Clears the line.
     public func finish() {
         guard enabled else { return }
-        lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+        lock.withLock { if drawn { StandardStreams.writeError(Array("\r\u{1B}[K".utf8)) } }
     }
 }

@@ -1,3 +1,4 @@
+import EaselSupport
 import Foundation
 import Logging
 
@@ -23,6 +24,6 @@ struct JSONLogHandler: LogHandler {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(object) else { return }
         line.append(0x0A)
-        FileHandle.standardError.write(line)
+        StandardStreams.writeError(line)
     }
 }

@@ -4,9 +4,11 @@ import EaselSupport
 /// The `easel` command line: open, inspect, edit and export Easel documents.
 @main
 struct EaselRoot: ParsableCommand {
-    /// Starts the stage clock (`EASEL_TIMINGS=1`) and a single export's document opening
+    /// Keeps a closed standard stream from being reused by a file Easel opens, starts the
+    /// stage clock (`EASEL_TIMINGS=1`) and a single export's document opening
     /// (see `EarlyOpen`), then parses and runs the command.
     static func main() {
+        StandardStreams.reserveClosedDescriptors()
         StageTimings.start()
         EarlyOpen.start(arguments: CommandLine.arguments)
         main(nil)

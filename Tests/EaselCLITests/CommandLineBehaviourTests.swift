@@ -124,6 +124,26 @@ struct BadInputTests {
         }
     }
 
+    @Test func anOutputThatCannotBeWrittenIsAnErrorNotACrash() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        try s.ok(["add", "d.drawing", "star"])
+        let easel = s.easel.path
+        // A full device, and a closed standard output (whose number the first file Easel
+        // opens must not take: the output would go into that file).
+        for (redirect, reason) in [("> /dev/full", "No space left on device"), (">&-", "Bad file descriptor")] {
+            for command in ["info d.drawing", "validate . --json", "export d.drawing --out - --format png"] {
+                let result = try ProcessRunner.run(
+                    URL(fileURLWithPath: "/bin/sh"), ["-c", "exec '\(easel)' \(command) \(redirect)"], environment: s.environment,
+                    currentDirectory: s.folder.url)
+                #expect(result.status == 1, "\(command) \(redirect): \(result.stderr)")
+                #expect(result.stderr.contains("easel: cannot write to standard output: \(reason)"), "\(command) \(redirect)")
+                #expect(!result.stderr.contains("Fatal error"), "\(command) \(redirect)")
+            }
+        }
+        #expect(try s.ok(["info", "d.drawing"]).stdout.contains("1 element"))
+    }
+
     @Test func editsThatCannotApplySayWhy() throws {
         let s = CLIScratch()
         try s.ok(["new", "card", "c.rwcard"])

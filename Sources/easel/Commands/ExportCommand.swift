@@ -272,7 +272,7 @@ struct ExportCommand: EaselCommand {
         let file: (width: Int, height: Int, warnings: [DocumentWarning])
         if out == "-" {
             let exported = try DocumentRenderer.export(located, options: options)
-            FileHandle.standardOutput.write(Data(exported.bytes))
+            StandardStreams.writeOutput(exported.bytes)
             file = (exported.width, exported.height, exported.warnings)
         } else {
             let output = URL(fileURLWithPath: out)

@@ -1,3 +1,4 @@
+import EaselSupport
 import Foundation
 
 /// Output helpers: results on stdout, diagnostics on stderr, colour only where it helps.
@@ -5,7 +6,7 @@ enum Terminal {
     /// Prints one diagnostic line on stderr, its control characters escaped.
     static func printError(_ message: String) {
         let line = safe(message.hasSuffix("\n") ? String(message.dropLast()) : message) + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.writeError(Array(line.utf8))
     }
 
     /// Prints one result line on stdout, its control characters escaped, written at once
@@ -17,7 +18,7 @@ enum Terminal {
     /// Writes `text` and a newline to stdout at once, unbuffered: text that is already safe
     /// (styled, or JSON, which escapes its own control characters).
     static func write(_ text: String) {
-        outputLock.withLock { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        outputLock.withLock { StandardStreams.writeOutput(Array((text + "\n").utf8)) }
     }
 
     /// One line at a time, whichever thread writes it.
