@@ -48,6 +48,22 @@ struct GoldenCommandTests {
         #expect(try s.run(["golden", "diff", "a.png", "missing.png"]).status == 2)
     }
 
+    @Test func diffNeverWritesItsCompositeOverAnImageItCompares() throws {
+        let s = CLIScratch()
+        let golden = try Self.image(block: false), actual = try Self.image(block: true)
+        try s.folder.write(golden, to: "a.png")
+        try s.folder.write(actual, to: "b.png")
+        try FileManager.default.createSymbolicLink(atPath: s.folder.file("link.png").path, withDestinationPath: "a.png")
+        for out in ["a.png", "./b.png", "link.png", s.folder.file("a.png").path] {
+            let result = try s.run(["golden", "diff", "a.png", "b.png", "--out", out])
+            #expect(result.status == 2, "\(out)")
+            #expect(
+                result.stderr.contains("one of the images compared") && result.stderr.contains("nothing was written"), "\(out)")
+        }
+        #expect(try [UInt8](Data(contentsOf: s.folder.file("a.png"))) == golden)
+        #expect(try [UInt8](Data(contentsOf: s.folder.file("b.png"))) == actual)
+    }
+
     @Test func verifyNamesExactlyTheChangedDocument() throws {
         let s = CLIScratch()
         for (name, color) in [("a", "random1"), ("b", "random2"), ("nested/c", "random3")] {

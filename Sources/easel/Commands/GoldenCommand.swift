@@ -129,6 +129,14 @@ struct GoldenDiff: ParsableCommand {
     var json = false
     @OptionGroup var tolerance: ToleranceOptions
 
+    /// Whether `a` and `b` name the same file: the same inode when both exist (a link or
+    /// another spelling of the path), else the same standardized path.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
+        return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+    }
+
     func run() throws {
         func load(_ path: String) throws -> RasterImage {
             do {
@@ -138,6 +146,12 @@ struct GoldenDiff: ParsableCommand {
                 Terminal.printError("easel: \(path): \(error)")
                 throw ExitCode(2)
             }
+        }
+        if let out, let compared = [expected, actual].first(where: { Self.isSameFile(out, $0) }) {
+            Terminal.printError(
+                "easel: --out \(out) is \(compared), one of the images compared; give another path for the composite (nothing was written)"
+            )
+            throw ExitCode(2)
         }
         let expectedImage = try load(expected), actualImage = try load(actual)
         let result = ImageComparator.compare(actualImage, expectedImage, tolerance: tolerance.value)
