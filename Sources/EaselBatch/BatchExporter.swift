@@ -206,7 +206,7 @@ public final class BatchExporter: Sendable {
                 record.outputStamps?[thumbnail] = FileStamp.of(outputFolder.appendingPathComponent(thumbnail).path)
                 return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
             } catch {
-                return (entry(.failed, error: "\(error)"), nil)
+                return (entry(.failed, error: Self.describe(error, of: item)), nil)
             }
         }
         if options.dryRun { return (entry(.planned), nil) }
@@ -237,8 +237,15 @@ public final class BatchExporter: Sendable {
                 thumbnail: item.thumbnail ?? previous?.thumbnail, thumbnailKey: item.thumbnail == nil ? nil : thumbnailKey)
             return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
         } catch {
-            return (entry(.failed, error: "\(error)"), nil)
+            return (entry(.failed, error: Self.describe(error, of: item)), nil)
         }
+    }
+
+    /// What went wrong with `item`, naming its file: a document's errors name it already; a
+    /// renderer's or the system's may not (a batch's report must say which document failed).
+    private static func describe(_ error: any Error, of item: BatchItem) -> String {
+        let text = "\(error)"
+        return text.contains(item.input.path) ? text : "\(item.input.path): \(text)"
     }
 
     /// Writes the app-style thumbnail of `scene` (PNG, 260x400 for a card).

@@ -61,6 +61,26 @@ public final class CairoContext {
         }
     }
 
+    /// Multiplies the current transformation matrix by `transform`, as `concatenate` does,
+    /// unless the result would flatten everything to a line or a point (a frame of 1e-300, a
+    /// scale of 0: the determinant is 0 or underflows to it). Cairo refuses such a matrix as
+    /// an error, though it only means nothing drawn through it can be seen; false then, and
+    /// the matrix is unchanged.
+    public func concatenateIfVisible(_ transform: Transform2D) throws(CairoError) -> Bool {
+        var current = cairo_matrix_t()
+        cairo_get_matrix(cr, &current)
+        var matrix = cairo_matrix_t(
+            xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d,
+            x0: transform.tx, y0: transform.ty)
+        var product = cairo_matrix_t()
+        cairo_matrix_multiply(&product, &matrix, &current)
+        // As cairo judges it (`_cairo_matrix_is_invertible`).
+        let determinant = product.xx * product.yy - product.yx * product.xy
+        guard determinant.isFinite, determinant != 0 else { return false }
+        try concatenate(transform)
+        return true
+    }
+
     /// Multiplies the current transformation matrix by `transform` (applied first).
     public func concatenate(_ transform: Transform2D) throws(CairoError) {
         var matrix = cairo_matrix_t(
@@ -177,13 +197,14 @@ public final class CairoContext {
     ) throws(CairoError) {
         guard size > 0, !runs.isEmpty else { return }
         try withSavedState { () throws(CairoError) in
-            try concatenate(transform)
+            guard try concatenateIfVisible(transform) else { return }
             // FreeType refuses glyphs much larger than an output's longest side; such a glyph
             // could not be seen whole anyway, so it is not drawn rather than failing the render.
+            // Nor is one far smaller than a pixel (its font matrix could not be inverted).
             var matrix = cairo_matrix_t()
             cairo_get_matrix(cr, &matrix)
             let deviceSize = size * abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
-            guard deviceSize <= Double(RenderLimits.maxOutputSide) else { return }
+            guard deviceSize <= Double(RenderLimits.maxOutputSide), deviceSize >= 1e-6 else { return }
             try setSource(color)
             let options = FontLibrary.makeFontOptions()
             defer { cairo_font_options_destroy(options) }

@@ -51,6 +51,21 @@ struct BatchExportTests {
         try JSONDecoder().decode(BatchReport.self, from: Data(contentsOf: s.folder.file(name)))
     }
 
+    @Test func aFailureTheRendererReportsNamesTheDocument() throws {
+        let s = CLIScratch()
+        _ = try Self.makeFolder(s, cards: 1)
+        // Too large an output is the renderer's error, which names no file of its own.
+        let result = try s.run([
+            "export", "Docs/card-0.rwcard", "Docs/Art", "--out", "Out", "--scale", "400", "--report", "r.json",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("failed: Docs/card-0.rwcard: an image of"), "\(result.stderr)")
+        let report = try readReport(s, "r.json")
+        let failed = report.entries.filter { $0.status == .failed }
+        #expect(failed.count == 2)
+        for entry in failed { #expect(entry.error?.hasPrefix(entry.input + ": ") == true, "\(entry)") }
+    }
+
     @Test func exportsTheRightFilesReportsEveryFailureAndSkipsWhatIsUpToDate() throws {
         let s = CLIScratch()
         _ = try Self.makeFolder(s)

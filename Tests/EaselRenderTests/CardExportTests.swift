@@ -101,6 +101,31 @@ struct CardExportTests {
         #expect(image.pixel(x: 650 + 150, y: 1000 - 180) == RGBA8(r: 255, g: 255, b: 255, a: 255), "corner of the fitted rect")
     }
 
+    @Test func aFrameTooSmallToSeeDrawsNothingInEveryFormat() throws {
+        let folder = TemporaryFolder()
+        try folder.write(try Fixtures.solidPNG(width: 200, height: 100, color: green), to: "IMAGE-A")
+        let visible = ImageElement(transform: ElementTransform(size: Size(width: 400, height: 400)), imageFilename: "IMAGE-A")
+        // 1e-300 squared underflows to 0: a matrix cairo refuses as not invertible ("invalid
+        // matrix"), which failed the whole export; such a frame shows nothing in the app.
+        let tiny = ElementTransform(size: Size(width: 1e-300, height: 1e-300), offset: Point(x: 100, y: 100))
+        let tinyElements = [
+            ImageElement(transform: tiny, imageFilename: "IMAGE-A", clip: .library(.heart)),
+            ImageElement(transform: tiny, imageFilename: "MISSING"),
+        ]
+        let (withTiny, _) = try export(Card(backgroundColor: .white, imageElements: [visible] + tinyElements), in: folder)
+        let (without, _) = try export(Card(backgroundColor: .white, imageElements: [visible]), in: folder)
+        #expect(withTiny.width == without.width && withTiny.height == without.height)
+        #expect(
+            withTiny.withUnsafePixels { Array($0) } == without.withUnsafePixels { Array($0) }, "the tiny elements add no pixel")
+
+        let text = TextElement(transform: tiny, text: "Hello", textColor: .black, textFont: "Gill Sans")
+        let card = try DocumentRegistry.standard.open(
+            try Fixtures.write(Card(backgroundColor: .white, imageElements: tinyElements, textElements: [text]), in: folder))
+        for format in [OutputFormat.png, .svg, .pdf] {
+            #expect(try DocumentRenderer.export(card, options: RenderOptions(format: format, size: .scale(1))).bytes.count > 0)
+        }
+    }
+
     @Test func aMissingImageDrawsTheErrorImageAndWarns() throws {
         let folder = TemporaryFolder()
         let card = Card(

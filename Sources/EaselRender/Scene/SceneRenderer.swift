@@ -61,7 +61,7 @@ public enum CairoSceneRenderer {
                     images[key] = raster
                     try context.withSavedState { () throws(CairoError) in
                         if let clip { try context.clip(clip) }
-                        try context.concatenate(transform)
+                        guard try context.concatenateIfVisible(transform) else { return }
                         try context.drawImage(raster, filter: imageFilter)
                     }
                 case .text(let text):
