@@ -51,6 +51,23 @@ struct InteractiveEditTests {
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty)
     }
 
+    @Test func aCardSavedAsACopyIsAnotherCardWithTheIdOfItsName() throws {
+        let s = CLIScratch()
+        let original = "1A2B3C4D-0000-4000-8000-000000000001"
+        try s.ok(["new", "card", "\(original).rwcard"])
+        let copyID = "ABCDEF00-0000-4000-8000-000000000002"
+        let script = "save-as \(copyID).rwcard\nsave-as other.rwcard\nquit\n"
+        #expect(try s.run(["edit", "\(original).rwcard"], stdin: script).status == 0)
+        func id(_ name: String) throws -> String {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: s.folder.file(name))) as? [String: Any]
+            return try #require(object?["id"] as? String)
+        }
+        #expect(try id("\(original).rwcard") == original)
+        #expect(try id("\(copyID).rwcard") == copyID, "named as the app names cards: the id is the name's")
+        let other = try id("other.rwcard")
+        #expect(other != original && other != copyID && UUID(uuidString: other) != nil, "another name: a new id")
+    }
+
     /// What a process writes to a pipe, read as it comes on a thread of its own (so a
     /// chatty process never blocks on a full pipe): how many lines, and the first 4 KiB.
     final class LineCounter: @unchecked Sendable {

@@ -224,7 +224,9 @@ final class EditSession {
                 try AtomicFile.write(bytes, to: copy.resourceFolder.appendingPathComponent(file.name).path)
             }
         }
-        try DocumentRegistry.standard.save(located.document, to: url)
+        var document = located.document
+        if let card = document as? Card { document = card.copy(savedAt: url) }
+        try DocumentRegistry.standard.save(document, to: url)
         Terminal.printLine("saved a copy as \(target)")
     }
 
