@@ -215,6 +215,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         case let problem as Problem: return problem
         case let error as DocumentError:
             if case .io = error.kind {
+                // Deleted while the request waited for it (DELETE holds the document's lock).
+                if error.file.hasSuffix(document), !FileIO.entryExists(atPath: error.file) {
+                    return Problem(.notFound, "\(document) no longer exists: it was deleted or moved", document: document)
+                }
                 return Problem(
                     .conflict, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
             }

@@ -261,6 +261,12 @@ final class DocumentService: Sendable {
     /// under a name that keeps it apart from others of the same name; never deletes it.
     /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
     func moveToTrash(_ url: URL) throws {
+        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
+        // Under the document's lock, as every edit is: an edit in flight saves first, and
+        // an edit waiting for the lock finds the document gone, so none writes it back.
+        let lock = try DocumentLock(
+            at: try state.folder(forDocument: url).appendingPathComponent("lock"), for: url, timeout: limits.lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
         var status = stat()
         guard lstat(url.path, &status) == 0,
             (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && registry.isPackage(url))
@@ -269,7 +275,6 @@ final class DocumentService: Sendable {
                 file: url.path,
                 kind: .io("is not a document (a folder or a special file named like one); easel serve deletes documents only"))
         }
-        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let trash = state.url.appendingPathComponent("trash")
         try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")

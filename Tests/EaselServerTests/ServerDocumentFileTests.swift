@@ -74,6 +74,33 @@ struct ServerDocumentFileTests {
         #expect(FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.card).path))
     }
 
+    @Test func aDeleteWaitsForAnEditInFlightAndNoEditBringsTheDocumentBack() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let url = server.folder.file(ServerFixtures.card)
+        // An editor holds the document (the CLI's `easel edit`, or an HTTP edit mid-way).
+        var editor = try DocumentEditor(opening: url, stateFolder: server.stateFolder)
+        let deletion = Task { try await server.request("DELETE", "/api/documents/\(ServerFixtures.card)") }
+        try await Task.sleep(for: .milliseconds(500))
+        try editor.perform { try $0.move(0, by: Point(x: 7, y: 0)) }
+        try editor.save()
+        let saved = try [UInt8](Data(contentsOf: url))
+        editor = try DocumentEditor(opening: server.folder.file(ServerFixtures.drawing), stateFolder: server.stateFolder)
+        #expect(try await deletion.value.status == 204)
+        #expect(!FileManager.default.fileExists(atPath: url.path), "deleted after the edit was saved, not before it")
+        let trash = server.stateFolder.appendingPathComponent("trash")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: trash.path)
+        #expect(kept.count == 1)
+        #expect(try [UInt8](Data(contentsOf: trash.appendingPathComponent(kept[0]))) == saved, "the trash holds the edit")
+
+        // An edit that comes after is told the document is gone, and writes nothing.
+        let late = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/edits", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"verb":"move","index":0,"by":[1,0]}"#.utf8))
+        #expect(late.status == 404)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func packagesFoldersAndLinksNamedLikeDocumentsAreHandledAsWhatTheyAre() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
