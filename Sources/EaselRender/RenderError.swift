@@ -18,6 +18,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case font(FontError)
     /// Writing the output failed.
     case io(path: String, message: String)
+    /// Drawing went past the scene's deadline and was stopped.
+    case timedOut(file: String)
 
     /// A one-line message for the user, naming the file where one is known.
     public var description: String {
@@ -32,6 +34,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .png(let error): return error.description
         case .font(let error): return error.description
         case .io(let path, let message): return "\(path): \(message)"
+        case .timedOut(let file):
+            let problem = "drawing took longer than the time allowed and was stopped"
+            return file.isEmpty ? problem : "\(file): \(problem)"
         }
     }
 

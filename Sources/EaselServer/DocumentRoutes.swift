@@ -234,6 +234,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             case .tooLarge: status = .contentTooLarge
             case .cairo(.tooLarge): status = .contentTooLarge
             case .invalidSize: status = .badRequest
+            case .timedOut: status = .serviceUnavailable
             default: status = .internalServerError
             }
             return Problem(status, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)

@@ -122,7 +122,8 @@ final class DocumentService: Sendable {
             + located.referencedFiles.compactMap { file in
                 file.path.map { ($0, FileStamp.of($0)) }
             }
-        let scene = try DocumentRenderer.scene(for: located, background: query.options.background)
+        var scene = try DocumentRenderer.scene(for: located, background: query.options.background)
+        scene.deadline = limits.renderDeadline()
         let pixels = try query.options.size.pixelSize(for: scene.canvasSize)
         guard pixels.width * pixels.height <= limits.maxRenderPixels else {
             throw Problem(

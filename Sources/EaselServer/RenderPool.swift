@@ -6,9 +6,9 @@ import NIOPosix
 
 /// Runs renders on one thread per core, with a bounded queue: a request that finds every
 /// worker busy and the queue full is refused at once (503 with `Retry-After`) instead of
-/// waiting without bound, and one that waits longer than the timeout gets a 503 too (the
-/// render then finishes in the background and still counts against the queue, so a flood
-/// cannot pile up hidden work).
+/// waiting without bound, and one that waits longer than the timeout gets a 503 too, at the
+/// timeout (the render stops by itself at its scene's deadline, and counts against the
+/// queue until then, so a flood cannot pile up hidden work).
 ///
 /// The queue is also bounded in time: a request is refused when the renders ahead of it
 /// would take longer than `maxWait` at the recent average render time. Under a flood the
@@ -44,15 +44,21 @@ final class RenderPool: Sendable {
     /// queue is full or the render takes longer than the timeout.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let average = averageRender.withLock { $0 }
-        let accepted = admitted.withLock { count -> Bool in
-            guard count < workers + queueLimit else { return false }
+        let refusal = admitted.withLock { count -> String? in
+            guard count < workers + queueLimit else {
+                return "every render worker is busy and the queue is full (\(queueLimit) renders waiting)"
+            }
             // The renders ahead of this one, shared among the workers.
             let ahead = Double(max(0, count - workers + 1))
-            guard ahead * average / Double(workers) <= maxWait else { return false }
+            let wait = ahead * average / Double(workers)
+            guard wait <= maxWait else {
+                return
+                    "every render worker is busy, and the renders waiting would take about \(Self.seconds(wait)) s, over the limit of \(Self.seconds(maxWait)) s"
+            }
             count += 1
-            return true
+            return nil
         }
-        guard accepted else { throw Self.busy("every render worker is busy and the queue is full") }
+        if let refusal { throw Self.busy(refusal) }
         let task = Task { () throws -> T in
             defer { self.admitted.withLock { $0 -= 1 } }
             return try await threads.runIfActive {
@@ -67,19 +73,32 @@ final class RenderPool: Sendable {
                 return try work()
             }
         }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await task.value }
-            group.addTask {
-                try? await Task.sleep(for: self.timeout)
-                return nil
+        // Whichever comes first, the render or the timeout, answers. (A task group would
+        // wait for the render however long it took: a running render cannot be cancelled
+        // from outside; it stops by itself at its scene's deadline.)
+        let answered = Locked(false)
+        return try await withCheckedThrowingContinuation { continuation in
+            @Sendable func answer(_ result: Result<T, any Error>) {
+                guard
+                    answered.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
+                else { return }
+                continuation.resume(with: result)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw Self.busy("the render took longer than \(self.timeout) and was given up")
+            let timer = Task {
+                guard (try? await Task.sleep(for: self.timeout)) != nil else { return }
+                answer(.failure(Self.busy("the render took longer than \(self.timeout) and was given up")))
             }
-            return value
+            Task {
+                answer(await task.result)
+                timer.cancel()
+            }
         }
     }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
 
     static func busy(_ detail: String) -> Problem {
         var problem = Problem(.serviceUnavailable, detail)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// How `easel serve` runs: the folder it serves, where it listens, and what it allows.
@@ -77,4 +78,10 @@ public struct ServerLimits: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The deadline of a render starting now: its scene stops drawing `renderTimeout`
+    /// seconds from now (the request has been answered with 503 by then).
+    func renderDeadline() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds + UInt64(max(0, renderTimeout) * 1e9)
+    }
 }

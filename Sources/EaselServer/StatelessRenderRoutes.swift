@@ -61,8 +61,9 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                         contentType: entry.contentType, file: documentFile, fileURL: url),
                     warnings: &warnings)
                 let located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
-                let scene = try DocumentRenderer.scene(
+                var scene = try DocumentRenderer.scene(
                     for: located, background: query.options.background, images: ImageLoader(files: imageFiles))
+                scene.deadline = unpackLimits.renderDeadline()
                 let pixels = try query.options.size.pixelSize(for: scene.canvasSize)
                 guard pixels.width * pixels.height <= maxPixels else {
                     throw Problem(

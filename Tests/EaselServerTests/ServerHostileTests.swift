@@ -170,6 +170,38 @@ struct ServerHostileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted() == before)
     }
 
+    @Test func aRenderPastItsTimeoutIsAnsweredAndStoppedAndFreesItsWorker() async throws {
+        // Within every budget, but slow to draw (quick to lower, which cannot be stopped):
+        // 3,000 wide strokes of stars of 200 points.
+        let star =
+            #"{"kind": "star", "points": 200, "innerRadiusRatio": 0.5, "transform": {"center": [400, 300], "size": [500, 500], "rotation": 0}, "stroke": {"color": [1, 0, 0, 1], "width": 10, "dash": [], "cap": "butt", "join": "miter"}, "opacity": 1}"#
+        let slow =
+            #"{"format": "org.easel.drawing", "version": 1, "canvas": {"size": [800, 600], "background": [1, 1, 1, 1]}, "graphics": ["#
+            + Array(repeating: star, count: 3000).joined(separator: ",") + "]}"
+        let folder = try ServerFixtures.samples()
+        try folder.write(slow, to: "slow.drawing")
+        let server = try await LiveServer.start(folder) {
+            $0.limits.renderWorkers = 1
+            $0.limits.renderTimeout = 1
+        }
+        defer { Task { try await server.stop() } }
+        // Answered at the timeout, not when the render ends (some 17 s later in a debug
+        // build): a client that waits 10 s at most gets its answer.
+        let socket = try RawHTTP.connect(port: server.port, timeout: 10)
+        defer { close(socket) }
+        try RawHTTP.send(socket, Array("GET /api/documents/slow.drawing/render.png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let refused = try await EventReader(socket: socket).read(until: "took longer than")
+        #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused)")
+        // The one worker is free again soon after (the slow render stopped at its deadline,
+        // instead of drawing on for many seconds): a small render is served.
+        var status = 0
+        for _ in 0..<8 where status != 200 {
+            try await Task.sleep(for: .milliseconds(500))
+            status = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=100").status
+        }
+        #expect(status == 200)
+    }
+
     @Test func aFloodOfRendersIsServedOrRefusedNeverCorrupted() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples()) {
             $0.limits.renderQueue = 8

@@ -43,7 +43,10 @@ public enum CairoSceneRenderer {
                 && bounds.maxY + margin >= visible.minY && bounds.minY - margin <= visible.maxY
         }
         try RenderError.wrapping {
-            for operation in scene.operations {
+            for (index, operation) in scene.operations.enumerated() {
+                if let deadline = scene.deadline, index % 16 == 0, DispatchTime.now().uptimeNanoseconds > deadline {
+                    throw RenderError.timedOut(file: scene.file)
+                }
                 switch operation {
                 case .fill(let path, let color):
                     guard isVisible(path, margin: 0) else { continue }
