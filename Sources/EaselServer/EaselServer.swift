@@ -51,7 +51,8 @@ public struct EaselServer: Sendable {
 
     /// The router with every route and middleware.
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD answers as GET does, without the body (RFC 9110: a GET resource must allow it).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(
             ObservabilityMiddleware(
                 metrics: metrics, logger: logger, folder: configuration.folder, accessLog: configuration.accessLog))

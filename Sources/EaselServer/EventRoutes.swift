@@ -11,7 +11,13 @@ import ServiceLifecycle
 struct EventRoutes<Context: RequestContext>: Sendable {
     let feed: ChangeFeed
 
+    static var headers: HTTPFields {
+        [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
+    }
+
     func add(to router: Router<Context>) {
+        // Its own HEAD: one made from GET would subscribe and never read the stream.
+        router.head("/api/events") { _, _ in Response(status: .ok, headers: Self.headers) }
         router.get("/api/events") { _, _ in
             let feed = self.feed
             guard let subscription = feed.subscribe() else {
@@ -20,11 +26,8 @@ struct EventRoutes<Context: RequestContext>: Sendable {
                 throw problem
             }
             let (id, events) = subscription
-            let headers: HTTPFields = [
-                .contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no",
-            ]
             return Response(
-                status: .ok, headers: headers,
+                status: .ok, headers: Self.headers,
                 body: ResponseBody { writer in
                     // However the stream ends (a client gone makes a write throw), its slot frees.
                     defer { feed.unsubscribe(id) }

@@ -126,6 +126,24 @@ struct ServerRouteTests {
         #expect(try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.gif").status == 404)
     }
 
+    @Test func headAnswersAsGetDoesWithoutTheBody() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        for path in [
+            "/api/documents", "/api/documents/\(ServerFixtures.card)", "/api/documents/\(ServerFixtures.card)/render.png", "/",
+            "/api/events", "/api/events", "/api/events",
+        ] {
+            let head = try await server.request("HEAD", path)
+            let get = path == "/api/events" ? nil : try await server.request("GET", path)
+            #expect(head.status == 200, "\(path)")
+            #expect(head.body.isEmpty, "\(path)")
+            if let get { #expect(head.headers["content-type"] == get.headers["content-type"], "\(path)") }
+        }
+        #expect(try await server.request("HEAD", "/api/documents/nope.rwcard").status == 404)
+        // A HEAD of the event stream subscribes to nothing.
+        #expect(try await server.request("GET", "/metrics").text.contains("easel_event_subscribers 0"))
+    }
+
     @Test func healthReadinessAndMetrics() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
