@@ -28,14 +28,16 @@ public struct ServedFolder: Sendable {
     }
 
     /// The components of a relative path from a request, percent-decoded and checked; nil
-    /// when any is empty, `.` or `..`, hidden, or holds a slash, a backslash or a NUL.
+    /// when any is empty, `.` or `..`, hidden, or holds a slash or a NUL. (A backslash is an
+    /// ordinary character in a Linux file name, and such a document is listed, so it is
+    /// served too.)
     static func components(of rawPath: String) -> [String]? {
         let parts = rawPath.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.isEmpty else { return nil }
         var result: [String] = []
         for part in parts {
             guard let decoded = String(part).removingPercentEncoding, !decoded.isEmpty, !decoded.hasPrefix("."),
-                !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\u{0}")
+                !decoded.contains("/"), !decoded.contains("\u{0}")
             else { return nil }
             result.append(decoded)
         }

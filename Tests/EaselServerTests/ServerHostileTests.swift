@@ -41,6 +41,13 @@ struct ServerHostileTests {
         #expect(!listing.text.contains(".hidden"))
         #expect(listing.text.contains("link.rwcard"), "a link is listed, with the reason it is not served")
         #expect(try [UInt8](Data(contentsOf: secret)) == (try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))))
+
+        // A backslash is only a character in a Linux name: listed, and served like any other.
+        try FileManager.default.copyItem(
+            at: server.folder.file(ServerFixtures.card), to: server.folder.file("back\\slash.rwcard"))
+        #expect(try await server.request("GET", "/api/documents").text.contains(#"back\\slash.rwcard"#))
+        #expect(try await server.request("GET", "/api/documents/back%5Cslash.rwcard").status == 200)
+        #expect(try await server.request("GET", "/api/documents/back%5Cslash.rwcard/render.png?preset=thumbnail").status == 200)
     }
 
     // The idle timeout stays at its default here: a second of silence on a machine as busy as
