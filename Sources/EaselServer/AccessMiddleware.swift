@@ -6,7 +6,7 @@ import Logging
 
 /// Who may do what, checked before any route runs:
 /// - **Host**: on loopback without a token, the `Host` header must name this machine
-///   (127.0.0.1, localhost, [::1]), so a web page cannot reach the service by DNS rebinding.
+///   (127.x.x.x, localhost, [::1]), so a web page cannot reach the service by DNS rebinding.
 /// - **Token**: off loopback (where `easel serve` refuses to start without one) every API
 ///   request carries `Authorization: Bearer TOKEN`, compared in constant time.
 /// - **Cross-site requests**: a mutating request without the token must not come from
@@ -32,7 +32,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         {
             throw Problem(
                 .forbidden,
-                "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.0.0.1, localhost and [::1]"
+                "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.x.x.x, localhost and [::1]"
             )
         }
         if !isPublic && !configuration.bindsLoopback && !hasToken {
@@ -105,7 +105,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         } else if let colon = name.lastIndex(of: ":") {
             name = String(name[..<colon])
         }
-        return name == "localhost" || name == "::1" || name == "127.0.0.1"
+        // Any IPv4 loopback literal (a server bound to 127.0.0.2 is reached as that).
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isLoopbackIPv4 = octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+        return name == "localhost" || name == "::1" || isLoopbackIPv4
     }
 
     static func isOwnOrigin(_ origin: String, host: String) -> Bool {
