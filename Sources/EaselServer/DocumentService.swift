@@ -175,6 +175,9 @@ final class DocumentService: Sendable {
             results = try change(&editor)
         } catch let error as EditError {
             throw Problem(.badRequest, error.message, document: relativePath)
+        } catch var problem as Problem {
+            problem.document = problem.document ?? relativePath
+            throw problem
         }
         let changed = editor.hasUnsavedChanges
         if changed { try editor.save() }
@@ -188,29 +191,47 @@ final class DocumentService: Sendable {
         let folder = editor.located.resourceFolder
         try editor.perform { document in
             results = []
-            for operation in request.operations {
-                switch operation {
-                case .add(let element):
-                    let added = try document.add(element, resourceFolder: folder)
-                    results.append("added \(added.kind) as element \(added.index)")
-                case .set(let index, let changes):
-                    try document.apply(changes, at: index)
-                    results.append("changed element \(index)")
-                case .move(let index, let by):
-                    try document.move(index, by: by)
-                    results.append("moved element \(index)")
-                case .remove(let index):
-                    try document.remove(index)
-                    results.append("removed element \(index)")
-                case .order(let index, let direction):
-                    results.append("element \(index) is now element \(try document.reorder(index, direction))")
-                case .background(let color):
-                    try document.setBackground(color)
-                    results.append("background is \(color?.hex ?? "transparent")")
+            for (position, operation) in request.operations.enumerated() {
+                // An operation that cannot apply is named, with its place in the request.
+                do {
+                    try apply(operation, to: &document, folder: folder, results: &results)
+                } catch let error as EditError {
+                    throw Self.operationProblem(error.message, operation: operation, at: position, of: request)
                 }
             }
         }
         return results
+    }
+
+    private static func operationProblem(
+        _ message: String, operation: EditRequest.Operation, at position: Int, of request: EditRequest
+    ) -> Problem {
+        let place = request.isList ? "operations[\(position)]" : nil
+        return Problem(.badRequest, "\(place.map { "\($0) (\(operation.verb))" } ?? operation.verb): \(message)", keyPath: place)
+    }
+
+    private func apply(
+        _ operation: EditRequest.Operation, to document: inout any EditableDocument, folder: URL, results: inout [String]
+    ) throws {
+        switch operation {
+        case .add(let element):
+            let added = try document.add(element, resourceFolder: folder)
+            results.append("added \(added.kind) as element \(added.index)")
+        case .set(let index, let changes):
+            try document.apply(changes, at: index)
+            results.append("changed element \(index)")
+        case .move(let index, let by):
+            try document.move(index, by: by)
+            results.append("moved element \(index)")
+        case .remove(let index):
+            try document.remove(index)
+            results.append("removed element \(index)")
+        case .order(let index, let direction):
+            results.append("element \(index) is now element \(try document.reorder(index, direction))")
+        case .background(let color):
+            try document.setBackground(color)
+            results.append("background is \(color?.hex ?? "transparent")")
+        }
     }
 
     /// Adds an uploaded image as a new element (one undo step): the bytes go to a private

@@ -41,6 +41,9 @@ struct EditRequest {
     }
 
     var operations: [Operation]
+    /// Whether the operations came as an `operations` list (their errors then name their
+    /// place in it, `operations[2]`), not one operation as the whole body.
+    var isList = false
 
     /// At most this many operations in one request.
     static let maxOperations = 1000
@@ -65,7 +68,7 @@ struct EditRequest {
         guard !nodes.isEmpty else { throw root.error(.invalidValue("no operations")) }
         var operations: [Operation] = []
         for node in nodes { operations.append(try operation(node, images: images)) }
-        return EditRequest(operations: operations)
+        return EditRequest(operations: operations, isList: try root.optional("operations") != nil)
     }
 
     private static func operation(_ node: JSONNode, images: (String) -> URL?) throws(DocumentError) -> Operation {

@@ -73,7 +73,12 @@ struct ServerEditingTests {
             (#"{"operations":[{"verb":"move","index":0,"by":[1]}]}"#, "operations[0].by", "2 numbers"),
             (#"{"operations":[{"verb":"spin","index":0}]}"#, "operations[0].verb", "unknown verb"),
             (#"{"operations":[{"verb":"set","index":0,"colour":"red"}]}"#, "operations[0].colour", "takes no"),
-            (#"{"verb":"move","index":99,"by":[1,1]}"#, nil, "element 99 does not exist"),
+            (#"{"verb":"move","index":99,"by":[1,1]}"#, nil, "move: element 99 does not exist"),
+            (
+                #"{"operations":[{"verb":"move","index":0,"by":[1,1]},{"verb":"move","index":0,"by":[1e308,0]}]}"#,
+                "operations[1]", "operations[1] (move): the x position must be from"
+            ),
+            (#"{"operations":[{"verb":"remove","index":7}]}"#, "operations[0]", "operations[0] (remove): element 7"),
             (#"{"verb":"add","kind":"image","value":"../../etc/passwd"}"#, "value", "not a file inside the served folder"),
             (#"{"operations":[{"verb":"move","index":0,"by":[1,1]},"#, "operations[1]", "the data ends"),
         ] as [(String, String?, String)] {
