@@ -143,7 +143,8 @@ struct GoldenDiff: ParsableCommand {
                 return try PNGDecoder.decode(
                     try FileIO.readBytes(at: path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true))
             } catch {
-                Terminal.printError("easel: \(path): \(error)")
+                let message = "\(error)"
+                Terminal.printError("easel: \(message.hasPrefix(path + ": ") ? message : "\(path): \(message)")")
                 throw ExitCode(2)
             }
         }
@@ -265,7 +266,12 @@ struct GoldenVerify: EaselCommand {
         let failures = run.failures
         for failure in failures {
             let document = (folders.documents as NSString).appendingPathComponent(failure.document ?? failure.golden)
-            Terminal.printLine("FAIL \(document): \(failure.message ?? "")")
+            // The verifier's message names the document too; it is said once.
+            var message = failure.message ?? ""
+            for name in [document, failure.document ?? failure.golden] where message.hasPrefix(name + ": ") {
+                message.removeFirst(name.count + 2)
+            }
+            Terminal.printLine("FAIL \(document): \(message)")
         }
         Terminal.printError("easel: \(run.summary)")
         let orphans = run.orphans.count
