@@ -121,6 +121,8 @@ public struct GoldenSuite {
             goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
         verifier.missingGoldenHint =
             "record it with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-missing`, then look at it"
+        verifier.unreadableGoldenHint =
+            "if the rendering is right, record it again with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-failed`"
         verifier.mentionsArtifacts = false
         var options = options
         options.format = .png

@@ -77,6 +77,10 @@ public struct GoldenVerifier: Sendable {
     /// What a failure for a missing golden tells the user to do (the CLI names its own
     /// command; tests name the environment variable their assertions read).
     public var missingGoldenHint = "run with \(RecordMode.environmentVariable)=missing to record it, then look at it"
+    /// What to do about a golden that is there but is not a PNG Easel can read (the CLI
+    /// names its own command).
+    public var unreadableGoldenHint =
+        "run with \(RecordMode.environmentVariable)=failed to record it again, then look at it"
     /// Whether a failure's message ends with where its composite was written (not when the
     /// caller shows the artifacts itself, as a report does).
     public var mentionsArtifacts = true
@@ -118,9 +122,16 @@ public struct GoldenVerifier: Sendable {
             if recordMode == .all || recordMode == .failed {
                 return record(image, to: golden, name: name, reason: "replaced the unreadable golden \(displayName)")
             }
+            // A Git LFS pointer is what a clone without `git lfs pull` holds in place of
+            // the image: the common case, with its own remedy.
+            let problem =
+                expectedBytes.starts(with: Array("version https://git-lfs.github.com/spec/".utf8))
+                ? "the golden is a Git LFS pointer, not the image: run `git lfs pull`, or \(unreadableGoldenHint)"
+                : "the golden cannot be read (\(error)); \(unreadableGoldenHint)"
+            // The rendering is kept, so that the report shows what would be recorded.
             return GoldenOutcome(
-                passed: false, message: "\(displayName): the golden cannot be read (\(error))", recorded: false, artifacts: nil,
-                comparison: nil)
+                passed: false, message: "\(displayName): \(problem)", recorded: false,
+                artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil), comparison: nil)
         }
         let result = ImageComparator.compare(image, expected, tolerance: tolerance, ignoring: ignoring)
         var summary = ComparisonSummary(

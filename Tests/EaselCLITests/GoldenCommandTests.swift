@@ -101,6 +101,33 @@ struct GoldenCommandTests {
         #expect(FileManager.default.fileExists(atPath: s.folder.file("Report/artifacts/b/composite.png").path))
     }
 
+    @Test func aGoldenThatIsAGitLFSPointerSaysSoAndTheReportShowsTheRendering() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "Docs/a.rwcard", "--background", "random1"])
+        try s.ok(["new", "card", "Docs/b.rwcard", "--background", "random2"])
+        try s.ok(["golden", "record", "Docs", "Goldens", "--preset", "thumbnail"])
+        // What a clone holds when Git LFS did not fetch the image.
+        let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 12345\n"
+        try s.folder.write(pointer, to: "Goldens/a.png")
+        try s.folder.write("not a png", to: "Goldens/b.png")
+        let result = try s.run(["golden", "verify", "Docs", "Goldens", "--preset", "thumbnail", "--report", "Report"])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.contains(
+                "FAIL Docs/a.rwcard: Goldens/a.png: the golden is a Git LFS pointer, not the image: run `git lfs pull`"))
+        #expect(result.stdout.contains("Goldens/b.png: the golden cannot be read"))
+        #expect(result.stdout.contains("--only-failed"), "\(result.stdout)")
+        let report = try GoldenReport.read(from: s.folder.file("Report"))
+        #expect(
+            report.results.allSatisfy { $0.status == .error && $0.images["actual"] != nil }, "the rendering is in the report")
+        // Nothing was touched; recording the failed ones mends them.
+        #expect(try String(contentsOf: s.folder.file("Goldens/a.png"), encoding: .utf8) == pointer)
+        try s.ok(["golden", "record", "Docs", "Goldens", "--preset", "thumbnail", "--only-failed"])
+        #expect(try s.image("Goldens/a.png").width == 260)
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--preset", "thumbnail"]).status == 0)
+    }
+
     @Test func recordOnlyMissingAndPrune() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
