@@ -12,10 +12,10 @@ extension Card: EditableDocument {
         return (copy, copy.appFileName)
     }
 
-    /// The card as a copy saved at `url` (`save-as`): its id is the file name's when that is
-    /// a UUID (the app names each card `<ID>.rwcard`), else a new one. A copy keeping the
-    /// original's id beside it would be the same card to the app, which saves a card by its
-    /// id, over the original's file.
+    /// The card as saved at `url` (a new card, a `save-as` copy): its id is the file name's
+    /// when that is a UUID (the app names each card `<ID>.rwcard`), else a new one. A copy
+    /// keeping the original's id beside it would be the same card to the app, which saves a
+    /// card by its id, over the original's file.
     public func copy(savedAt url: URL) -> Card {
         var copy = self
         copy.id = UUID(uuidString: url.deletingPathExtension().lastPathComponent) ?? UUID()

@@ -58,7 +58,8 @@ struct EditRequest {
     static func parse(_ bytes: [UInt8], images: (String) -> URL?) throws(DocumentError) -> EditRequest {
         let root = try JSONNode.parse(bytes, file: "request body", limits: JSONLimits(maxDepth: 16, maxStringBytes: 1 << 20))
         let nodes: [JSONNode]
-        if let list = try root.optional("operations") {
+        let list = try root.optional("operations")
+        if let list {
             let extra = try root.members().map(\.key).filter { $0 != "operations" }
             if let key = extra.first { throw root.error(.invalidValue("unknown key \"\(key)\" beside operations")) }
             nodes = try list.array(maxCount: maxOperations, of: "operations")
@@ -68,7 +69,7 @@ struct EditRequest {
         guard !nodes.isEmpty else { throw root.error(.invalidValue("no operations")) }
         var operations: [Operation] = []
         for node in nodes { operations.append(try operation(node, images: images)) }
-        return EditRequest(operations: operations, isList: try root.optional("operations") != nil)
+        return EditRequest(operations: operations, isList: list != nil)
     }
 
     private static func operation(_ node: JSONNode, images: (String) -> URL?) throws(DocumentError) -> Operation {

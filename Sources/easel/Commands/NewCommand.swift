@@ -77,7 +77,7 @@ struct NewCommand: ParsableCommand {
                     throw ValidationError("A card's file name must end in .rwcard.")
                 }
                 url = URL(fileURLWithPath: path)
-                if let id = UUID(uuidString: url.deletingPathExtension().lastPathComponent) { card.id = id }
+                card = card.copy(savedAt: url)
             }
             _ = try DocumentEditor.create(card, at: url)
             Terminal.printLine("created card \(url.path)")
