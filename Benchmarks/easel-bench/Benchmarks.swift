@@ -109,14 +109,14 @@ struct Benchmarks {
         var rasterize: [Double], encode: [Double], whole: [Double], bytes: Int
     }
 
-    func runC(script: URL, width: Int, height: Int, level: Int, filter: String, color: String) throws -> (
+    func runC(script: URL, width: Int, height: Int, level: Int, filter: String, color: String, threads: Int = 1) throws -> (
         rasterize: Timing, encode: Timing, whole: Timing, bytes: Int
     ) {
         let output = try run(
             binaries.appendingPathComponent("easel-cairo-reference"),
             [
                 script.path, inputs.folder.appendingPathComponent("typical-c.png").path, "\(width)", "\(height)",
-                "\(scale.iterations)", "\(level)", filter, color,
+                "\(scale.iterations)", "\(level)", filter, color, "\(threads)",
             ])
         let result = try JSONDecoder().decode(CResult.self, from: Data(output.utf8))
         return (Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes)

@@ -14,10 +14,14 @@ extension Results {
         var easelCardProcess: Timing, resvgCardProcess: Timing?
         /// A drawing of 1,000 shapes as a process, and resvg on its SVG.
         var easelShapesProcess: Timing, resvgShapesProcess: Timing?
-        /// What bounds the 1,000-shape ratio: cairo rasterising that drawing in the C program
-        /// (one core), and `easel export` of an empty 16x16 drawing as a process (its start,
-        /// arguments, libraries and write, with nothing to draw).
-        var cShapesRasterise: Timing, easelEmptyProcess: Timing
+        /// What bounds the 1,000-shape ratio: cairo rasterising that drawing in the C program,
+        /// on one core and in strips on all of them (as Easel draws it), and `easel export` of
+        /// an empty 16x16 drawing as a process (its start, arguments, libraries and write,
+        /// with nothing to draw).
+        var cShapesRasterise: Timing, cShapesRasteriseAllCores: Timing, easelEmptyProcess: Timing
+        /// Easel rasterising the same drawing in this process, on all cores (against the C
+        /// program's strips: what Easel adds to cairo's own work), and encoding its pixels.
+        var easelShapesRasterise: Timing, easelShapesEncode: Timing
         /// One 2600x4000 export (--scale 2) as a process on one core and on all.
         var bigOneCore: Timing, bigAllCores: Timing
         /// The typical card's bytes: Easel's default encoder and zlib level 1 (libpng, UP).
@@ -70,11 +74,19 @@ extension Benchmarks {
         let cardTimes = try process(card), shapeTimes = try process(shapes)
 
         // The floor under the 1,000-shape export: cairo's own rasterising (the C program, on
-        // the same scene) and a process that exports nothing.
+        // the same scene, on one core and on all) and a process that exports nothing.
         let shapesScript = inputs.folder.appendingPathComponent("speed-shapes.replay")
-        try SceneReplayScript.write(try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(shapes)))
-            .write(to: shapesScript, atomically: true, encoding: .utf8)
+        let shapesScene = try DocumentRenderer.scene(for: try DocumentRegistry.standard.open(shapes))
+        try SceneReplayScript.write(shapesScene).write(to: shapesScript, atomically: true, encoding: .utf8)
         let cShapes = try runC(script: shapesScript, width: 1300, height: 2000, level: 1, filter: "up", color: "rgb")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cShapesAllCores = try runC(
+            script: shapesScript, width: 1300, height: 2000, level: 1, filter: "up", color: "rgb", threads: cores)
+        let easelShapes = try measure(runs: max(runs, scale.iterations)) {
+            _ = try CairoSceneRenderer.rasterize(shapesScene, pixelWidth: 1300, pixelHeight: 2000)
+        }
+        let shapesImage = try CairoSceneRenderer.rasterize(shapesScene, pixelWidth: 1300, pixelHeight: 2000)
+        let easelShapesEncode = try measure(runs: max(runs, scale.iterations)) { _ = try PNGEncoder.encode(shapesImage) }
         let nothing = Drawing(canvasSize: Size(width: 16, height: 16), background: .white, graphics: [])
         let empty = try inputs.save(nothing, as: "speed-empty")
         let emptyPNG = inputs.folder.appendingPathComponent("speed-empty.png").path
@@ -97,7 +109,9 @@ extension Benchmarks {
         return Results.Speed(
             folderCards: count, folderMillisecondsPerCard: deferred, folderMillisecondsPerCardSyncEach: each,
             easelCardProcess: cardTimes.easel, resvgCardProcess: cardTimes.resvg, easelShapesProcess: shapeTimes.easel,
-            resvgShapesProcess: shapeTimes.resvg, cShapesRasterise: cShapes.rasterize, easelEmptyProcess: emptyProcess,
+            resvgShapesProcess: shapeTimes.resvg, cShapesRasterise: cShapes.rasterize,
+            cShapesRasteriseAllCores: cShapesAllCores.rasterize, easelEmptyProcess: emptyProcess,
+            easelShapesRasterise: easelShapes, easelShapesEncode: easelShapesEncode,
             bigOneCore: bigOne, bigAllCores: bigAll, easelBytes: easelBytes,
             zlibLevel1Bytes: zlib.bytes)
     }

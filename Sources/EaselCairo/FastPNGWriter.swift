@@ -225,10 +225,14 @@ public enum EncoderParallelism {
     /// The cores an encode may use now: the idle ones plus its own (at most `EASEL_THREADS`,
     /// when set, which the benchmark uses to measure one core against two).
     public static func threads() -> Int {
-        let cores = min(
-            ProcessInfo.processInfo.activeProcessorCount,
-            ProcessInfo.processInfo.environment["EASEL_THREADS"].flatMap(Int.init).map { max(1, $0) } ?? .max)
         let others = max(0, busy.withLock { $0 } - 1)
         return max(1, cores - others)
     }
+
+    /// The cores this process may use, read once: Foundation reads the cgroup's quota files
+    /// on every `activeProcessorCount`, and an export asks several times (0.1–0.3 ms each).
+    private static let cores: Int = {
+        let limit = getenv("EASEL_THREADS").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? .max
+        return min(ProcessInfo.processInfo.activeProcessorCount, limit)
+    }()
 }
