@@ -22,6 +22,13 @@ public struct BatchExportOptions: Sendable {
     /// Flush every output to disk as it is written, instead of once for the whole run
     /// (measured in the benchmark; the guarantee after a crash is the same either way).
     public var syncEachOutput = false
+    /// Seconds each document may take, from opening it to its drawing's end; a document
+    /// still drawing then stops and fails as timed out, and the batch goes on. Nil: no
+    /// limit. Not part of `outputSettings`: it never changes a finished output's bytes.
+    public var timeout: Double?
+
+    /// The deadline of a document starting now under `timeout` (see `Scene.deadline`).
+    public var deadlineFromNow: UInt64? { RenderTimeout.deadline(seconds: timeout) }
 
     /// Options; by default one job per processor, everything else off. `jobs` below 1 means 1.
     public init(

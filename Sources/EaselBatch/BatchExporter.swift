@@ -197,8 +197,10 @@ public final class BatchExporter: Sendable {
             else { return (entry(.skipped), nil) }
             // The output is up to date but its thumbnail is not (asked for now, or changed): only the thumbnail.
             do {
+                let deadline = options.deadlineFromNow
                 let located = try registry.open(item.input)
-                let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+                var scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+                scene.deadline = deadline
                 try writeThumbnail(of: scene, to: thumbnail, for: item, protection: protection)
                 var record = previous
                 record.thumbnail = thumbnail
@@ -215,11 +217,13 @@ public final class BatchExporter: Sendable {
             guard let documentStamp = FileStamp.of(location.contentFile.path) else {
                 throw DocumentError(file: item.input.path, kind: .io("the document disappeared"))
             }
+            let deadline = options.deadlineFromNow
             let located = try registry.open(item.input)
             let images = located.referencedFiles.map {
                 ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
             }
-            let scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+            var scene = try DocumentRenderer.scene(for: located, background: options.render.background)
+            scene.deadline = deadline
             let file = try DocumentRenderer.export(scene, options: options.render)
             try writeOutput(file.bytes, to: item.output, format: options.render.format, for: item, protection: protection)
             var stamps = [item.output: FileStamp.of(outputFolder.appendingPathComponent(item.output).path)].compactMapValues {

@@ -1,4 +1,5 @@
 import Dispatch
+import EaselRender
 import Foundation
 
 /// How `easel serve` runs: the folder it serves, where it listens, and what it allows.
@@ -81,7 +82,7 @@ public struct ServerLimits: Sendable {
 
     /// The deadline of a render starting now: its scene stops drawing `renderTimeout`
     /// seconds from now (the request has been answered with 503 by then).
-    func renderDeadline() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds + UInt64(max(0, renderTimeout) * 1e9)
+    func renderDeadline() -> UInt64? {
+        RenderTimeout.deadline(seconds: renderTimeout)
     }
 }

@@ -194,4 +194,63 @@ struct ExportInputsOutputsTests {
         #expect(thumbnails.stderr.contains("rendered 2,"), "\(thumbnails.stderr)")
         #expect(FileManager.default.fileExists(atPath: s.folder.file("out/card2.thumbnail.png").path))
     }
+
+    /// A drawing within every budget that still takes seconds to draw: 3,000 wide strokes of
+    /// stars of 200 points (quick to read and lower, slow for cairo).
+    static let slowDrawing: String = {
+        let star =
+            #"{"kind": "star", "points": 200, "innerRadiusRatio": 0.5, "transform": {"center": [400, 300], "size": [500, 500], "rotation": 0}, "stroke": {"color": [1, 0, 0, 1], "width": 10, "dash": [], "cap": "butt", "join": "miter"}, "opacity": 1}"#
+        return
+            #"{"format": "org.easel.drawing", "version": 1, "canvas": {"size": [800, 600], "background": [1, 1, 1, 1]}, "graphics": ["#
+            + Array(repeating: star, count: 3000).joined(separator: ",") + "]}"
+    }()
+
+    @Test func aDocumentPastTheTimeoutFailsAndTheBatchGoesOn() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.folder.write(Self.slowDrawing, to: "in/slow.drawing")
+        try s.ok(["new", "drawing", "in/quick.drawing", "--size", "30x20"])
+        // One document: exit 1, the file and the reason named, nothing written.
+        let started = Date()
+        let single = try s.run(["export", "in/slow.drawing", "--out", "slow.png", "--timeout", "0.5"])
+        #expect(Date().timeIntervalSince(started) < 10, "stopped at its deadline, not drawn to the end")
+        #expect(single.status == 1)
+        #expect(single.stderr.contains("in/slow.drawing: drawing took longer than the time allowed"), "\(single.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("slow.png").path))
+        // A folder: the slow one fails, the other is written, and the report says which.
+        let batch = try s.run(["export", "in", "--out", "out", "--timeout", "0.5", "--report", "report.json"])
+        #expect(batch.status == 1)
+        #expect(batch.stderr.contains("failed: in/slow.drawing: drawing took longer"), "\(batch.stderr)")
+        #expect(try s.image("out/quick.png").width == 30)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/slow.png").path))
+        #expect(
+            try String(contentsOf: s.folder.file("report.json"), encoding: .utf8).contains("took longer than the time allowed"))
+        // A time that is no time is a usage error, whatever its sign.
+        for bad in ["0", "-3", "nan", "inf", "1e9"] {
+            let refused = try s.run(["export", "in/quick.drawing", "--out", "q.png", "--timeout", bad])
+            #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+            #expect(refused.stderr.contains("--timeout must be a number of seconds"), "\(bad): \(refused.stderr)")
+        }
+        // Generous enough, it changes nothing.
+        try s.ok(["export", "in/quick.drawing", "--out", "q.png", "--timeout", "60"])
+        #expect(try s.image("q.png").width == 30)
+    }
+
+    @Test func outputPathsAreShownAsGivenWholeComponentsOnly() throws {
+        // The output folder's name starts with the input folder's: the input's prefix must
+        // not be replaced inside the output's path ("/tmp/x/in-out" given in full, with
+        // "in" given for /tmp/x/in, used to be shown as "in-out"; "." for /tmp/x with
+        // /tmp/x-out as ".-out").
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "30x20"])
+        let relative = try s.ok(["export", "in", "--out", "in-out"])
+        #expect(relative.stdout == "wrote in-out/a.png\n", "\(relative.stdout)")
+        let mixed = try s.ok(["export", "in", "--out", s.folder.file("in-out2").path])
+        #expect(mixed.stdout == "wrote \(s.folder.file("in-out2").path)/a.png\n", "\(mixed.stdout)")
+        let sibling = s.folder.url.path + "-out"
+        defer { try? FileManager.default.removeItem(atPath: sibling) }
+        let dot = try s.ok(["export", ".", "--out", sibling, "--exclude", "in-out", "--exclude", "in-out2"])
+        #expect(dot.stdout.contains("wrote \(sibling)/in/a.png\n"), "\(dot.stdout)")
+    }
 }

@@ -18,8 +18,9 @@ public struct Scene: Sendable {
     /// What the lowering noticed but could draw around (a missing image, an empty frame).
     public var warnings: [DocumentWarning]
     /// When drawing must stop, in `DispatchTime` uptime nanoseconds: past it, drawing
-    /// throws `RenderError.timedOut` between operations (a server's request timeout; cairo
-    /// cannot be interrupted inside one). Nil: no limit.
+    /// throws `RenderError.timedOut` between operations (cairo cannot be interrupted inside
+    /// one). Set from `easel export --timeout` and the server's render timeout through
+    /// `RenderTimeout`. Nil: no limit.
     public var deadline: UInt64?
 
     /// A scene on a canvas of `canvasSize` units; empty unless operations are given.

@@ -89,6 +89,13 @@ struct ExportCommand: EaselCommand {
     @Option(help: ArgumentHelp("Leave a path out of the scan (repeatable).", valueName: "path"))
     var exclude: [String] = []
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds a document may take to render; past it, that document stops and fails as timed out (a folder export goes on with the others).",
+            valueName: "seconds"))
+    var timeout: Double?
+
     // For the benchmark: flush each output to disk as it is written (the old way).
     @Flag(name: .customLong("sync-each-output"), help: .hidden)
     var syncEachOutput = false
@@ -128,6 +135,11 @@ struct ExportCommand: EaselCommand {
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256.") }
+        if let timeout, !(timeout > 0 && timeout <= RenderTimeout.maxSeconds) {
+            throw ValidationError(
+                "--timeout must be a number of seconds above 0 and at most \(formatNumber(RenderTimeout.maxSeconds)), not \(formatNumber(timeout))."
+            )
+        }
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".")
         }
@@ -255,6 +267,7 @@ struct ExportCommand: EaselCommand {
     private func exportOne() throws {
         StageTimings.mark("arguments")
         defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
+        let deadline = RenderTimeout.deadline(seconds: timeout)
         let located: LocatedDocument
         if inputs[0] == "-" {
             located = try Self.readStandardInput(base: URL(fileURLWithPath: base ?? FileManager.default.currentDirectoryPath))
@@ -269,9 +282,14 @@ struct ExportCommand: EaselCommand {
         var options = render.renderOptions(outputPath: out == "-" ? nil : out)
         if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
         let started = Date()
+        func scene() throws -> Scene {
+            var scene = try DocumentRenderer.scene(for: located, background: options.background)
+            scene.deadline = deadline
+            return scene
+        }
         let file: (width: Int, height: Int, warnings: [DocumentWarning])
         if out == "-" {
-            let exported = try DocumentRenderer.export(located, options: options)
+            let exported = try DocumentRenderer.export(scene(), options: options)
             StandardStreams.writeOutput(exported.bytes)
             file = (exported.width, exported.height, exported.warnings)
         } else {
@@ -280,7 +298,7 @@ struct ExportCommand: EaselCommand {
             StageTimings.mark("check output")
             // Written as it is encoded, to a temporary file renamed over the output at the end;
             // parent folders are made as needed, once the rendering succeeded.
-            let written = try DocumentRenderer.export(located, options: options, writingTo: output.path, creatingFolders: true)
+            let written = try DocumentRenderer.export(scene(), options: options, writingTo: output.path, creatingFolders: true)
             file = (written.width, written.height, written.warnings)
             StageTimings.mark("write")
         }
@@ -352,6 +370,7 @@ struct ExportCommand: EaselCommand {
             shard: shard.flatMap(Shard.init(parsing:)), excluded: exclude.map { URL(fileURLWithPath: $0) })
         var batchOptions = options
         batchOptions.syncEachOutput = syncEachOutput
+        batchOptions.timeout = timeout
         let exporter: BatchExporter
         do {
             exporter = try BatchExporter(
@@ -441,14 +460,39 @@ struct PathsAsGiven: Sendable {
         }.sorted { $0.absolute.count > $1.absolute.count }
     }
 
-    /// `path` (or a message holding it) with the absolute prefixes written as given.
+    /// `path` (or a message holding it) with the absolute prefixes written as given. A
+    /// prefix counts only as whole path components (`/tmp/a` is not the start of
+    /// `/tmp/a-out/x.png`), and the text is read once, left to right, so a path already
+    /// written as given is not rewritten by a shorter prefix.
     func show(_ text: String) -> String {
-        var text = text
-        for (absolute, given) in prefixes where text.contains(absolute) {
-            text = text.replacingOccurrences(of: absolute + "/", with: given + "/")
-            text = text.replacingOccurrences(of: absolute, with: given)
+        let characters = Array(text)
+        var shown = ""
+        var index = 0
+        scan: while index < characters.count {
+            let startsPath = index == 0 || !Self.continuesPath(characters[index - 1])
+            if startsPath && characters[index] == "/" {
+                for (absolute, given) in prefixes {
+                    let candidate = Array(absolute)
+                    let end = index + candidate.count
+                    guard end <= characters.count, Array(characters[index..<end]) == candidate,
+                        end == characters.count || characters[end] == "/" || !Self.continuesPath(characters[end])
+                    else { continue }
+                    shown += given
+                    index = end
+                    continue scan
+                }
+            }
+            shown.append(characters[index])
+            index += 1
         }
-        return text
+        return shown
+    }
+
+    /// Whether `character` can go on a path's last component in a message (a colon, a space,
+    /// a quote or a bracket ends it).
+    private static func continuesPath(_ character: Character) -> Bool {
+        !(character == ":" || character == " " || character == "\"" || character == "'" || character == ","
+            || character == "(" || character == ")" || character == "\n")
     }
 
     /// The entry with its paths as given.
