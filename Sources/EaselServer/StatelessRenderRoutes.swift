@@ -115,8 +115,12 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         guard contentType.hasPrefix("multipart/form-data") else { throw unsupportedBody }
         guard let boundary else { throw Problem(.badRequest, "a multipart body needs its boundary in Content-Type") }
         let parts = try MultipartBody.parse(body, boundary: boundary, maxParts: limits.maxParts)
-        guard let json = parts.first(where: { $0.name == "document" }) else {
+        let documents = parts.filter { $0.name == "document" }
+        guard let json = documents.first else {
             throw Problem(.badRequest, "the multipart body has no part named \"document\" (the card or drawing JSON)")
+        }
+        guard documents.count == 1 else {
+            throw Problem(.badRequest, "the multipart body has \(documents.count) parts named \"document\"; send one")
         }
         var images: [String: [UInt8]] = [:]
         for part in parts where part.name != "document" {

@@ -64,7 +64,10 @@ enum ZipBody {
             } catch {
                 throw Problem(.badRequest, "the zip entry \"\(entry.path)\" cannot be read (\(error))")
             }
-            files[path] = bytes
+            // Two entries of one name: zip tools disagree on which wins, so neither is guessed.
+            guard files.updateValue(bytes, forKey: path) == nil else {
+                throw Problem(.badRequest, "the zip has two entries named \"\(path)\"; send one of each")
+            }
         }
         // The document: the shortest path a registered type reads (a package folder holds its own files).
         var candidates = Set<String>()

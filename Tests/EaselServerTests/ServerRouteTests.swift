@@ -200,6 +200,16 @@ struct ServerRouteTests {
         #expect(card.status == 200, "\(card.text)")
         #expect(card.body == (try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))).bytes)
 
+        // Two document parts: neither is guessed.
+        let twice =
+            part(boundary, name: "document", filename: nil, try [UInt8](Data(contentsOf: cardURL)))
+            + part(boundary, name: "document", filename: nil, drawingBytes) + Array("--\(boundary)--\r\n".utf8)
+        let ambiguous = try await server.request(
+            "POST", "/api/render?kind=card", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+            body: twice)
+        #expect(ambiguous.status == 400)
+        #expect((ambiguous.json["detail"] as? String)?.contains("2 parts named \"document\"") == true, "\(ambiguous.text)")
+
         // Bad input: a key path, a wrong type, a truncated multipart body.
         let bad = try await server.request(
             "POST", "/api/render", headers: ["Content-Type": "application/json"],
@@ -251,6 +261,11 @@ struct ServerRouteTests {
             ("escape.zip", [(cardURL.path, "../card.rwcard")], "plain", 400, "not a plain relative path"),
             ("two.zip", [(cardURL.path, "a.rwcard"), (cardURL.path, "b.rwcard")], "plain", 400, "2 documents"),
             ("none.zip", [(images[0], "photo")], "plain", 400, "no document"),
+            // Two entries of one name: which one a reader takes differs from tool to tool.
+            (
+                "twice.zip", [(cardURL.path, "card.rwcard"), (images[0], "photo"), (images[1], "photo")], "plain", 400,
+                "two entries named \"photo\""
+            ),
             ("bomb.zip", [(cardURL.path, "card.rwcard")], "bomb", 413, "inflates past"),
             ("spread.zip", [(cardURL.path, "card.rwcard")], "spread", 413, "inflates past"),
         ]
