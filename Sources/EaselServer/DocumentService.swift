@@ -123,14 +123,7 @@ final class DocumentService: Sendable {
                 file.path.map { ($0, FileStamp.of($0)) }
             }
         var scene = try DocumentRenderer.scene(for: located, background: query.options.background)
-        scene.deadline = limits.renderDeadline()
-        let pixels = try query.options.size.pixelSize(for: scene.canvasSize)
-        guard pixels.width * pixels.height <= limits.maxRenderPixels else {
-            throw Problem(
-                .contentTooLarge,
-                "a \(pixels.width)x\(pixels.height) rendering is over this server's limit of \(limits.maxRenderPixels) pixels; ask for a smaller scale or size",
-                document: relativePath)
-        }
+        try limits.prepare(&scene, options: query.options, document: relativePath)
         let file = try DocumentRenderer.export(scene, options: query.options)
         let stamps = sources.map { "\($0.0):\($0.1.map { "\($0.size).\($0.modified).\($0.inode)" } ?? "missing")" }
         let etag =

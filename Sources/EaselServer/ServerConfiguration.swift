@@ -80,9 +80,18 @@ public struct ServerLimits: Sendable {
     /// The defaults.
     public init() {}
 
-    /// The deadline of a render starting now: its scene stops drawing `renderTimeout`
-    /// seconds from now (the request has been answered with 503 by then).
-    func renderDeadline() -> UInt64? {
-        RenderTimeout.deadline(seconds: renderTimeout)
+    /// Readies `scene` for a render starting now with `options`, the one rule for stored and
+    /// sent documents alike: it stops drawing `renderTimeout` seconds from now (the request
+    /// has been answered with 503 by then), and an output over `maxRenderPixels` is refused
+    /// (413) before any pixel is allocated.
+    func prepare(_ scene: inout Scene, options: RenderOptions, document: String?) throws {
+        scene.deadline = RenderTimeout.deadline(seconds: renderTimeout)
+        let pixels = try options.size.pixelSize(for: scene.canvasSize)
+        guard pixels.width * pixels.height <= maxRenderPixels else {
+            throw Problem(
+                .contentTooLarge,
+                "a \(pixels.width)x\(pixels.height) rendering is over this server's limit of \(maxRenderPixels) pixels; ask for a smaller scale or size",
+                document: document)
+        }
     }
 }

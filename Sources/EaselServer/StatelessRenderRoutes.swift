@@ -42,7 +42,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         guard Self.bodyTypes.contains(where: contentType.hasPrefix) else { throw Self.unsupportedBody }
         let body = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
         let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "")
-        let registry = service.registry, maxPixels = limits.maxRenderPixels, unpackLimits = limits
+        let registry = service.registry, unpackLimits = limits
         let requestedKind = kind
         // Unpacked in the pool: a zip is inflated by a render worker (at most one per core,
         // the rest wait or are refused), never on the server's own threads, so a flood of
@@ -63,13 +63,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                 let located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
                 var scene = try DocumentRenderer.scene(
                     for: located, background: query.options.background, images: ImageLoader(files: imageFiles))
-                scene.deadline = unpackLimits.renderDeadline()
-                let pixels = try query.options.size.pixelSize(for: scene.canvasSize)
-                guard pixels.width * pixels.height <= maxPixels else {
-                    throw Problem(
-                        .contentTooLarge,
-                        "a \(pixels.width)x\(pixels.height) rendering is over this server's limit of \(maxPixels) pixels")
-                }
+                try unpackLimits.prepare(&scene, options: query.options, document: "request body")
                 let file = try DocumentRenderer.export(scene, options: query.options)
                 return (file.bytes, file.warnings.count)
             } catch let error as DocumentError {

@@ -200,6 +200,14 @@ struct ServerRouteTests {
         #expect(card.status == 200, "\(card.text)")
         #expect(card.body == (try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail))).bytes)
 
+        // The pixel limit holds for a sent document as for a stored one (413, the size named).
+        let huge = try await server.request(
+            "POST", "/api/render?kind=card&scale=3.6", headers: ["Content-Type": "application/json"],
+            body: try [UInt8](Data(contentsOf: cardURL)))
+        #expect(huge.status == 413, "\(huge.text)")
+        #expect(
+            (huge.json["detail"] as? String)?.contains("4680x7200 rendering is over this server's limit") == true, "\(huge.text)")
+
         // Two document parts: neither is guessed.
         let twice =
             part(boundary, name: "document", filename: nil, try [UInt8](Data(contentsOf: cardURL)))
