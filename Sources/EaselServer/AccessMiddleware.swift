@@ -47,6 +47,19 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
         }
+        if let allowed = Self.allowedMethods(segments), !allowed.contains(request.method) {
+            // OPTIONS (not a CORS preflight from an allowed origin, answered above) says what the route answers.
+            if request.method == .options {
+                return Response(
+                    status: .noContent, headers: [.allow: (allowed + [.options]).map(\.rawValue).joined(separator: ", ")])
+            }
+            var problem = Problem(
+                .methodNotAllowed,
+                "\(request.method.rawValue) is not a method of \(request.uri.path); it answers \(allowed.map(\.rawValue).joined(separator: ", "))"
+            )
+            problem.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+            throw problem
+        }
         let mutating = Self.isMutating(method: request.method, segments: segments)
         if mutating && configuration.readOnly {
             var problem = Problem(
@@ -88,6 +101,23 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case "healthz", "readyz", "metrics": return segments.count == 1
         case "editor": return segments.count == 2
         default: return false
+        }
+    }
+
+    /// The methods a route answers (HEAD wherever GET is), so that any other gets 405 with
+    /// `Allow` rather than 404; nil for a path no route serves (that is a 404). Kept beside
+    /// the routes' own table in `EaselServer.swift`, `DocumentRoutes`, `DocumentFileRoutes`,
+    /// `EventRoutes`, `EditorRoutes` and `StatelessRenderRoutes`; a test asks every route.
+    static func allowedMethods(_ segments: [String]) -> [HTTPRequest.Method]? {
+        let reads: [HTTPRequest.Method] = [.get, .head]
+        switch (segments.first, segments.count) {
+        case (nil, _): return reads  // the editor's page
+        case ("healthz", 1), ("readyz", 1), ("metrics", 1), ("editor", 2): return reads
+        case ("api", 2) where segments[1] == "documents": return reads + [.post]
+        case ("api", _) where segments.count > 2 && segments[1] == "documents": return reads + [.post, .delete]
+        case ("api", 2) where segments[1] == "render": return [.post]
+        case ("api", 2) where segments[1] == "events": return reads
+        default: return nil
         }
     }
 

@@ -232,6 +232,45 @@ struct ServerRouteTests {
         #expect(try FileManager.default.subpathsOfDirectory(atPath: server.folder.path).sorted() == before, "nothing written")
     }
 
+    @Test func aWrongMethodIsAnswered405WithWhatTheRouteAllows() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let document = "/api/documents/\(ServerFixtures.drawing)"
+        let routes: [(path: String, allowed: [String])] = [
+            ("/", ["GET", "HEAD"]), ("/healthz", ["GET", "HEAD"]), ("/readyz", ["GET", "HEAD"]), ("/metrics", ["GET", "HEAD"]),
+            ("/editor/main.js", ["GET", "HEAD"]), ("/api/documents", ["GET", "HEAD", "POST"]),
+            (document, ["GET", "HEAD", "POST", "DELETE"]), ("/api/render", ["POST"]), ("/api/events", ["GET", "HEAD"]),
+        ]
+        for (path, allowed) in routes {
+            for method in ["GET", "HEAD", "POST", "DELETE", "PUT", "PATCH"] {
+                // Not DELETE of the document itself (it would go): the table is checked by the others.
+                if method == "DELETE" && path == document { continue }
+                if path == "/api/events" && method == "GET" { continue }  // a stream that does not end
+                let response = try await server.request(method, path)
+                if allowed.contains(method) {
+                    // A route answers it (it may find nothing there: a POST to a document wants …/edits).
+                    #expect(response.status != 405, "\(method) \(path): \(response.status) \(response.text)")
+                } else {
+                    #expect(response.status == 405, "\(method) \(path): \(response.status)")
+                    #expect(response.headers["allow"] == allowed.joined(separator: ", "), "\(method) \(path)")
+                    if method != "HEAD" {
+                        #expect(
+                            (response.json["detail"] as? String)?.contains("is not a method of \(path)") == true,
+                            "\(response.text)")
+                    }
+                }
+            }
+            let options = try await server.request("OPTIONS", path)
+            #expect(options.status == 204, "OPTIONS \(path)")
+            #expect(options.headers["allow"] == (allowed + ["OPTIONS"]).joined(separator: ", "))
+        }
+        // The allowed ones reach their handlers.
+        #expect(try await server.request("GET", "/editor/main.js").status == 200)
+        #expect(try await server.request("POST", document + "/undo").status == 200, "nothing to undo, said so")
+        // A path no route serves is still 404, whatever the method.
+        for method in ["GET", "PUT"] { #expect(try await server.request(method, "/nowhere").status == 404) }
+    }
+
     @Test func aZipOfADocumentAndItsImagesRendersAsTheFolderWould() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
