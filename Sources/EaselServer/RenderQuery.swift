@@ -43,6 +43,10 @@ struct RenderQuery: Hashable, Sendable {
         }
         let scale = try number("scale"), width = try pixels("width"), height = try pixels("height"), dpi = try number("dpi")
         let preset = values["preset"]
+        // The value first: a wrong one is named as such, whatever else is missing.
+        if let fit = values["fit"], !["contain", "cover", "stretch"].contains(fit) {
+            throw Problem(.badRequest, "fit must be contain, cover or stretch, not \"\(fit)\"")
+        }
         if [scale != nil, preset != nil, width != nil || height != nil].filter({ $0 }).count > 1 {
             throw Problem(.badRequest, "give one of scale, preset, or width/height")
         }
@@ -57,8 +61,7 @@ struct RenderQuery: Hashable, Sendable {
             switch values["fit"] ?? "contain" {
             case "contain": options.size = .fitted(width: w, height: h, fit: .contain)
             case "cover": options.size = .fitted(width: w, height: h, fit: .cover)
-            case "stretch": options.size = .exact(width: w, height: h)
-            case let other: throw Problem(.badRequest, "fit must be contain, cover or stretch, not \"\(other)\"")
+            default: options.size = .exact(width: w, height: h)  // "stretch", the one value left
             }
         case (_, _, let w?, nil): options.size = .width(w)
         case (_, _, nil, let h?): options.size = .height(h)

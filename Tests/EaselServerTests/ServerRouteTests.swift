@@ -113,7 +113,8 @@ struct ServerRouteTests {
         for (query, words) in [
             ("scal=2", "unknown query parameter \"scal\""), ("scale=-1", "scale must be a positive number"),
             ("scale=1&preset=share", "give one of scale, preset"), ("background=mauvish", "background must be a colour"),
-            ("fit=cover", "give both"), ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
+            ("fit=cover", "give both"), ("fit=bogus", "fit must be contain, cover or stretch, not \"bogus\""),
+            ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
         ] {
             let response = try await server.request("GET", base + "?" + query)
             #expect([400, 413].contains(response.status), "\(query)")
