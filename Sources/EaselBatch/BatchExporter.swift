@@ -23,7 +23,7 @@ public final class BatchExporter: Sendable {
     private let thumbnailKey: String
 
     /// An exporter for the documents `registry` reads; throws when the output folder lies
-    /// inside an input folder and is not excluded from the scan.
+    /// inside an input folder and is not excluded from the scan, or holds an input folder.
     public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard)
         throws(BatchError)
     {
@@ -45,6 +45,15 @@ public final class BatchExporter: Sendable {
                             "the output folder \(outputFolder.path) is inside the input folder \(input.path); choose another output folder, or leave it out of the scan with --exclude \(outputFolder.path)"
                     )
                 }
+            }
+            // The other way round: outputs mirrored below the output folder could land among
+            // an input folder's own files (`export in --out .` writes in/... when `in` holds a
+            // folder `in`; two inputs are mirrored under their names) and replace them.
+            if !registry.isDocument(input), root.hasPrefix(out == "/" ? "/" : out + "/") {
+                throw BatchError(
+                    message:
+                        "the input folder \(input.path) is inside the output folder \(outputFolder.path); outputs mirrored there could replace its files — choose an output folder outside it"
+                )
             }
         }
     }
@@ -190,7 +199,8 @@ public final class BatchExporter: Sendable {
             return (entry(.failed, error: "\(item.input.path): not a document type Easel reads"), nil)
         }
         if !options.force, let previous,
-            ExportManifest.isUpToDate(previous, location: location, optionsKey: optionsKey, outputFolder: outputFolder)
+            ExportManifest.isUpToDate(
+                previous, location: location, optionsKey: optionsKey, output: item.output, outputFolder: outputFolder)
         {
             guard let thumbnail = item.thumbnail, !options.dryRun,
                 !ExportManifest.thumbnailIsUpToDate(previous, path: thumbnail, key: thumbnailKey, outputFolder: outputFolder)
@@ -218,6 +228,11 @@ public final class BatchExporter: Sendable {
                 throw DocumentError(file: item.input.path, kind: .io("the document disappeared"))
             }
             let deadline = options.deadlineFromNow
+            // A thumbnail that may not be written refuses the document before anything is
+            // written, so that "nothing was written" holds for its output too.
+            if let thumbnail = item.thumbnail {
+                _ = try checkedTarget(thumbnail, format: .png, for: item, protection: protection)
+            }
             let located = try registry.open(item.input)
             let images = located.referencedFiles.map {
                 ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
@@ -266,12 +281,33 @@ public final class BatchExporter: Sendable {
         .scale(min(260 / canvas.width, 400 / canvas.height))
     }
 
-    /// Writes `bytes` at `relative` below the output folder, atomically, creating folders as
-    /// needed, and refusing any path that would lead outside the output folder (through
-    /// `..` or a symbolic link planted inside it).
+    /// Writes `bytes` at `relative` below the output folder, atomically, once
+    /// `checkedTarget` allows it.
     private func writeOutput(
         _ bytes: [UInt8], to relative: String, format: OutputFormat, for item: BatchItem, protection: OutputProtection
     ) throws {
+        let target = try checkedTarget(relative, format: format, for: item, protection: protection)
+        do {
+            // One sync for the whole run (before the manifest is saved), not one per output,
+            // unless asked: the manifest only ever records outputs already on disk, and an
+            // output lost in a system crash no longer matches its stamp, so it is made again.
+            if options.syncEachOutput {
+                try AtomicFile.write(bytes, to: target.path)
+            } else {
+                try AtomicFile.writeDeferringSync(bytes, to: target.path)
+            }
+        } catch {
+            throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(error.reason)"))
+        }
+    }
+
+    /// The file at `relative` below the output folder, its folders made as needed, once it
+    /// may be written: refused when the path would lead outside the output folder (through
+    /// `..` or a symbolic link planted inside it) or replace a file that is not an earlier
+    /// output (see `OutputProtection`). Nothing is written.
+    private func checkedTarget(
+        _ relative: String, format: OutputFormat, for item: BatchItem, protection: OutputProtection
+    ) throws -> URL {
         let target = outputFolder.appendingPathComponent(relative).standardizedFileURL
         let root = outputFolder.path
         guard target.path.hasPrefix(root + "/") else {
@@ -294,18 +330,7 @@ public final class BatchExporter: Sendable {
         if let reason = protection.refusal(toReplace: target, format: format, registry: registry) {
             throw OutputProtection.error(replacing: target, by: item.input, because: reason)
         }
-        do {
-            // One sync for the whole run (before the manifest is saved), not one per output,
-            // unless asked: the manifest only ever records outputs already on disk, and an
-            // output lost in a system crash no longer matches its stamp, so it is made again.
-            if options.syncEachOutput {
-                try AtomicFile.write(bytes, to: target.path)
-            } else {
-                try AtomicFile.writeDeferringSync(bytes, to: target.path)
-            }
-        } catch {
-            throw DocumentError(file: item.input.path, kind: .io("cannot write the output \(target.path): \(error.reason)"))
-        }
+        return target
     }
 
     /// Creates the output folder and checks that files can be written in it, so a folder

@@ -47,7 +47,10 @@ public enum BatchPlanner {
     /// Outputs replace the extension (`A/x.rwcard` → `A/x.png`, thumbnail `A/x.thumbnail.png`).
     /// Documents whose outputs or thumbnails would land on the same name as any other
     /// output keep their own extension (`x.rwcard.png`, `x.drawing.png`), until no two
-    /// names are the same. A kept extension never collides: keys are unique.
+    /// names are the same, and none stands where a folder of outputs must be (`b.rwcard`
+    /// beside a folder `b.png/` of documents: `b.rwcard.png`). A kept extension never
+    /// collides with another file (keys are unique); one that stands on a folder even so is
+    /// given a problem saying so.
     static func nameOutputs(_ items: inout [BatchItem], format: OutputFormat, thumbnails: Bool) {
         var keepsExtension = Set<Int>()
         while true {
@@ -57,13 +60,36 @@ public enum BatchPlanner {
                 items[i].thumbnail = thumbnails ? stem + ".thumbnail.png" : nil
             }
             var claims: [String: [Int]] = [:]
+            // The folders the outputs go in: a file output of the same name would stand where
+            // a folder must be (`b.png` beside a folder `b.png/` of documents).
+            var folders = Set<String>()
             for i in items.indices where items[i].problem == nil {
-                claims[items[i].output, default: []].append(i)
-                if let thumbnail = items[i].thumbnail { claims[thumbnail, default: []].append(i) }
+                for file in [items[i].output] + (items[i].thumbnail.map { [$0] } ?? []) {
+                    claims[file, default: []].append(i)
+                    // Relative paths with "/" between components (Foundation's
+                    // deletingLastPathComponent traps on a name without a slash).
+                    var folder = Self.parent(of: file)
+                    while !folder.isEmpty, folders.insert(folder).inserted { folder = Self.parent(of: folder) }
+                }
             }
-            let colliding = Set(claims.values.filter { $0.count > 1 }.flatMap { $0 }).subtracting(keepsExtension)
-            if colliding.isEmpty { return }
+            let onFolders = Set(
+                items.indices.filter { i in
+                    items[i].problem == nil
+                        && ([items[i].output] + (items[i].thumbnail.map { [$0] } ?? [])).contains(where: folders.contains)
+                })
+            // One that keeps its extension and still stands on a folder cannot be named: said so.
+            for i in onFolders.intersection(keepsExtension) {
+                items[i].problem =
+                    "its output \(items[i].output) would stand where a folder of other outputs must be; rename the document or that folder"
+            }
+            let colliding = Set(claims.values.filter { $0.count > 1 }.flatMap { $0 }).union(onFolders).subtracting(keepsExtension)
+            if colliding.isEmpty && onFolders.isDisjoint(with: keepsExtension) { return }
             keepsExtension.formUnion(colliding)
         }
+    }
+
+    /// The folder part of a relative path ("" at the top: `A/B/x.png` → `A/B` → `A` → "").
+    private static func parent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     }
 }

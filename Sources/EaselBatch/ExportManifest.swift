@@ -172,8 +172,12 @@ extension ExportManifest {
     /// rendered with `optionsKey` into `outputFolder` — its content file, every image it
     /// used (resolved in its resource folder), the options and the renderer version are as
     /// recorded, and its outputs exist. A few `stat` calls, no reading.
-    public static func isUpToDate(_ entry: Entry, location: DocumentLocation, optionsKey: String, outputFolder: URL) -> Bool {
-        guard entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
+    public static func isUpToDate(
+        _ entry: Entry, location: DocumentLocation, optionsKey: String, output: String, outputFolder: URL
+    ) -> Bool {
+        // The output this run would write is the one recorded: a name that changed since (a
+        // new document now shares the old name, so both keep their extensions) is made anew.
+        guard entry.outputs == [output], entry.rendererVersion == rendererVersion, entry.optionsKey == optionsKey,
             FileStamp.of(location.contentFile.path) == entry.document
         else { return false }
         let folder = location.resourceFolder

@@ -133,26 +133,35 @@ struct BatchPlanningTests {
             ],
             outputs: ["a.png"], outputStamps: ["a.png": FileStamp.of(folder.file("out/a.png").path)!])
         let out = folder.file("out")
-        #expect(ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", outputFolder: out))
+        #expect(ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", output: "a.png", outputFolder: out))
+        #expect(
+            !ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", output: "a.rwcard.png", outputFolder: out),
+            "the output's name changed (another document took the old one)")
         var unstamped = entry
         unstamped.outputStamps = nil
         #expect(
-            !ExportManifest.isUpToDate(unstamped, location: location, optionsKey: "k", outputFolder: out), "no stamps: made again"
+            !ExportManifest.isUpToDate(unstamped, location: location, optionsKey: "k", output: "a.png", outputFolder: out),
+            "no stamps: made again"
         )
-        #expect(!ExportManifest.isUpToDate(entry, location: location, optionsKey: "other", outputFolder: out), "other options")
+        #expect(
+            !ExportManifest.isUpToDate(entry, location: location, optionsKey: "other", output: "a.png", outputFolder: out),
+            "other options")
         try folder.write("png, changed", to: "docs/IMG")
-        #expect(!ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", outputFolder: out), "an image changed")
+        #expect(
+            !ExportManifest.isUpToDate(entry, location: location, optionsKey: "k", output: "a.png", outputFolder: out),
+            "an image changed")
         try folder.write("png", to: "docs/MISSING")
         var refreshed = entry
         refreshed.images[0].stamp = FileStamp.of(folder.file("docs/IMG").path)
         #expect(
-            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out),
+            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", output: "a.png", outputFolder: out),
             "a missing image appeared")
         try FileManager.default.removeItem(at: folder.file("docs/MISSING"))
-        #expect(ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out))
+        #expect(ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", output: "a.png", outputFolder: out))
         try FileManager.default.removeItem(at: folder.file("out/a.png"))
         #expect(
-            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", outputFolder: out), "the output is gone")
+            !ExportManifest.isUpToDate(refreshed, location: location, optionsKey: "k", output: "a.png", outputFolder: out),
+            "the output is gone")
     }
 
     @Test func theUpToDateKeyCoversEveryOptionThatChangesBytes() throws {

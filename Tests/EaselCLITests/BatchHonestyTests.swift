@@ -127,4 +127,77 @@ struct BatchHonestyTests {
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
         #expect((decoded["elements"] as! [[String: Any]]).contains { ($0["text"] as? String) == hostile })
     }
+
+    @Test func anOutputWhoseNameChangedIsMadeAgainNotReportedAsUpToDate() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "in/x.rwcard"])
+        try s.ok(["export", "in", "--out", "out", "--width", "20"])
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("out/x.png").path))
+        // A drawing of the same name arrives: both now keep their extensions, and both are written.
+        try s.ok(["new", "drawing", "in/x.drawing", "--size", "40x30"])
+        let both = try s.ok(["export", "in", "--out", "out", "--width", "20", "--report", "r.json"])
+        #expect(both.stderr.contains("rendered 2,"), "\(both.stderr)")
+        for name in ["out/x.rwcard.png", "out/x.drawing.png"] {
+            #expect(FileManager.default.fileExists(atPath: s.folder.file(name).path), "\(name) exists as reported")
+        }
+        // It goes again: the card's output is x.png once more, made, not "skipped".
+        try FileManager.default.removeItem(at: s.folder.file("in/x.drawing"))
+        let alone = try s.ok(["export", "in", "--out", "out", "--width", "20"])
+        #expect(alone.stderr.contains("rendered 1,"), "\(alone.stderr)")
+        #expect(try s.image("out/x.png").width == 20)
+        #expect(try s.ok(["export", "in", "--out", "out", "--width", "20"]).stderr.contains("nothing to do"))
+    }
+
+    @Test func aRefusedThumbnailLeavesTheOutputUnwrittenToo() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "in/c.rwcard"])
+        try s.folder.write("the user's notes", to: "out/c.thumbnail.png")
+        let result = try s.run(["export", "in", "--out", "out", "--width", "20", "--thumbnails"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/c.png").path), "as it says: nothing")
+        #expect(try String(contentsOf: s.folder.file("out/c.thumbnail.png"), encoding: .utf8) == "the user's notes")
+    }
+
+    @Test func anOutputNamedLikeAFolderOfOutputsKeepsItsExtension() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in/b.png"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/b.drawing", "--size", "30x20"])
+        try s.ok(["new", "drawing", "in/b.png/c.drawing", "--size", "40x20"])
+        for jobs in ["1", "2"] {
+            try? FileManager.default.removeItem(at: s.folder.file("out"))
+            let result = try s.ok(["export", "in", "--out", "out", "--jobs", jobs])
+            #expect(result.stderr.contains("rendered 2,"), "\(result.stderr)")
+            #expect(try s.image("out/b.drawing.png").width == 30)
+            #expect(try s.image("out/b.png/c.png").width == 40)
+        }
+    }
+
+    @Test func anOutputFolderHoldingAnInputFolderIsRefused() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("w/in/in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "w/in/in/photo.drawing", "--size", "30x20"])
+        try s.folder.write("the user's photo", to: "w/in/photo.png")
+        for out in ["w", "w/"] {
+            let result = try s.run(["export", "w/in", "--out", out])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("is inside the output folder"), "\(result.stderr)")
+        }
+        #expect(try String(contentsOf: s.folder.file("w/in/photo.png"), encoding: .utf8) == "the user's photo")
+        // Documents named one by one may still be exported beside themselves.
+        try s.ok(["export", "w/in/in/photo.drawing", "--out", "w/in/in/"])
+        #expect(try s.image("w/in/in/photo.png").width == 30)
+    }
+
+    @Test func aReportThatCannotBeWrittenIsRefusedBeforeTheBatch() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
+        let result = try s.run(["export", "in", "--out", "out", "--report", "nowhere/r.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("nowhere/r.json: the report's folder does not exist"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path), "refused before rendering")
+    }
 }

@@ -62,7 +62,9 @@ struct ExportCommand: EaselCommand {
     @Flag(help: "Also write the app-style 260x400 thumbnail NAME.thumbnail.png next to each output.")
     var thumbnails = false
 
-    @Flag(name: .customLong("dry-run"), help: "List what would be rendered and skipped; write nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "List what would be rendered and skipped; write no output (a --report is written, its entries planned).")
     var dryRun = false
 
     @Flag(name: .customLong("fail-fast"), help: "Stop starting documents after the first failure.")
@@ -381,6 +383,8 @@ struct ExportCommand: EaselCommand {
         if !dryRun {
             do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
         }
+        // The report's place is checked before any document, not after them all.
+        if let report { try Self.checkReportPath(report) }
         let items = exporter.plan()
         let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
@@ -396,12 +400,19 @@ struct ExportCommand: EaselCommand {
         display.finish()
         signals.stop()
 
+        var reportFailure: DocumentError?
         if let report {
-            try Self.checkReportPath(report)
-            try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
+            do {
+                try Self.checkReportPath(report)
+                try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
+            } catch let error as DocumentError {
+                reportFailure = DocumentError(file: report, kind: error.kind)
+            }
         }
         if json { Terminal.write(try JSONOutput.line(ExportTotalsEvent(result))) }
         Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun, verbose: verbose))
+        // Said after the summary, which a failed report does not take away.
+        if let reportFailure { throw reportFailure }
         if let signal = signals.caught {
             Terminal.printError(
                 "easel: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); \(result.totals.notStarted) documents not started, the manifest is saved"
@@ -415,7 +426,16 @@ struct ExportCommand: EaselCommand {
     static func checkReportPath(_ path: String) throws {
         let url = URL(fileURLWithPath: path)
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
+        guard lstat(path, &status) == 0 else {
+            // Nothing there yet: its folder must be, as for any file Easel writes.
+            var folder: ObjCBool = false
+            let parent = url.deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &folder), folder.boolValue else {
+                throw DocumentError(
+                    file: path, kind: .io("the report's folder does not exist; create it or choose another --report path"))
+            }
+            return
+        }
         let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)).flatMap { $0 } ?? Data()
         let isReport = (status.st_mode & S_IFMT) == S_IFREG && head.first == UInt8(ascii: "{")
         guard isReport, !DocumentRegistry.standard.isDocument(url) else {
