@@ -1,3 +1,4 @@
+import EaselBatch
 import EaselCairo
 import EaselRender
 import EaselSupport
@@ -21,18 +22,46 @@ public enum GoldenAcceptance {
 
     /// Accepts every failed or new result of the report in `reportFolder` (or only those
     /// whose names are in `only`), writing into `goldens` (default: the folder the report
-    /// names, relative to the current folder). With `dryRun`, says what it would do and
-    /// writes nothing.
+    /// names, relative to the current folder, which must then exist: a report made on CI,
+    /// or in another folder, names a path that means nothing here, and no folder is made
+    /// for it). The goldens folder is never the documents folder nor one holding it. With
+    /// `dryRun`, says what it would do and writes nothing.
     public static func accept(
         reportFolder: URL, goldens: URL? = nil, only: Set<String>? = nil, dryRun: Bool = false
     ) throws(DocumentError) -> [Outcome] {
         let report = try GoldenReport.read(from: reportFolder)
+        let reportFile = reportFolder.appendingPathComponent(GoldenReport.jsonName).path
         let goldensFolder = goldens ?? URL(fileURLWithPath: report.goldens)
+        if goldens == nil {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: goldensFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw DocumentError(
+                    file: reportFile,
+                    kind: .io(
+                        "the goldens folder the report names, \(report.goldens), is not a folder here (\(goldensFolder.standardizedFileURL.path)); give it with --goldens DIR"
+                    ))
+            }
+        }
+        // As record and verify: never the documents' own folder, nor one that holds it.
+        let documentsPath = BatchExporter.realPath(URL(fileURLWithPath: report.documents).standardizedFileURL)
+        let goldensPath = BatchExporter.realPath(goldensFolder.standardizedFileURL)
+        if FileManager.default.fileExists(atPath: documentsPath),
+            documentsPath == goldensPath || documentsPath.hasPrefix(goldensPath + "/")
+        {
+            throw DocumentError(
+                file: goldensFolder.path,
+                kind: .io(
+                    "the goldens folder \(documentsPath == goldensPath ? "is" : "holds") the documents folder the report names (\(report.documents)); nothing was accepted"
+                ))
+        }
         var outcomes: [Outcome] = []
         var unknown = only ?? []
         for result in report.results {
-            unknown.remove(result.name)
-            if let only, !only.contains(result.name) { continue }
+            // A result goes by any of the names the report page shows for it: the golden's
+            // name (`Cards/a`), its file (`Cards/a.png`) or its document (`Cards/a.rwcard`).
+            let names = [result.name, result.golden] + (result.document.map { [$0] } ?? [])
+            unknown.subtract(names)
+            if let only, only.isDisjoint(with: names) { continue }
             guard result.status == .failed || result.status == .new else { continue }
             outcomes.append(accept(result, reportFolder: reportFolder, goldens: goldensFolder, dryRun: dryRun))
         }
@@ -69,7 +98,12 @@ public enum GoldenAcceptance {
             guard let expectedPath = result.images["expected"],
                 let expected = try? PNGDecoder.decode(readReportImage(expectedPath, in: reportFolder))
             else { return skip("the report has no expected image to check the golden against") }
-            guard let current, ImageComparator.compare(current, expected, tolerance: .exact).passed else {
+            guard let current else {
+                return skip(
+                    "there is no golden at \(golden.path) to replace; is \(goldens.path) the goldens folder the report was made with? (--goldens DIR)"
+                )
+            }
+            guard ImageComparator.compare(current, expected, tolerance: .exact).passed else {
                 return skip("the golden changed since the report was made; verify again")
             }
         default: break

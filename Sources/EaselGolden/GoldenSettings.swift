@@ -47,11 +47,13 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
             render: try container.decode(RenderOptions.self, forKey: .render),
             tolerance: try container.decodeIfPresent(Tolerance.self, forKey: .tolerance), ignore: ignore)
         for (name, regions) in ignore {
-            for (index, region) in regions.enumerated() where region.width <= 0 || region.height <= 0 {
+            for (index, region) in regions.enumerated() where !region.isPlausible {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
                         codingPath: [Key.ignore, AnyKey(name), AnyKey(index)],
-                        debugDescription: "an ignored region needs a positive width and height, not \(region)"))
+                        debugDescription:
+                            "an ignored region needs a width and height from 1 to \(PixelRect.limit) and a corner within ±\(PixelRect.limit), not \(region)"
+                    ))
             }
         }
     }

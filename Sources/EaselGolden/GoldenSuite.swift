@@ -84,7 +84,7 @@ public struct GoldenSuite {
     /// (document, golden name without `.png`) pairs, in the batch-export layout. Throws
     /// when the documents folder does not exist or holds no document: a typo must never look
     /// like a suite with nothing to check, nor make every golden an orphan.
-    public func pairs() throws(BatchError) -> [(document: URL, name: String)] {
+    func allPairs() throws(BatchError) -> [(document: URL, name: String, problem: String?)] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw BatchError(message: "the documents folder \(documents.path) does not exist; check the path")
@@ -102,13 +102,31 @@ public struct GoldenSuite {
         let exporter = try BatchExporter(
             inputs: [documents], outputFolder: goldens, options: BatchExportOptions(excluded: [goldens]),
             registry: registry)
-        let pairs = exporter.plan().filter { $0.problem == nil }.map { ($0.input, ($0.output as NSString).deletingPathExtension) }
-        guard !pairs.isEmpty else {
+        let items = exporter.plan()
+        guard !items.isEmpty else {
             let kinds = registry.supportedExtensions.map { "." + $0 }.joined(separator: ", ")
             throw BatchError(message: "the documents folder \(documents.path) holds no documents (\(kinds)); check the path")
         }
-        return pairs
+        return items.map { item in
+            (item.input, (item.output as NSString).deletingPathExtension, item.problem)
+        }
     }
+
+    /// The documents that can be rendered, with their goldens' names (`pairs` without the
+    /// unusable ones).
+    public func pairs() throws(BatchError) -> [(document: URL, name: String)] {
+        try allPairs().filter { $0.problem == nil }.map { ($0.document, $0.name) }
+    }
+
+    /// The documents named like documents that cannot be rendered (a symbolic link, a pipe,
+    /// a folder named like a card), with why: reported by verify and record, and their goldens
+    /// never taken for orphans.
+    func unusable() throws(BatchError) -> [(document: URL, name: String, problem: String)] {
+        try allPairs().compactMap { pair in pair.problem.map { (pair.document, pair.name, $0) } }
+    }
+
+    /// The golden names of every document, usable or not (what an orphan is not).
+    func wantedGoldens() throws(BatchError) -> Set<String> { Set(try allPairs().map { $0.name + ".png" }) }
 
     /// Renders every document with `options` (as PNG pixels) and compares it with its
     /// golden, `jobs` documents at a time, ignoring each golden's `ignore` regions; failures
@@ -126,7 +144,9 @@ public struct GoldenSuite {
         verifier.mentionsArtifacts = false
         var options = options
         options.format = .png
-        let pairs = try self.pairs()
+        // One scan: the documents to render, those that cannot be, and the goldens wanted.
+        let all = try allPairs()
+        let pairs = all.filter { $0.problem == nil }.map { ($0.document, $0.name) }
         let results = Locked([Entry?](repeating: nil, count: pairs.count))
         let registry = self.registry, documents = self.documents, documentsPath = documents.standardizedFileURL.path
         let (verifierForJobs, optionsForJobs) = (verifier, options)
@@ -137,11 +157,17 @@ public struct GoldenSuite {
             let relative = document.standardizedFileURL.path.dropFirst(documentsPath.count + 1)
             var entry = Entry(name: name, document: String(relative), status: .error)
             do {
-                let image = try DocumentRenderer.render(try registry.open(document), options: options).image
-                let outcome = verifier.verify(image, named: name, ignoring: ignore[name] ?? [])
+                let located = try registry.open(document)
+                let rendered = try DocumentRenderer.render(located, options: options)
+                let outcome = verifier.verify(rendered.image, named: name, ignoring: ignore[name] ?? [])
                 entry.status =
                     outcome.passed ? .passed : outcome.comparison == nil ? (outcome.goldenExists ? .error : .new) : .failed
-                entry.message = outcome.message
+                // What the render drew around (a missing image, an unmapped font) is often why
+                // it differs: said with the failure, as the test assertions say it.
+                let warnings = (located.warnings + rendered.warnings).map(\.description)
+                entry.message = outcome.message.map {
+                    warnings.isEmpty ? $0 : $0 + " (the render's warnings: " + warnings.joined(separator: "; ") + ")"
+                }
                 entry.statistics = outcome.comparison?.statistics
                 entry.artifacts = outcome.artifacts
             } catch {
@@ -152,12 +178,19 @@ public struct GoldenSuite {
         }
         // Each worker takes the next document; the results keep document order.
         Parallel.forEach(count: pairs.count, workers: jobs, check)
-        let orphans = orphans(wanted: Set(pairs.map { $0.name + ".png" })).map {
+        let unusable = all.compactMap { document, name, problem in problem.map { (document, name, $0) } }.map {
+            document, name, problem in
+            let relative = String(document.standardizedFileURL.path.dropFirst(documentsPath.count + 1))
+            return Entry(
+                name: name, document: relative, status: .error,
+                message: "\(documents.appendingPathComponent(relative).relativePath): \(problem)")
+        }
+        let orphans = orphans(wanted: Set(all.map { $0.name + ".png" })).map {
             Entry(
                 name: String($0.dropLast(4)), document: nil, status: .missing,
                 message: "\(goldens.appendingPathComponent($0).path): no document renders this golden")
         }
-        return results.withLock { $0.compactMap { $0 } } + orphans
+        return results.withLock { $0.compactMap { $0 } } + unusable + orphans
     }
 
     /// Renders every document with `options` (as PNG) and writes its golden, or only the
@@ -204,25 +237,41 @@ public struct GoldenSuite {
             each(outcome)
             return outcome
         }
+        // Named like documents but not renderable: said, never passed over in silence.
+        let documentsPath = documents.standardizedFileURL.path
+        let unusable = try self.unusable().map { document, _, problem in
+            let relative = String(document.standardizedFileURL.path.dropFirst(documentsPath.count + 1))
+            let outcome = RecordOutcome.failed(
+                "\(documents.appendingPathComponent(relative).relativePath): \(problem); no golden was recorded for it")
+            each(outcome)
+            return outcome
+        }
         // Remember how they were rendered, for verify (only once there were documents),
         // keeping the tolerance and ignored regions people wrote unless a tolerance is given.
         var settings = existing ?? GoldenSettings(render: options)
         settings.render = options
         if let tolerance { settings.tolerance = tolerance }
         if (try? FileIO.createFolders(at: goldens.path)) != nil { try? settings.write(to: settingsURL.path) }
-        return outcomes
+        return outcomes + unusable
     }
 
     /// The goldens (relative paths ending in `.png`, sorted) that no document maps to.
     public func orphans() throws(BatchError) -> [String] {
-        orphans(wanted: Set(try pairs().map { $0.name + ".png" }))
+        orphans(wanted: try wantedGoldens())
     }
 
+    /// The PNGs below the goldens folder that are not in `wanted`, leaving out hidden files
+    /// and everything in hidden folders (`.git`, `.history`: record, verify and accept never
+    /// use them, so prune never takes them for goldens).
     func orphans(wanted: Set<String>) -> [String] {
         var orphans: [String] = []
         if let enumerator = FileManager.default.enumerator(atPath: goldens.standardizedFileURL.path) {
             while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".png"), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
+                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                guard relative.hasSuffix(".png") else { continue }
                 if !wanted.contains(relative) { orphans.append(relative) }
             }
         }

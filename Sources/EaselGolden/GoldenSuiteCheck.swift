@@ -46,6 +46,17 @@ extension GoldenSuite {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(UUID().uuidString)")
         defer { if report == nil { try? FileManager.default.removeItem(at: temporary) } }
         let artifacts = report?.appendingPathComponent("artifacts") ?? temporary
+        // An earlier report in the folder goes first: a run stopped half way must not leave
+        // the old report.json naming the new run's images (accept would adopt them unseen).
+        if let report {
+            for name in [GoldenReport.jsonName, GoldenReport.htmlName, GoldenReport.junitName] {
+                let file = report.appendingPathComponent(name).path
+                guard unlink(file) == 0 || errno == ENOENT else {
+                    throw BatchError(
+                        message: "\(file): the earlier report cannot be removed: \(String(cString: strerror(errno)))")
+                }
+            }
+        }
         let entries = try verify(
             options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs)
         if let report {

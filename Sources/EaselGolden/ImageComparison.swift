@@ -70,8 +70,22 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
         self.height = height
     }
 
-    /// True when the pixel (px, py) is inside.
-    public func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px - x < width && py - y < height }
+    /// True when the pixel (px, py) is inside (whatever the numbers: a distance past `Int`
+    /// is outside, never a trap).
+    public func contains(x px: Int, y py: Int) -> Bool {
+        let (dx, pastX) = px.subtractingReportingOverflow(x), (dy, pastY) = py.subtractingReportingOverflow(y)
+        return px >= x && py >= y && !pastX && !pastY && dx < width && dy < height
+    }
+
+    /// The largest side, and the farthest corner from the origin, a settings file may give:
+    /// no image is larger (an output is at most 100 million pixels).
+    public static let limit = 1_000_000
+
+    /// Whether the region's numbers are within `limit` (a positive size, a corner near the image).
+    public var isPlausible: Bool {
+        (1...Self.limit).contains(width) && (1...Self.limit).contains(height) && (-Self.limit...Self.limit).contains(x)
+            && (-Self.limit...Self.limit).contains(y)
+    }
 
     /// `WxH at (x, y)`.
     public var description: String { "\(width)x\(height) at (\(x), \(y))" }

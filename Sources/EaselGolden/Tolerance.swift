@@ -80,6 +80,15 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             let container = try decoder.container(keyedBy: Key.self)
             let count = try container.decodeIfPresent(Int.self, forKey: .count)
             let ratio = try container.decodeIfPresent(Double.self, forKey: .ratio)
+            // As the command line takes them: a count of no pixels or more, a share of the image.
+            if let count, count < 0 {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .count, in: container, debugDescription: "a pixel count is 0 or more, not \(count)")
+            }
+            if let ratio, !(0...1).contains(ratio) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .ratio, in: container, debugDescription: "a ratio of the image's pixels is from 0 to 1, not \(ratio)")
+            }
             switch (count, ratio) {
             case (let count?, let ratio?): self = .larger(count: count, ratio: ratio)
             case (let count?, nil): self = .count(count)
@@ -145,13 +154,27 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
     private enum Key: String, CodingKey { case metric, noiseFloor, maxPixels, maxChannelDelta }
 
     /// Reads a tolerance; without `metric` it is the channel metric (as written before there
-    /// were two).
+    /// were two). A limit left out is the default tolerance's (noise floor 1, difference at
+    /// most 32), as on the command line, where only the options given change; a value out
+    /// of range is refused with its key path, never clamped.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         metric = try container.decodeIfPresent(Metric.self, forKey: .metric) ?? .channelDelta
-        noiseFloor = max(0, try container.decodeIfPresent(Int.self, forKey: .noiseFloor) ?? 0)
+        func channel(_ key: Key, default value: Int) throws -> Int {
+            guard let given = try container.decodeIfPresent(Int.self, forKey: key) else { return value }
+            guard (0...255).contains(given) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "a channel difference is from 0 to 255, not \(given)")
+            }
+            return given
+        }
         maxPixels = try container.decode(PixelLimit.self, forKey: .maxPixels)
-        maxChannelDelta = max(0, try container.decodeIfPresent(Int.self, forKey: .maxChannelDelta) ?? 255)
+        if case .perceptual = metric {
+            (noiseFloor, maxChannelDelta) = (0, 255)  // as `init(perceptualThreshold:)`: not used
+        } else {
+            noiseFloor = try channel(.noiseFloor, default: Tolerance.default.noiseFloor)
+            maxChannelDelta = try channel(.maxChannelDelta, default: Tolerance.default.maxChannelDelta)
+        }
     }
 
     /// Writes the tolerance; a perceptual one omits the channel metric's limits.

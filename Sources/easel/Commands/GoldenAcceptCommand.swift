@@ -23,7 +23,10 @@ struct GoldenAccept: EaselCommand {
     var report: String
     @Option(help: ArgumentHelp("The goldens folder (default: the one the report names).", valueName: "dir"))
     var goldens: String?
-    @Option(help: ArgumentHelp("Accept only this golden (its name as the report shows it); repeatable.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Accept only this golden: its name (Cards/a), its file (Cards/a.png) or its document (Cards/a.rwcard); repeatable.",
+            valueName: "name"))
     var only: [String] = []
     @Flag(name: .customLong("dry-run"), help: "Say what would be accepted; write nothing.")
     var dryRun = false

@@ -316,9 +316,25 @@ struct GoldenRecord: EaselCommand {
     }
 
     func execute() throws {
-        let options = render.renderOptions(outputPath: nil)
-        let outcomes = try folders.suite.checked { suite throws(BatchError) in
-            let recordedTolerance = (try? suite.settings())?.tolerance ?? .default
+        let suite = folders.suite
+        let settings: GoldenSettings?
+        do { settings = try suite.settings() } catch { throw ValidationError(error.description) }
+        let asked = render.renderOptions(outputPath: nil)
+        // Rendered as the goldens were recorded, as verify renders them, unless other pixels
+        // are asked for; then every golden is made again, or the folder would hold two sizes.
+        var options = asked
+        if let recorded = settings?.render {
+            if !render.changesPixels {
+                options = recorded
+                options.png = asked.png
+            } else if onlyMissing || onlyFailed, recorded.size != asked.size || recorded.background != asked.background {
+                throw ValidationError(
+                    "the goldens were recorded at \(recorded.size)\(recorded.background.map { " on \($0)" } ?? ""); \(onlyMissing ? "--only-missing" : "--only-failed") at \(asked.size)\(asked.background.map { " on \($0)" } ?? "") would leave goldens of two kinds: leave out the size and background options, or record them all again without \(onlyMissing ? "--only-missing" : "--only-failed")"
+                )
+            }
+        }
+        let outcomes = try suite.checked { suite throws(BatchError) in
+            let recordedTolerance = settings?.tolerance ?? .default
             return try suite.record(
                 options: options, onlyMissing: onlyMissing,
                 onlyFailing: onlyFailed ? tolerance.value(over: recordedTolerance) : nil,

@@ -71,6 +71,9 @@ struct RenderOptionGroup: ParsableArguments {
     /// (`encoding: false`) PNG encoding settings, which change bytes, not pixels.
     func validateForGoldens(encoding: Bool) throws {
         if let format, format != .png { throw ValidationError("goldens are PNG images: --format \(format) makes no sense here.") }
+        if area != nil {
+            throw ValidationError("--area is for export: a golden is a document's whole canvas, as verify renders it.")
+        }
         if !encoding && (pngCompression != nil || pngFilter != nil) {
             throw ValidationError(
                 "--png-compression and --png-filter change a PNG's bytes, not its pixels: verify compares pixels.")

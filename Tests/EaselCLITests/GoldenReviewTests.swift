@@ -1,0 +1,143 @@
+import EaselCairo
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// What a hostile review of `easel golden` found: goldens rewritten at another size, accepts
+/// written into the wrong folder or of images nobody saw, files pruned that were never
+/// goldens, a crash on a settings file, failures that hid their reason.
+@Suite("easel golden: found in review")
+struct GoldenReviewTests {
+    /// A scratch folder with two drawings in `Docs` and their goldens recorded at scale 0.5.
+    static func recorded() throws -> CLIScratch {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/a.drawing", "--size", "40x30"])
+        try s.ok(["add", "Docs/a.drawing", "rectangle", "--at", "20,15", "--size", "10x10", "--fill", "red"])
+        try s.ok(["new", "drawing", "Docs/b.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "Docs", "Goldens", "--scale", "0.5"])
+        return s
+    }
+
+    @Test func recordingOnlySomeGoldensRendersThemAsTheOthersWereRecorded() throws {
+        let s = try Self.recorded()
+        try s.ok(["new", "drawing", "Docs/c.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "Docs", "Goldens", "--only-missing"])
+        #expect(try s.image("Goldens/c.png").width == 20, "at the recorded scale 0.5, not the default")
+        try s.ok(["move", "Docs/a.drawing", "0", "--by", "5,0"])
+        try s.ok(["golden", "record", "Docs", "Goldens", "--only-failed"])
+        #expect(try s.image("Goldens/a.png").width == 20)
+        #expect(try s.ok(["golden", "verify", "Docs", "Goldens"]).stderr.contains("3 of 3 documents match"))
+        // Another size for only some of them would leave goldens of two kinds: refused.
+        let mixed = try s.run(["golden", "record", "Docs", "Goldens", "--only-missing", "--scale", "2"])
+        #expect(mixed.status == 64)
+        #expect(mixed.stderr.contains("the goldens were recorded at scale 0.5"), "\(mixed.stderr)")
+        let area = try s.run(["golden", "record", "Docs", "Goldens", "--area", "0"])
+        #expect(area.status == 64 && area.stderr.contains("--area is for export"), "\(area.stderr)")
+    }
+
+    @Test func acceptWritesOnlyIntoTheGoldensFolderItCanFind() throws {
+        let s = try Self.recorded()
+        try s.ok(["move", "Docs/a.drawing", "0", "--by", "5,0"])
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "R"]).status == 1)
+        // From another folder, the report's relative "Goldens" is not a folder: refused, nothing made.
+        try FileManager.default.createDirectory(at: s.folder.file("elsewhere"), withIntermediateDirectories: true)
+        let elsewhere = try ProcessRunner.run(
+            s.easel, ["golden", "accept", "../R"], environment: s.environment, currentDirectory: s.folder.file("elsewhere"))
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.stderr.contains("is not a folder here"), "\(elsewhere.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.file("elsewhere").path).isEmpty)
+        // Never into the documents folder the report names.
+        let intoDocuments = try s.run(["golden", "accept", "R", "--goldens", "Docs"])
+        #expect(intoDocuments.status == 1 && intoDocuments.stderr.contains("is the documents folder"), "\(intoDocuments.stderr)")
+        // By the document's name, as the report page shows it.
+        let accepted = try s.ok(["golden", "accept", "R", "--only", "a.drawing"])
+        #expect(accepted.stdout.contains("accepted") && accepted.stdout.contains("Goldens/a.png"), "\(accepted.stdout)")
+        #expect(try s.ok(["golden", "verify", "Docs", "Goldens"]).stderr.contains("2 of 2 documents match"))
+    }
+
+    @Test func aVerifyStoppedHalfWayLeavesNoReportToAccept() throws {
+        let s = try Self.recorded()
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--report", "R"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("R/report.json").path))
+        // A document that takes seconds to draw, and a verify stopped while it draws.
+        try s.folder.write(ExportInputsOutputsTests.slowDrawing, to: "Docs/slow.drawing")
+        let verify = Process()
+        verify.executableURL = s.easel
+        verify.arguments = ["golden", "verify", "Docs", "Goldens", "--report", "R"]
+        verify.currentDirectoryURL = s.folder.url
+        verify.environment = s.environment
+        verify.standardOutput = FileHandle.nullDevice
+        verify.standardError = FileHandle.nullDevice
+        try verify.run()
+        Thread.sleep(forTimeInterval: 1)
+        // Killed outright (a test runner may hand its children SIGINT ignored).
+        kill(verify.processIdentifier, SIGKILL)
+        verify.waitUntilExit()
+        #expect(verify.terminationReason == .uncaughtSignal, "stopped while drawing")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("R/report.json").path), "the old report went first")
+        let accept = try s.run(["golden", "accept", "R"])
+        #expect(accept.status == 1 && accept.stderr.contains("report.json"), "\(accept.stderr)")
+    }
+
+    @Test func pruneLeavesHiddenFoldersAndTheGoldensOfUnusableDocumentsAlone() throws {
+        let s = try Self.recorded()
+        try FileManager.default.createDirectory(at: s.folder.file("Goldens/.history"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: s.folder.file("Goldens/a.png"), to: s.folder.file("Goldens/.history/a-old.png"))
+        // A document that is a symbolic link cannot be verified: said so, and its golden is no orphan.
+        try FileManager.default.createSymbolicLink(
+            at: s.folder.file("Docs/linked.drawing"), withDestinationURL: s.folder.file("Docs/b.drawing"))
+        try FileManager.default.copyItem(at: s.folder.file("Goldens/b.png"), to: s.folder.file("Goldens/linked.png"))
+        let verify = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("FAIL Docs/linked.drawing: is a symbolic link"), "\(verify.stdout)")
+        let prune = try s.ok(["golden", "prune", "Docs", "Goldens", "--delete"])
+        #expect(prune.stderr.contains("0 goldens without a document"), "\(prune.stderr)")
+        for kept in ["Goldens/.history/a-old.png", "Goldens/linked.png"] {
+            #expect(FileManager.default.fileExists(atPath: s.folder.file(kept).path), "\(kept)")
+        }
+    }
+
+    @Test func aSettingsFileIsReadAsTheCommandLineReadsTheSameLimits() throws {
+        let s = try Self.recorded()
+        let settingsFile = s.folder.file("Goldens/.easel-golden-settings.json")
+        var settings = try JSONSerialization.jsonObject(with: Data(contentsOf: settingsFile)) as! [String: Any]
+        func write(_ change: (inout [String: Any]) -> Void) throws {
+            var changed = settings
+            change(&changed)
+            try JSONSerialization.data(withJSONObject: changed).write(to: settingsFile)
+        }
+        // An ignored region far outside any image: refused with its key path, not a crash.
+        try write { $0["ignore"] = ["a": [["x": Int.min, "y": 0, "width": 1, "height": 1]]] }
+        let region = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(region.status == 64, "\(region.stderr)")
+        #expect(region.stderr.contains("ignore.a[0]: an ignored region needs"), "\(region.stderr)")
+        // Limits left out are the default's (difference at most 32), as --max-pixels alone keeps them.
+        try write { $0["tolerance"] = ["maxPixels": ["count": 1000]] }
+        try s.ok(["set", "Docs/a.drawing", "0", "--fill", "#CC0000"])  // 255 → 204 on the red square's pixels
+        let loose = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(loose.status == 1, "a difference of 51 is over the default 32: \(loose.stdout)")
+        try write { $0["tolerance"] = ["maxPixels": ["count": -1]] }
+        let negative = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(negative.status == 64 && negative.stderr.contains("a pixel count is 0 or more"), "\(negative.stderr)")
+        settings["tolerance"] = nil
+    }
+
+    @Test func aFailureSaysWhatTheRenderDrewAround() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
+        let card = "1A2B3C4D-0000-4000-8000-000000000001.rwcard"
+        try FileManager.default.copyItem(at: samples.appendingPathComponent(card), to: s.folder.file("Docs/" + card))
+        for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where !name.contains(".") {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: s.folder.file("Docs/" + name))
+        }
+        try s.ok(["golden", "record", "Docs", "Goldens", "--preset", "thumbnail"])
+        for name in try FileManager.default.contentsOfDirectory(atPath: s.folder.file("Docs").path) where !name.contains(".") {
+            try FileManager.default.removeItem(at: s.folder.file("Docs/" + name))
+        }
+        let verify = try s.run(["golden", "verify", "Docs", "Goldens"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("the render's warnings:") && verify.stdout.contains("is missing"), "\(verify.stdout)")
+    }
+}
