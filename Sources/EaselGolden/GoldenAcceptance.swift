@@ -54,6 +54,17 @@ public enum GoldenAcceptance {
                     "the goldens folder \(documentsPath == goldensPath ? "is" : "holds") the documents folder the report names (\(report.documents)); nothing was accepted"
                 ))
         }
+        // The report's images are adopted only if they are the kind the goldens are: a report
+        // verified at another size (or on another background) would leave goldens of two kinds.
+        if let recorded = try GoldenSettings.read(at: goldensFolder.appendingPathComponent(GoldenSettings.fileName).path)?
+            .render, recorded.size != report.render.size || recorded.background != report.render.background
+        {
+            throw DocumentError(
+                file: reportFile,
+                kind: .io(
+                    "the report was rendered at \(report.render.size) but the goldens were recorded at \(recorded.size)\(recorded.background != report.render.background ? " (and another background)" : ""); verify again without size options to accept, or record every golden again at the new size"
+                ))
+        }
         var outcomes: [Outcome] = []
         var unknown = only ?? []
         for result in report.results {
@@ -111,6 +122,7 @@ public enum GoldenAcceptance {
         if dryRun { return .accepted(name: name, golden: golden.path) }
         do {
             try FileIO.createFolders(at: golden.deletingLastPathComponent().path)
+            try GoldenSuite.checkInside(golden, goldens: goldens)
             try AtomicFile.write(actualBytes, to: golden.path)
         } catch {
             return skip("cannot write \(golden.path): \(error.reason)")

@@ -227,6 +227,7 @@ public struct GoldenSuite {
                     } else {
                         try FileManager.default.createDirectory(
                             at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try Self.checkInside(golden, goldens: goldens)
                         try image.writePNG(to: golden.path, options: options.png)
                         outcome = .recorded(golden)
                     }
@@ -253,6 +254,19 @@ public struct GoldenSuite {
         if let tolerance { settings.tolerance = tolerance }
         if (try? FileIO.createFolders(at: goldens.path)) != nil { try? settings.write(to: settingsURL.path) }
         return outcomes + unusable
+    }
+
+    /// Throws unless `golden`'s folder, with symbolic links resolved, is inside the goldens
+    /// folder: a link planted there (`Goldens/A` → `Docs/A`) must not lead a write among
+    /// the documents or anywhere else.
+    static func checkInside(_ golden: URL, goldens: URL) throws(DocumentError) {
+        let root = BatchExporter.realPath(goldens.standardizedFileURL)
+        let folder = BatchExporter.realPath(golden.deletingLastPathComponent().standardizedFileURL)
+        guard folder == root || folder.hasPrefix(root == "/" ? "/" : root + "/") else {
+            throw DocumentError(
+                file: golden.path,
+                kind: .io("its folder leads outside the goldens folder \(goldens.path) through a symbolic link; not written"))
+        }
     }
 
     /// The goldens (relative paths ending in `.png`, sorted) that no document maps to.

@@ -50,6 +50,10 @@ struct GoldenReviewTests {
         // Never into the documents folder the report names.
         let intoDocuments = try s.run(["golden", "accept", "R", "--goldens", "Docs"])
         #expect(intoDocuments.status == 1 && intoDocuments.stderr.contains("is the documents folder"), "\(intoDocuments.stderr)")
+        // A report verified at another size would leave goldens of two sizes: refused.
+        #expect(try s.run(["golden", "verify", "Docs", "Goldens", "--scale", "1", "--report", "R1"]).status == 1)
+        let otherSize = try s.run(["golden", "accept", "R1"])
+        #expect(otherSize.status == 1 && otherSize.stderr.contains("the report was rendered at scale 1"), "\(otherSize.stderr)")
         // By the document's name, as the report page shows it.
         let accepted = try s.ok(["golden", "accept", "R", "--only", "a.drawing"])
         #expect(accepted.stdout.contains("accepted") && accepted.stdout.contains("Goldens/a.png"), "\(accepted.stdout)")
@@ -139,5 +143,19 @@ struct GoldenReviewTests {
         let verify = try s.run(["golden", "verify", "Docs", "Goldens"])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("the render's warnings:") && verify.stdout.contains("is missing"), "\(verify.stdout)")
+    }
+
+    @Test func aLinkInTheGoldensFolderNeverLeadsAWriteAmongTheDocuments() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("P/Docs/A"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "P/Docs/A/x.drawing", "--size", "40x30"])
+        try s.folder.write("the user's own picture", to: "P/Docs/A/x.png")
+        try FileManager.default.createDirectory(at: s.folder.file("G"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: s.folder.file("G/A"), withDestinationURL: URL(fileURLWithPath: "../P/Docs/A", relativeTo: s.folder.file("G/")))
+        let record = try s.run(["golden", "record", "P/Docs", "G"])
+        #expect(record.status == 1)
+        #expect(record.stderr.contains("leads outside the goldens folder"), "\(record.stderr)")
+        #expect(try String(contentsOf: s.folder.file("P/Docs/A/x.png"), encoding: .utf8) == "the user's own picture")
     }
 }
