@@ -16,6 +16,8 @@ public enum GoldenAcceptance {
     public enum Outcome: Sendable, Equatable {
         /// The golden at this path now holds the report's actual image.
         case accepted(name: String, golden: String)
+        /// The golden already held the report's actual image (accepted before): nothing to do.
+        case unchanged(name: String, golden: String)
         /// Left alone, and why.
         case skipped(name: String, reason: String)
     }
@@ -98,7 +100,7 @@ public enum GoldenAcceptance {
         let golden = goldens.appendingPathComponent(name + ".png")
         let current = try? PNGDecoder.decode(FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes))
         if let current, ImageComparator.compare(actual, current, tolerance: .exact).passed {
-            return skip("the golden already holds this image")
+            return .unchanged(name: name, golden: golden.path)
         }
         // Accept only over the golden the report compared with: if it changed since (or
         // appeared, for a new document), the report no longer shows what would be replaced.

@@ -89,6 +89,9 @@ public struct GoldenSuite {
         guard FileManager.default.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw BatchError(message: "the documents folder \(documents.path) does not exist; check the path")
         }
+        if FileManager.default.fileExists(atPath: goldens.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw BatchError(message: "the goldens folder \(goldens.path) is a file, not a folder; check the path")
+        }
         // Goldens are written and pruned in their folder: never the documents' own (where
         // prune would take the user's PNGs for orphans), nor a folder holding it.
         let documentsPath = BatchExporter.realPath(documents.standardizedFileURL)

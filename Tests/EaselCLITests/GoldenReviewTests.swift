@@ -158,4 +158,24 @@ struct GoldenReviewTests {
         #expect(record.stderr.contains("leads outside the goldens folder"), "\(record.stderr)")
         #expect(try String(contentsOf: s.folder.file("P/Docs/A/x.png"), encoding: .utf8) == "the user's own picture")
     }
+
+    @Test func smallEdgesOfTheGoldenCommands() throws {
+        let s = try Self.recorded()
+        try s.ok(["move", "Docs/a.drawing", "0", "--by", "5,0"])
+        // A report folder inside the goldens: its images would be taken for goldens.
+        let inside = try s.run(["golden", "verify", "Docs", "Goldens", "--report", "Goldens/report"])
+        #expect(inside.status == 64 && inside.stderr.contains("is inside the goldens folder"), "\(inside.stderr)")
+        // The hint to accept is a command that can be pasted, whatever the report's name.
+        let odd = "R <b>\"x y'z"
+        let verify = try s.run(["golden", "verify", "Docs", "Goldens", "--report", odd])
+        #expect(verify.stderr.contains("easel golden accept 'R <b>\"x y'\\''z'"), "\(verify.stderr)")
+        // Accepting twice: the second finds nothing to do, and says so without failing.
+        try s.ok(["golden", "accept", odd])
+        let again = try s.ok(["golden", "accept", odd])
+        #expect(again.stdout.contains("unchanged") && again.stderr.contains("accepted 0 goldens"), "\(again.stderr)")
+        // A goldens "folder" that is a file is named as such.
+        try s.folder.write("not a folder", to: "afile")
+        let file = try s.run(["golden", "record", "Docs", "afile"])
+        #expect(file.status == 64 && file.stderr.contains("is a file, not a folder"), "\(file.stderr)")
+    }
 }

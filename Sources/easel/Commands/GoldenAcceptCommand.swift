@@ -47,6 +47,8 @@ struct GoldenAccept: EaselCommand {
             case .accepted(_, let golden):
                 accepted += 1
                 Terminal.printLine((dryRun ? "would accept " : "accepted ") + golden)
+            case .unchanged(_, let golden):
+                Terminal.printLine("unchanged \(golden) (it already holds the report's image)")
             case .skipped(let name, let reason):
                 skipped += 1
                 Terminal.printError("easel: skipped \(name): \(reason)")

@@ -249,6 +249,18 @@ struct GoldenVerify: EaselCommand {
     func execute() throws {
         let reportFolder = report.map { URL(fileURLWithPath: $0) }
         let suite = folders.suite
+        // The report's images are not goldens nor documents: its folder is neither's.
+        if let reportFolder {
+            let real = BatchExporter.realPath(reportFolder.standardizedFileURL)
+            for (folder, what) in [(suite.goldens, "goldens"), (suite.documents, "documents")] {
+                let root = BatchExporter.realPath(folder.standardizedFileURL)
+                if real == root || real.hasPrefix(root + "/") {
+                    throw ValidationError(
+                        "--report \(reportFolder.relativePath) is inside the \(what) folder \(folder.relativePath); its images would be taken for \(what == "goldens" ? "goldens" : "the documents' own"): give the report a folder of its own"
+                    )
+                }
+            }
+        }
         let settings: GoldenSettings?
         do { settings = try suite.settings() } catch { throw ValidationError(error.description) }
         // Rendered as the goldens were recorded, unless other pixels are asked for.
@@ -282,9 +294,21 @@ struct GoldenVerify: EaselCommand {
         if let reportFolder, !failures.isEmpty {
             Terminal.printError(
                 "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
-                    + "accept what it shows with `easel golden accept \(report!)`")
+                    + "accept what it shows with `easel golden accept \(Self.shellQuoted(report!))`")
         }
         if !failures.isEmpty { throw ExitCode.documentFailure }
+    }
+}
+
+extension GoldenVerify {
+    /// `text` as a shell word: as it is when it is plain, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._/-+=:@%,".unicodeScalars.contains(scalar))
+            }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
