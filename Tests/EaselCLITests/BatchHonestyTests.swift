@@ -200,4 +200,16 @@ struct BatchHonestyTests {
         #expect(result.stderr.contains("nowhere/r.json: the report's folder does not exist"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path), "refused before rendering")
     }
+
+    @Test func aFileOverTheLimitIsNamedAsGiven() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
+        // Sparse: refused from its size, never read.
+        let handle = try FileHandle(forWritingTo: try s.folder.write("", to: "in/h.rwcard"))
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.close()
+        let result = try s.run(["validate", "in"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error: in/h.rwcard: the file is"), "as given, not absolute: \(result.stdout)")
+    }
 }

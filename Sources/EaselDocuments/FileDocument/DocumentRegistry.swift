@@ -77,7 +77,14 @@ public struct DocumentRegistry: Sendable {
             throw DocumentError(
                 file: url.relativePath, kind: .unsupportedType(fileExtension: url.pathExtension, supported: supportedExtensions))
         }
-        let file = try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes)
+        let file: FileWrapper
+        do {
+            file = try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes)
+        } catch var error {
+            // Named as the document was given (`in/a.rwcard`), as its other errors are.
+            if error.file == url.path { error.file = url.relativePath }
+            throw error
+        }
         let configuration = ReadConfiguration(contentType: entry.contentType, file: file, fileURL: url)
         var warnings: [DocumentWarning] = []
         let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
