@@ -2,6 +2,7 @@
 #include "easel_system.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <malloc.h>
 #include <string.h>
 
@@ -26,4 +27,8 @@ void easel_fill_new_memory(int byte) {
 
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length) {
     return memmem(haystack, length, needle, needle_length) != NULL;
+}
+
+int easel_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }

@@ -96,17 +96,39 @@ public struct DocumentEditor {
         if store != nil { try migrateLegacySidecars() }
     }
 
-    /// Creates a new document file (refusing to replace an existing one) and opens it.
+    /// Why `create` refused: something is at the path already (see `isAlreadyExists`).
+    public static let alreadyExistsReason = "already exists; easel new does not replace files"
+
+    /// True when `error` is `create`'s refusal of a path already taken (a caller choosing
+    /// names, such as the server's "Untitled 2", then tries the next one).
+    public static func isAlreadyExists(_ error: any Error) -> Bool {
+        (error as? DocumentError)?.kind == .io(alreadyExistsReason)
+    }
+
+    /// Creates a new document file and opens it, never replacing anything: the file (or
+    /// package) is written beside its path under a hidden name and moved into place only if
+    /// the name is still free, in one step, so two creators of one name (two requests, a
+    /// request and `easel new`) get one file and one refusal, never one file overwritten.
     public static func create(
         _ document: any EditableDocument, at url: URL, registry: DocumentRegistry = .standard, stateFolder: URL? = nil
     ) throws -> DocumentEditor {
         guard !FileIO.entryExists(atPath: url.path) else {
-            throw DocumentError(file: url.path, kind: .io("already exists; easel new does not replace files"))
+            throw DocumentError(file: url.path, kind: .io(alreadyExistsReason))
         }
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let folder = try state.folder(forDocument: url)
         try withExtendedLifetime(try DocumentLock(at: folder.appendingPathComponent("lock"), for: url)) {
-            try registry.save(try registry.locate(document, at: url))
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(
+                ".easel-new-\(UUID().uuidString).\(url.pathExtension)")
+            do {
+                try registry.save(try registry.locate(document, at: temporary))
+                guard try FileIO.moveIntoFreeName(temporary.path, to: url.path) else {
+                    throw DocumentError(file: url.path, kind: .io(alreadyExistsReason))
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
             HistoryStore(folder: folder, document: url).reset()  // a leftover from an earlier file at this path
         }
         return try DocumentEditor(opening: url, registry: registry, stateFolder: stateFolder)

@@ -117,23 +117,46 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             }
             folder = found.path
         }
-        let url: URL
-        let document: any EditableDocument
-        if kind == "card" {
-            let card = Card(backgroundColor: Card.defaultBackground)
-            url = URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName)
-            document = card
-        } else {
+        // A name is taken only when the file is made: another request (or `easel new`) that
+        // takes it first sends this one on to the next name.
+        let url = try Self.createUnderFreeName(service: service) { () -> (URL, any EditableDocument) in
+            if kind == "card" {
+                let card = Card(backgroundColor: Card.defaultBackground)
+                return (URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName), card)
+            }
             var name = "Untitled.drawing", number = 2
             while FileIO.entryExists(atPath: folder + "/" + name) {
                 name = "Untitled \(number).drawing"
                 number += 1
             }
-            url = URL(fileURLWithPath: folder).appendingPathComponent(name)
-            document = Drawing(canvasSize: Size(width: 800, height: 600), background: .white)
+            return (
+                URL(fileURLWithPath: folder).appendingPathComponent(name),
+                Drawing(canvasSize: Size(width: 800, height: 600), background: .white)
+            )
         }
-        _ = try DocumentEditor.create(document, at: url, registry: service.registry, stateFolder: service.stateFolder)
         return Created(path: service.folder.relativePath(of: url), revision: try service.revision(of: url))
+    }
+
+    /// Makes the document `next` names (asked again whenever its name was taken meanwhile)
+    /// and returns where it went; gives up after 100 names taken under it.
+    static func createUnderFreeName(
+        service: DocumentService, _ next: () throws -> (URL, any EditableDocument),
+        make: ((URL, any EditableDocument) throws -> Void)? = nil
+    ) throws -> URL {
+        for _ in 0..<100 {
+            let (url, document) = try next()
+            do {
+                if let make {
+                    try make(url, document)
+                } else {
+                    _ = try DocumentEditor.create(document, at: url, registry: service.registry, stateFolder: service.stateFolder)
+                }
+                return url
+            } catch  where DocumentEditor.isAlreadyExists(error) {
+                continue
+            }
+        }
+        throw Problem(.conflict, "every name tried was taken by documents made at the same moment; try again")
     }
 
     private func delete(path: String) async throws -> Response {
@@ -155,16 +178,20 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             throw Problem(.badRequest, "this kind of document cannot be copied here")
         }
         let folder = url.deletingLastPathComponent()
-        let copy = document.duplicated(named: url.lastPathComponent) {
-            FileIO.entryExists(atPath: folder.appendingPathComponent($0).path)
-        }
-        let target = folder.appendingPathComponent(copy.fileName)
-        if service.registry.isPackage(url) {
-            // A package: its images and other files come along, and the copy's content is
-            // the copied document (written last, as a save would).
-            try service.copyPackage(url, to: target, content: copy.document)
-        } else {
-            _ = try DocumentEditor.create(copy.document, at: target, registry: service.registry, stateFolder: service.stateFolder)
+        let isPackage = service.registry.isPackage(url)
+        let target = try createUnderFreeName(service: service) {
+            let copy = document.duplicated(named: url.lastPathComponent) {
+                FileIO.entryExists(atPath: folder.appendingPathComponent($0).path)
+            }
+            return (folder.appendingPathComponent(copy.fileName), copy.document)
+        } make: { target, copy in
+            if isPackage {
+                // A package: its images and other files come along, and the copy's content is
+                // the copied document (written last, as a save would).
+                try service.copyPackage(url, to: target, content: copy)
+            } else {
+                _ = try DocumentEditor.create(copy, at: target, registry: service.registry, stateFolder: service.stateFolder)
+            }
         }
         return Created(path: service.folder.relativePath(of: target), revision: try service.revision(of: target))
     }

@@ -263,13 +263,22 @@ final class DocumentService: Sendable {
         do {
             try FileManager.default.copyItem(at: url, to: temporary)
             try registry.save(content, to: temporary)
-            guard !FileIO.entryExists(atPath: target.path), rename(temporary.path, target.path) == 0 else {
-                throw DocumentError(file: target.path, kind: .io("already exists or cannot be made; nothing was copied"))
+            // Moved in only if the name is still free (never over a copy made meanwhile).
+            guard try FileIO.moveIntoFreeName(temporary.path, to: target.path) else {
+                throw DocumentError(file: target.path, kind: .io(DocumentEditor.alreadyExistsReason))
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
+    }
+
+    /// Whether `url` is a package folder that holds its document (its content file is a
+    /// regular file), not merely a folder named like one.
+    private func isWholePackage(_ url: URL) -> Bool {
+        guard registry.isPackage(url), let content = registry.location(of: url)?.contentFile else { return false }
+        var status = stat()
+        return lstat(content.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Moves a document (file or package folder) into Easel's trash in the state folder,
@@ -284,7 +293,7 @@ final class DocumentService: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var status = stat()
         guard lstat(url.path, &status) == 0,
-            (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && registry.isPackage(url))
+            (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && isWholePackage(url))
         else {
             throw DocumentError(
                 file: url.path,

@@ -119,6 +119,22 @@ package enum FileIO {
     /// Whether anything is at `path` itself: a symbolic link counts even when what it leads
     /// to is missing (FileManager's `fileExists` follows it and says no, and a file written
     /// there would replace the user's link).
+    /// Moves `from` to `to` in one step only if nothing is at `to` (a file or folder made
+    /// beside it, put in place without ever replacing what another process made meanwhile),
+    /// then makes the move durable. Returns false, moving nothing, when `to` exists.
+    package static func moveIntoFreeName(_ from: String, to: String) throws(DocumentError) -> Bool {
+        guard easel_rename_noreplace(from, to) == 0 else {
+            if errno == EEXIST { return false }
+            throw DocumentError(file: to, kind: .io(describeErrno("cannot put the new file in place")))
+        }
+        let folder = open((to as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return true
+    }
+
     package static func entryExists(atPath path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0

@@ -37,6 +37,36 @@ struct ServerDocumentFileTests {
         }
     }
 
+    @Test func documentsMadeAtTheSameMomentEachGetTheirOwnFile() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        func together(_ count: Int, _ method: String, _ path: String, body: String = "") async throws -> [String] {
+            try await withThrowingTaskGroup(of: RawHTTP.Response.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        try await server.request(method, path, headers: body.isEmpty ? [:] : json, body: Array(body.utf8))
+                    }
+                }
+                var paths: [String] = []
+                for try await response in group {
+                    #expect(response.status == 201, "\(response.text)")
+                    paths.append(response.json["path"] as? String ?? "")
+                }
+                return paths
+            }
+        }
+        // Each answer names a file of its own, and every one exists: none was made over another.
+        let made = try await together(8, "POST", "/api/documents", body: #"{"kind":"drawing"}"#)
+        #expect(Set(made).count == 8, "\(made.sorted())")
+        let copies = try await together(6, "POST", "/api/documents/\(ServerFixtures.drawing)/duplicate")
+        #expect(Set(copies).count == 6, "\(copies.sorted())")
+        for path in made + copies {
+            #expect(FileManager.default.fileExists(atPath: server.folder.file(path).path), "\(path)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path)
+        #expect(!names.contains { $0.hasPrefix(".easel-") }, "no temporary file is left: \(names)")
+    }
+
     @Test func aCopyIsANewDocumentAndACardGetsANewId() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
@@ -139,7 +169,11 @@ struct ServerDocumentFileTests {
         try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: plain.appendingPathComponent("todo.txt"))
         #expect(mkfifo(folder.appendingPathComponent("pipe.rwcard").path, 0o644) == 0)
-        for name in ["notes.rwcard", "pipe.rwcard"] {
+        // A plain folder named like a drawing package (no drawing inside) is no package either.
+        let holiday = folder.appendingPathComponent("Holiday.drawing")
+        try FileManager.default.createDirectory(at: holiday, withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: holiday.appendingPathComponent("notes.txt"))
+        for name in ["notes.rwcard", "pipe.rwcard", "Holiday.drawing"] {
             let deleted = try await server.request("DELETE", "/api/documents/\(name)")
             #expect(deleted.status != 204, "\(name): \(deleted.status)")
             #expect(FileIOProbe.exists(folder.appendingPathComponent(name).path), "\(name) stays")

@@ -22,6 +22,10 @@ void easel_fill_new_memory(int byte);
 // `haystack`: glibc's memmem, a vectorised two-way search.
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length);
 
+// Renames `from` to `to` only if nothing is at `to` (renameat2 with RENAME_NOREPLACE, one
+// step the kernel does atomically). Returns 0, or -1 with errno set (EEXIST: `to` exists).
+int easel_rename_noreplace(const char *from, const char *to);
+
 #ifdef __cplusplus
 }
 #endif
