@@ -112,6 +112,25 @@ struct ExportInputsOutputsTests {
         #expect(try s.run(["export", "d.drawing", "--out", "a.png", "--area", "7"]).status != 0)
     }
 
+    @Test func nothingIsDrawnOutsideTheCanvasWhereTheOutputReachesPastIt() throws {
+        // "Clip everything to the canvas": a shape half off the canvas shows only its half,
+        // in a letterboxed box and in an area reaching past the canvas alike.
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "100x100"])
+        try s.ok(["add", "d.drawing", "rect", "--at", "0,50", "--size", "40x40", "--fill", "red"])
+        try s.ok(["export", "d.drawing", "--out", "contain.png", "--width", "200", "--height", "100"])
+        let contain = try s.image("contain.png")  // the canvas is x 50 to 150
+        #expect(contain.pixel(x: 40, y: 50).a == 0, "in the margin, nothing: \(contain.pixel(x: 40, y: 50))")
+        #expect(contain.pixel(x: 60, y: 50) == RGBA8(r: 255, g: 0, b: 0, a: 255), "on the canvas, the shape")
+        try s.ok(["export", "d.drawing", "--out", "area.png", "--area", "0"])
+        let area = try s.image("area.png")  // the element's bounds: x -20 to 20 of the canvas
+        #expect(area.width == 40 && area.pixel(x: 10, y: 20).a == 0, "left of the canvas, nothing")
+        #expect(area.pixel(x: 30, y: 20) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+        // Where the canvas fills the output, the pixels are as they always were (no clip is drawn).
+        try s.ok(["export", "d.drawing", "--out", "whole.png"])
+        #expect(try s.image("whole.png").pixel(x: 10, y: 50) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+    }
+
     @Test func eachLineAppearsAsItHappensInAPipe() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)

@@ -102,10 +102,11 @@ public enum CairoSceneRenderer {
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
             let rows = max(1, stripRows ?? (pixelWidth * pixelHeight >= 1_500_000 ? Self.stripRows : pixelHeight))
+            let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
             guard rows < pixelHeight else {
                 try fitCanvas(
                     of: scene, into: CairoContext(image: image), images: try cairoImages(for: scene), transform: transform,
-                    imageFilter: imageFilter)
+                    imageFilter: imageFilter, clipToCanvas: clip)
                 return image
             }
             // Each strip is its own context over its rows of the same memory, the scene
@@ -127,7 +128,7 @@ public enum CairoSceneRenderer {
                         of: sendableScene.value, into: CairoContext(image: strip),
                         images: try cairoImages(for: sendableScene.value),
                         transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter,
-                        visible: visible)
+                        visible: visible, clipToCanvas: clip)
                     strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
@@ -178,19 +179,41 @@ public enum CairoSceneRenderer {
         try RenderError.wrapping {
             let images = try cairoImages(for: scene)
             let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
-            try fitCanvas(of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter)
+            try fitCanvas(
+                of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter,
+                clipToCanvas: needsCanvasClip(scene, transform: canvasToOutput, width: width, height: height))
             return try surface.finish()
         }
     }
 
     /// Draws `scene` into `context` through `transform` (canvas to output), skipping what lies
     /// wholly outside `visible` (in canvas units) when it is given.
+    /// Draws `scene` into `context` through `transform` (canvas to output), skipping what lies
+    /// wholly outside `visible` (in canvas units) when it is given, and clipped to the canvas
+    /// with `clipToCanvas` (the app clips everything to its canvas).
     private static func fitCanvas(
         of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
-        transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil
+        transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil, clipToCanvas: Bool = false
     ) throws {
         try context.concatenate(transform)
+        if clipToCanvas {
+            var canvas = Path()
+            canvas.addRect(Rect(origin: .zero, size: scene.canvasSize))
+            try context.clip(canvas)
+        }
         try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared, visible: visible)
+    }
+
+    /// Whether the canvas, placed by `transform`, leaves part of a `width` x `height` output
+    /// uncovered (a box fitted with `contain`, an area reaching past the canvas): only then
+    /// can an element spill where the app would show nothing, and only then is a clip drawn
+    /// (when the canvas fills the output, the output's own edges clip it, and the pixels
+    /// stay exactly as they were).
+    static func needsCanvasClip(_ scene: Scene, transform: Transform2D, width: Double, height: Double) -> Bool {
+        var canvas = Path()
+        canvas.addRect(Rect(origin: .zero, size: scene.canvasSize))
+        guard let placed = canvas.applying(transform).controlPointBounds else { return true }
+        return placed.minX > 0 || placed.minY > 0 || placed.maxX < width || placed.maxY < height
     }
 
     private static func drawText(_ text: SceneText, in context: CairoContext, fonts: FontLibrary) throws {
