@@ -64,6 +64,7 @@ public enum ImageImport {
             counter += 1
         }
         try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path)
+        CreatedFiles.record(folder.appendingPathComponent(name).path)
         return name
     }
 }

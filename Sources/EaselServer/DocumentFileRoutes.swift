@@ -42,6 +42,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
 
     func post(_ request: Request, path documentPath: String, action: String) async throws -> Response {
         let url = try service.document(at: documentPath)
+        let documentPath = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let service = self.service
         if action == "duplicate" {
             let created = try await files.runIfActive { () throws -> Created in
@@ -161,6 +162,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
 
     private func delete(path: String) async throws -> Response {
         let url = try service.document(at: path)
+        let path = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let service = self.service
         try await files.runIfActive {
             do {

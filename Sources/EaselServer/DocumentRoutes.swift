@@ -49,6 +49,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             return try await render(request, path: components.dropLast().joined(separator: "/"), format: format)
         }
         let url = try service.document(at: path)
+        let path = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let (json, revision, canUndo, canRedo) = try await files.runIfActive { () throws -> ([UInt8], String, Bool, Bool) in
             do {
                 return try service.describe(url, relativePath: path)
@@ -69,6 +70,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
 
     private func render(_ request: Request, path: String, format: OutputFormat) async throws -> Response {
         let url = try service.document(at: path)
+        let path = service.folder.relativePath(of: url)  // one name however the URL encodes it
         let query = try RenderQuery.parse(
             format: format, query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
         // A hit in memory is checked without the pool: stat calls only, no waiting behind
@@ -108,9 +110,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         else {
             throw Problem(.notFound, "a document takes POST …/edits, …/undo, …/redo, …/duplicate or …/images")
         }
-        let documentPath = components.dropLast().joined(separator: "/")
-        if fileRoutes.handles(action) { return try await fileRoutes.post(request, path: documentPath, action: action) }
-        let url = try service.document(at: documentPath)
+        let requestedPath = components.dropLast().joined(separator: "/")
+        if fileRoutes.handles(action) { return try await fileRoutes.post(request, path: requestedPath, action: action) }
+        let url = try service.document(at: requestedPath)
+        let documentPath = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let ifMatch = request.headers[.ifMatch]
         var body: [UInt8] = []
         if action == "edits" {

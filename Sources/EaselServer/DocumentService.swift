@@ -36,7 +36,10 @@ final class DocumentService: Sendable {
     func document(at relativePath: String) throws(Problem) -> URL {
         guard let url = folder.document(at: relativePath, registry: registry), FileManager.default.fileExists(atPath: url.path)
         else {
-            throw Problem(.notFound, "no document \"\(relativePath)\" in the served folder", document: relativePath)
+            // Named as decoded (`a b.drawing`, not `a%20b.drawing`), as every other message names it.
+            let shown = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.removingPercentEncoding ?? String($0) }.joined(separator: "/")
+            throw Problem(.notFound, "no document \"\(shown)\" in the served folder", document: shown)
         }
         return url
     }
@@ -163,17 +166,22 @@ final class DocumentService: Sendable {
             problem.headers[.eTag] = "\"\(current)\""
             throw problem
         }
-        let results: [String]
-        do {
-            results = try change(&editor)
-        } catch let error as EditError {
-            throw Problem(.badRequest, error.message, document: relativePath)
-        } catch var problem as Problem {
-            problem.document = problem.document ?? relativePath
-            throw problem
+        // A photo an operation imported is taken away again when the edit fails after it
+        // (a later operation refused, the save failed): a refused edit changes nothing.
+        let (results, changed) = try CreatedFiles.removingOnFailure { () throws -> ([String], Bool) in
+            let results: [String]
+            do {
+                results = try change(&editor)
+            } catch let error as EditError {
+                throw Problem(.badRequest, error.message, document: relativePath)
+            } catch var problem as Problem {
+                problem.document = problem.document ?? relativePath
+                throw problem
+            }
+            let changed = editor.hasUnsavedChanges
+            if changed { try editor.save() }
+            return (results, changed)
         }
-        let changed = editor.hasUnsavedChanges
-        if changed { try editor.save() }
         return EditOutcome(
             revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo, results: results)
     }

@@ -89,6 +89,32 @@ struct ServerEditingTests {
         }
         #expect(try await post(server, "edits", nil).status == 415, "edits are JSON")
         #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
+
+        // An image added by an operation is taken away again when a later one is refused.
+        let before = try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted()
+        let photo = try #require(try card(server).imageElements.compactMap(\.imageFilename).first)
+        let refused = try await post(
+            server, "edits",
+            #"{"operations":[{"verb":"add","kind":"image","value":"\#(photo)"},{"verb":"set","index":999,"size":[1,1]}]}"#)
+        #expect(refused.status == 400, "\(refused.text)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted() == before)
+        #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
+    }
+
+    @Test func aNameThatNeedsEncodingIsNamedAsItIsInEveryAnswer() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        try FileManager.default.copyItem(
+            at: server.folder.file(ServerFixtures.drawing), to: server.folder.file("a b.drawing"))
+        let bad = try await server.request(
+            "POST", "/api/documents/a%20b.drawing/edits", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"verb":"remove","index":999}"#.utf8))
+        #expect(bad.status == 400)
+        #expect(bad.json["document"] as? String == "a b.drawing", "\(bad.text)")
+        let missing = try await server.request("GET", "/api/documents/no%20such.drawing")
+        #expect(missing.status == 404)
+        #expect(missing.json["document"] as? String == "no such.drawing", "\(missing.text)")
+        #expect((missing.json["detail"] as? String)?.contains("\"no such.drawing\"") == true, "\(missing.text)")
     }
 
     @Test func theHistoryIsTheCLIsBothWays() async throws {

@@ -16,6 +16,7 @@ public enum CardFolder {
         }
         let name = UUID().uuidString.uppercased()
         try AtomicFile.write(png, to: folder.appendingPathComponent(name).path)
+        CreatedFiles.record(folder.appendingPathComponent(name).path)
         return name
     }
 }
