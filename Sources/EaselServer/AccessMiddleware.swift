@@ -114,7 +114,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case (nil, _): return reads  // the editor's page
         case ("healthz", 1), ("readyz", 1), ("metrics", 1), ("editor", 2): return reads
         case ("api", 2) where segments[1] == "documents": return reads + [.post]
-        case ("api", _) where segments.count > 2 && segments[1] == "documents": return reads + [.post, .delete]
+        case ("api", _) where segments.count > 2 && segments[1] == "documents":
+            let last = segments[segments.count - 1]
+            if ["edits", "undo", "redo", "duplicate", "images"].contains(last) { return [.post] }  // a document's actions
+            if last.hasPrefix("render.") { return reads }
+            return reads + [.delete]  // a document
         case ("api", 2) where segments[1] == "render": return [.post]
         case ("api", 2) where segments[1] == "events": return reads
         default: return nil

@@ -222,8 +222,12 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 if error.file.hasSuffix(document), !FileIO.entryExists(atPath: error.file) {
                     return Problem(.notFound, "\(document) no longer exists: it was deleted or moved", document: document)
                 }
+                // Paths of the served folder are named as the client names them; any other
+                // (a lock in the server's state folder) is nobody else's business.
                 return Problem(
-                    .conflict, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
+                    .conflict,
+                    ServedFolder.hidingAllPaths(in: ServedFolder.hidingServerPaths(in: error.description, folder: folder)),
+                    document: document)
             }
             return Problem.invalidDocument(error, document: document, folder: folder)
         case let error as EditError:

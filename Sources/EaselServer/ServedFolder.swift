@@ -77,6 +77,13 @@ public struct ServedFolder: Sendable {
         return url.lastPathComponent
     }
 
+    /// `message` with every absolute path left in it replaced by "a server file" (for what
+    /// lies outside the served folder, such as the state folder's locks), once the served
+    /// folder's own paths have been made relative.
+    static func hidingAllPaths(in message: String) -> String {
+        message.replacingOccurrences(of: #"/[^\s:'"]+"#, with: "a server file", options: .regularExpression)
+    }
+
     /// `message` with the folder's absolute path taken out, so that errors sent to clients
     /// name documents as the client does and reveal nothing of the server's file system.
     static func hidingServerPaths(in message: String, folder: URL) -> String {

@@ -117,6 +117,23 @@ struct ServerEditingTests {
         #expect((missing.json["detail"] as? String)?.contains("\"no such.drawing\"") == true, "\(missing.text)")
     }
 
+    @Test func aFaultInTheServersOwnFilesNamesNoServerPath() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        #expect(try await post(server, "edits", #"{"verb":"background","color":"red"}"#).status == 200)
+        // The document's lock in the state folder, made unusable.
+        let locks =
+            FileManager.default.enumerator(atPath: server.stateFolder.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix("/lock") } ?? []
+        let lock = server.stateFolder.appendingPathComponent(try #require(locks.first))
+        try FileManager.default.removeItem(at: lock)
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+        let refused = try await post(server, "edits", #"{"verb":"background","color":"blue"}"#)
+        #expect(refused.status == 409, "\(refused.text)")
+        let detail = try #require(refused.json["detail"] as? String)
+        #expect(!detail.contains(server.stateFolder.path) && !detail.contains("/lock"), "\(detail)")
+    }
+
     @Test func theHistoryIsTheCLIsBothWays() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }

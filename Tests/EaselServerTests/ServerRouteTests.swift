@@ -240,7 +240,8 @@ struct ServerRouteTests {
         let routes: [(path: String, allowed: [String])] = [
             ("/", ["GET", "HEAD"]), ("/healthz", ["GET", "HEAD"]), ("/readyz", ["GET", "HEAD"]), ("/metrics", ["GET", "HEAD"]),
             ("/editor/main.js", ["GET", "HEAD"]), ("/api/documents", ["GET", "HEAD", "POST"]),
-            (document, ["GET", "HEAD", "POST", "DELETE"]), ("/api/render", ["POST"]), ("/api/events", ["GET", "HEAD"]),
+            (document, ["GET", "HEAD", "DELETE"]), (document + "/edits", ["POST"]), (document + "/undo", ["POST"]),
+            (document + "/render.png", ["GET", "HEAD"]), ("/api/render", ["POST"]), ("/api/events", ["GET", "HEAD"]),
         ]
         for (path, allowed) in routes {
             for method in ["GET", "HEAD", "POST", "DELETE", "PUT", "PATCH"] {
