@@ -42,6 +42,28 @@ struct CardFormatTests {
         #expect(warnings.count == 1 && warnings[0].keyPath == "id" && warnings[0].message.contains("not a UUID"))
     }
 
+    @Test func anInvalidIDTakesTheUUIDTheFileIsNamedByAndADifferentOneIsSaid() throws {
+        // The app names a card's file by its id: they are kept agreeing where they can be.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-card-id-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let named = "0A0B0C0D-0000-4000-8000-000000000001"
+        let invalid = folder.appendingPathComponent(named + ".rwcard")
+        try Data(minimal().replacingOccurrences(of: id, with: "H-BIG").utf8).write(to: invalid)
+        let opened = try DocumentRegistry.standard.open(invalid)
+        #expect((opened.document as? Card)?.id.uuidString == named)
+        #expect(opened.warnings.map(\.message).contains { $0.contains("takes the id its file is named by") })
+        let other = folder.appendingPathComponent("0A0B0C0D-0000-4000-8000-000000000002.rwcard")
+        try Data(minimal().utf8).write(to: other)
+        let mismatched = try DocumentRegistry.standard.open(other)
+        #expect(
+            mismatched.warnings.contains { $0.keyPath == "id" && $0.message.contains("would save this card as \(id).rwcard") })
+        // A card named as the app names it has no warning.
+        let agreeing = folder.appendingPathComponent(id + ".rwcard")
+        try Data(minimal().utf8).write(to: agreeing)
+        #expect(try DocumentRegistry.standard.open(agreeing).warnings.isEmpty)
+    }
+
     @Test func noneNullAndMissingImageNames() throws {
         let (card, _) = try decode(
             minimal(

@@ -11,7 +11,9 @@ extension Card: FileDocument {
     /// Reads a `.rwcard` file as any edition of the Cards app writes it; throws for a folder,
     /// bad JSON or a value out of `CardLimits`.
     public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {
-        self = try CardDecoder.decode(configuration.regularFileBytes(), file: configuration.displayName, warnings: &warnings)
+        self = try CardDecoder.decode(
+            configuration.regularFileBytes(), file: configuration.displayName,
+            fileNameID: UUID(uuidString: configuration.fileURL.deletingPathExtension().lastPathComponent), warnings: &warnings)
     }
 
     /// The card as `.rwcard` JSON the Cards app reads; throws when a custom clip shape has

@@ -9,7 +9,11 @@ import EaselGeometry
 public enum CardDecoder {
     /// The card in `bytes`; recoverable oddities (a legacy card, an invalid id) are appended
     /// to `warnings`, anything else throws. `file` names the file in messages.
-    public static func decode(_ bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Card {
+    /// `fileNameID` is the UUID the card's file is named by, if it is (`<UUID>.rwcard`): an
+    /// invalid `id` then takes it, so that the id and the file name agree as the app keeps them.
+    public static func decode(
+        _ bytes: [UInt8], file: String, fileNameID: UUID? = nil, warnings: inout [DocumentWarning]
+    ) throws(DocumentError) -> Card {
         if bytes.count > CardLimits.maxFileBytes {
             throw DocumentError(
                 file: file,
@@ -18,7 +22,15 @@ public enum CardDecoder {
         let root = try JSONNode.parse(bytes, file: file)
         guard case .object = root.value else { throw root.typeMismatch(expected: "a card object") }
 
-        let id = try decodeID(root.required("id"), warnings: &warnings)
+        let id = try decodeID(root.required("id"), fileNameID: fileNameID, warnings: &warnings)
+        if let fileNameID, fileNameID != id {
+            warnings.append(
+                DocumentWarning(
+                    file: file, keyPath: "id",
+                    message:
+                        "the file is named by \(fileNameID.uuidString) but the card's id is \(id.uuidString); the app names a card's file by its id, so it would save this card as \(id.uuidString).rwcard beside this file"
+                ))
+        }
         let imageElements = try root.required("imageElements")
             .array(maxCount: CardLimits.maxElements, of: "image elements")
             .map { (node) throws(DocumentError) in try decodeImageElement(node, warnings: &warnings) }
@@ -45,14 +57,18 @@ public enum CardDecoder {
         return Card(id: id, backgroundColor: background, imageElements: imageElements, textElements: textElements)
     }
 
-    private static func decodeID(_ node: JSONNode, warnings: inout [DocumentWarning]) throws(DocumentError) -> UUID {
+    private static func decodeID(_ node: JSONNode, fileNameID: UUID?, warnings: inout [DocumentWarning]) throws(DocumentError)
+        -> UUID
+    {
         let text = try node.string()
         if let id = UUID(uuidString: text) { return id }
-        let id = UUID()
+        let id = fileNameID ?? UUID()
         warnings.append(
             DocumentWarning(
                 file: node.file, keyPath: "id",
-                message: "\"\(text.prefix(60))\" is not a UUID; the card gets the new id \(id.uuidString) (as the app does)"))
+                message: fileNameID == nil
+                    ? "\"\(text.prefix(60))\" is not a UUID; the card gets the new id \(id.uuidString) (as the app does)"
+                    : "\"\(text.prefix(60))\" is not a UUID; the card takes the id its file is named by, \(id.uuidString)"))
         return id
     }
 
