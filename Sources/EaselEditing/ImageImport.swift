@@ -40,12 +40,14 @@ public enum ImageImport {
         return try CardFolder.addImage(png: png, to: folder)
     }
 
-    /// Puts the image at `source` (PNG, JPEG or WebP, as it is) beside a drawing (or in its package) so that it resolves:
+    /// Puts the image at `source` (PNG, JPEG or WebP, as it is, once it decodes) beside a drawing (or in its package) so that it resolves:
     /// a file already there is used as it is; another is copied in, under its own name or,
     /// when that is taken by a different file, a numbered one. Returns the name to use.
     public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
-        do { _ = try ImageDecoder.header(of: bytes) } catch {
+        // Decoded whole, as for a card: an image that could never be drawn (a header claiming
+        // 100000x100000 pixels, a 0x0 JPEG, a truncated file) is refused here, not added.
+        do { _ = try ImageDecoder.decode(bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }
         let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()

@@ -154,6 +154,37 @@ struct BadInputTests {
         try expectFailure(s, ["new", "card", "c.rwcard"], mentions: ["c.rwcard: already exists"])
         try expectFailure(s, ["background", "c.rwcard", "none"], mentions: ["a card always has a background colour"])
     }
+
+    @Test func anImageThatCouldNeverBeDrawnIsNotAddedToADrawing() throws {
+        // A PNG whose header claims 100000x100000 pixels: refused as for a card, nothing copied.
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let length = withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init)
+            let crc = withUnsafeBytes(of: crc32(body).bigEndian, Array.init)
+            return length + body + crc
+        }
+        let side = withUnsafeBytes(of: UInt32(100_000).bigEndian, Array.init)
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", side + side + [8, 2, 0, 0, 0])
+            + chunk("IEND", [])
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let huge = try s.folder.write(png, to: "elsewhere/huge.png")
+        let before = try s.bytes("d.drawing")
+        let refused = try s.run(["add", "d.drawing", "image", huge.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("100000x100000 pixels, over the limit"), "\(refused.stderr)")
+        #expect(try s.bytes("d.drawing") == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.url.path).sorted() == ["d.drawing", "elsewhere"])
+    }
 }
 
 @Suite("validate, config, info, completion")
