@@ -14,7 +14,10 @@ extension Color {
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
                 Double($0.trimmingCharacters(in: .whitespaces))
             }
-            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+            // Typed components are from 0 to 1, as the forms say: a value past them (1e308,
+            // -7) is a typo, not a colour. (Extended-sRGB values slightly outside come from
+            // the app's own files and palette, which are read, not parsed here.)
+            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0.map { (0...1).contains($0) } ?? false }) else {
                 throw ColorParseError(text: text, expected: Color.parsingForms)
             }
             let c = parts.map { $0! }

@@ -97,6 +97,7 @@ extension Card: EditableDocument {
             throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
         }
         if changes.fontSize != nil || changes.alignment != nil { throw EditError(Self.textSizeMessage) }
+        if changes.name != nil { throw EditError("card elements have no names (the Cards app stores none)") }
         switch slot {
         case .image(let i):
             var element = imageElements[i]

@@ -185,9 +185,10 @@ public struct DocumentEditor {
         try materializePendingRedo()
         let current = try currentBytes()
         guard let previous = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
+        let restored = try restoring(previous, "undo")
         history.undo.removeLast()
         history.redo.append(EditHistory.Step(patch: HistoryPatch.turning(previous, into: current)))
-        replace(with: try document.restored(from: previous, file: url.path), bytes: previous)
+        replace(with: restored, bytes: previous)
         return true
     }
 
@@ -196,9 +197,10 @@ public struct DocumentEditor {
         if let step = history.redo.last {
             let current = try currentBytes()
             guard let next = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
+            let restored = try restoring(next, "redo")
             history.redo.removeLast()
             history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(next, into: current)))
-            replace(with: try document.restored(from: next, file: url.path), bytes: next)
+            replace(with: restored, bytes: next)
             return true
         }
         guard let next = pendingRedo.popLast() else { return false }
@@ -342,6 +344,21 @@ public struct DocumentEditor {
         let reason = (error as? DocumentError)?.reason ?? "\(error)"
         return DocumentError(
             file: url.path, kind: .io("\(reason); nothing was saved: the document and its undo history are as they were"))
+    }
+
+    /// The document a history step's bytes make, read before anything changes: a step that
+    /// makes no valid document is the history's fault, said as such (not the document's,
+    /// which is left as it was).
+    private func restoring(_ bytes: [UInt8], _ verb: String) throws -> any EditableDocument {
+        do {
+            return try document.restored(from: bytes, file: url.path)
+        } catch let error as DocumentError {
+            throw DocumentError(
+                file: url.path,
+                kind: .io(
+                    "the undo history is damaged: the step to \(verb) does not make a valid document (\(error.reason)); the document is unchanged"
+                ))
+        }
     }
 
     private static func historyMismatch(_ url: URL) -> DocumentError {

@@ -63,6 +63,36 @@ struct EditHistoryTests {
         #"{"textElements":[],"id":"1A2B3C4D-0000-4000-8000-0000000000AA","imageElements":[{"imageFilename":"none","transform":{"rotation":{"degrees":-6.0000000000000009},"offset":[10,20],"size":[300,200]},"frame":6}],"backgroundColor":[0.5,0.25,1,1]}"#
             .utf8)
 
+    @Test func aDamagedStepIsBlamedOnTheHistoryAndChangesNothing() throws {
+        let card = folder.file("app.rwcard")
+        try Data(Self.appCard).write(to: card)
+        do {
+            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+            try editor.perform { try $0.move(0, by: Point(x: 10, y: -5)) }
+            try editor.save()
+            #expect(try editor.undo())
+            try editor.save()
+        }
+        // The redo step still applies, but what it makes is no JSON: its new bytes all "{".
+        for step in try stepFiles() {
+            var bytes = try [UInt8](Data(contentsOf: step))
+            // The stored form: "EASELPATCH1\n", the offset and the count removed (8 bytes
+            // each), then the replacement.
+            let replacement = "EASELPATCH1\n".utf8.count + 16
+            #expect(bytes.count > replacement)
+            for index in replacement..<bytes.count { bytes[index] = UInt8(ascii: "{") }
+            try Data(bytes).write(to: step)
+        }
+        let before = try [UInt8](Data(contentsOf: card))
+        var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+        #expect {
+            _ = try editor.redo()
+        } throws: { error in
+            "\(error)".contains("the undo history is damaged: the step to redo does not make a valid document")
+        }
+        #expect(try [UInt8](Data(contentsOf: card)) == before, "the document is unchanged")
+    }
+
     @Test func undoingToTheFileAsOpenedWritesItsBytesBack() throws {
         let card = folder.file("app.rwcard")
         try Data(Self.appCard).write(to: card)

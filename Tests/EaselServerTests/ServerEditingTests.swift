@@ -79,6 +79,9 @@ struct ServerEditingTests {
                 "operations[1]", "operations[1] (move): the x position must be from"
             ),
             (#"{"operations":[{"verb":"remove","index":7}]}"#, "operations[0]", "operations[0] (remove): element 7"),
+            // A typed colour's components are from 0 to 1; a card's elements have no names.
+            (#"{"operations":[{"verb":"background","color":"1e308,-1e308,0,-7"}]}"#, "operations[0].color", "is not a colour"),
+            (#"{"verb":"set","index":0,"name":"x"}"#, nil, "card elements have no names"),
             (#"{"verb":"add","kind":"image","value":"../../etc/passwd"}"#, "value", "not a file inside the served folder"),
             (#"{"operations":[{"verb":"move","index":0,"by":[1,1]},"#, "operations[1]", "the data ends"),
         ] as [(String, String?, String)] {
