@@ -21,9 +21,11 @@ public final class BatchExporter: Sendable {
     /// How thumbnails are rendered, and the manifest key for that (computed once, not per document).
     private let thumbnailRender: RenderOptions
     private let thumbnailKey: String
+    /// The real paths of the input folders inside the output folder: no output is written in one.
+    private let inputFolders: [String]
 
     /// An exporter for the documents `registry` reads; throws when the output folder lies
-    /// inside an input folder and is not excluded from the scan, or holds an input folder.
+    /// inside an input folder and is not excluded from the scan.
     public init(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry = .standard)
         throws(BatchError)
     {
@@ -46,15 +48,13 @@ public final class BatchExporter: Sendable {
                     )
                 }
             }
-            // The other way round: outputs mirrored below the output folder could land among
-            // an input folder's own files (`export in --out .` writes in/... when `in` holds a
-            // folder `in`; two inputs are mirrored under their names) and replace them.
-            if !registry.isDocument(input), root.hasPrefix(out == "/" ? "/" : out + "/") {
-                throw BatchError(
-                    message:
-                        "the input folder \(input.path) is inside the output folder \(outputFolder.path); outputs mirrored there could replace its files — choose an output folder outside it"
-                )
-            }
+        }
+        // An output folder may hold an input folder (`export cards --out .`), but no output
+        // is then written among that folder's own files (see `checkedTarget`). (An output
+        // folder that is the input folder, or inside it, excluded from the scan, is the
+        // user's own choice of where the outputs go.)
+        inputFolders = self.inputs.filter { !registry.isDocument($0) }.map(Self.realPath).filter {
+            $0.hasPrefix(out == "/" ? "/" : out + "/")
         }
     }
 
@@ -231,7 +231,7 @@ public final class BatchExporter: Sendable {
             // A thumbnail that may not be written refuses the document before anything is
             // written, so that "nothing was written" holds for its output too.
             if let thumbnail = item.thumbnail {
-                _ = try checkedTarget(thumbnail, format: .png, for: item, protection: protection)
+                _ = try checkedTarget(thumbnail, format: .png, for: item, protection: protection, creatingFolders: false)
             }
             let located = try registry.open(item.input)
             let images = located.referencedFiles.map {
@@ -240,12 +240,15 @@ public final class BatchExporter: Sendable {
             var scene = try DocumentRenderer.scene(for: located, background: options.render.background)
             scene.deadline = deadline
             let file = try DocumentRenderer.export(scene, options: options.render)
+            // Both rendered before either is written: a thumbnail past the deadline (or
+            // failing otherwise) leaves no output behind for a document reported as failed.
+            let thumbnailBytes = try item.thumbnail.map { _ in try Self.thumbnail(of: scene, options: thumbnailRender) }
             try writeOutput(file.bytes, to: item.output, format: options.render.format, for: item, protection: protection)
             var stamps = [item.output: FileStamp.of(outputFolder.appendingPathComponent(item.output).path)].compactMapValues {
                 $0
             }
-            if let thumbnail = item.thumbnail {
-                try writeThumbnail(of: scene, to: thumbnail, for: item, protection: protection)
+            if let thumbnail = item.thumbnail, let thumbnailBytes {
+                try writeOutput(thumbnailBytes, to: thumbnail, format: .png, for: item, protection: protection)
                 stamps[thumbnail] = FileStamp.of(outputFolder.appendingPathComponent(thumbnail).path)
             }
             let record = ExportManifest.Entry(
@@ -269,11 +272,16 @@ public final class BatchExporter: Sendable {
 
     /// Writes the app-style thumbnail of `scene` (PNG, 260x400 for a card).
     private func writeThumbnail(of scene: Scene, to thumbnail: String, for item: BatchItem, protection: OutputProtection) throws {
-        var thumbnailOptions = thumbnailRender
-        thumbnailOptions.size = Self.thumbnailSize(for: scene.canvasSize)
         try writeOutput(
-            try DocumentRenderer.export(scene, options: thumbnailOptions).bytes, to: thumbnail, format: .png, for: item,
+            try Self.thumbnail(of: scene, options: thumbnailRender), to: thumbnail, format: .png, for: item,
             protection: protection)
+    }
+
+    /// The app-style thumbnail's PNG bytes.
+    private static func thumbnail(of scene: Scene, options: RenderOptions) throws -> [UInt8] {
+        var thumbnailOptions = options
+        thumbnailOptions.size = thumbnailSize(for: scene.canvasSize)
+        return try DocumentRenderer.export(scene, options: thumbnailOptions).bytes
     }
 
     /// The app's thumbnail: 260x400 for a card; a drawing fits in the same box.
@@ -306,7 +314,8 @@ public final class BatchExporter: Sendable {
     /// `..` or a symbolic link planted inside it) or replace a file that is not an earlier
     /// output (see `OutputProtection`). Nothing is written.
     private func checkedTarget(
-        _ relative: String, format: OutputFormat, for item: BatchItem, protection: OutputProtection
+        _ relative: String, format: OutputFormat, for item: BatchItem, protection: OutputProtection,
+        creatingFolders: Bool = true
     ) throws -> URL {
         let target = outputFolder.appendingPathComponent(relative).standardizedFileURL
         let root = outputFolder.path
@@ -314,18 +323,32 @@ public final class BatchExporter: Sendable {
             throw BatchError(message: "\(target.path): outside the output folder \(root); not written")
         }
         let folder = target.deletingLastPathComponent()
-        do {
-            try FileIO.createFolders(at: folder.path)
-        } catch {
-            throw DocumentError(
-                file: item.input.path,
-                kind: .io("cannot create the output folder \(folder.path) (\(error.reason)); check that it can be written"))
-        }
+        // Resolved as far as it exists, before any folder is made: a link planted inside the
+        // output folder must not lead the folders made below it anywhere else.
         let realRoot = Self.realPath(outputFolder)
         let realFolder = Self.realPath(folder)
         guard realFolder == realRoot || realFolder.hasPrefix(realRoot + "/") else {
             throw BatchError(
                 message: "\(folder.path) leads outside the output folder \(root) through a symbolic link; not written")
+        }
+        // Never among an input folder's own files (an output folder that holds an input
+        // folder mirrors `in/in/x.drawing` onto `in/x.png`).
+        let realTarget = realFolder + "/" + target.lastPathComponent
+        if let input = inputFolders.first(where: { realTarget.hasPrefix($0 == "/" ? "/" : $0 + "/") }) {
+            throw DocumentError(
+                file: item.input.path,
+                kind: .io(
+                    "its output \(target.path) would be inside the input folder \(input), among the documents' own files; nothing was written — choose an output folder that does not hold the input folder"
+                ))
+        }
+        if creatingFolders {
+            do {
+                try FileIO.createFolders(at: folder.path)
+            } catch {
+                throw DocumentError(
+                    file: item.input.path,
+                    kind: .io("cannot create the output folder \(folder.path) (\(error.reason)); check that it can be written"))
+            }
         }
         if let reason = protection.refusal(toReplace: target, format: format, registry: registry) {
             throw OutputProtection.error(replacing: target, by: item.input, because: reason)

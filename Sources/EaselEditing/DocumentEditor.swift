@@ -352,7 +352,7 @@ public struct DocumentEditor {
     private func restoring(_ bytes: [UInt8], _ verb: String) throws -> any EditableDocument {
         do {
             return try document.restored(from: bytes, file: url.path)
-        } catch let error as DocumentError {
+        } catch {
             throw DocumentError(
                 file: url.path,
                 kind: .io(

@@ -58,15 +58,31 @@ public enum ImageImport {
         let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension
         var name = source.lastPathComponent
         var counter = 2
-        while let existing = try? FileIO.readBytes(
-            at: folder.appendingPathComponent(name).path, maxBytes: RenderLimits.maxImageFileBytes)
-        {
-            if existing == bytes { return name }
+        // Written beside its name and moved in only while the name is free: another edit
+        // taking the same name meanwhile (or a file appearing) sends this one to the next.
+        while true {
+            let target = folder.appendingPathComponent(name).path
+            if FileIO.entryExists(atPath: target) {
+                if let existing = try? FileIO.readBytes(at: target, maxBytes: RenderLimits.maxImageFileBytes), existing == bytes {
+                    return name
+                }
+            } else {
+                let temporary = folder.appendingPathComponent(".easel-image-\(UUID().uuidString).\(ext)").path
+                try AtomicFile.write(bytes, to: temporary)
+                do {
+                    if try FileIO.moveIntoFreeName(temporary, to: target) {
+                        CreatedFiles.record(target)
+                        return name
+                    }
+                } catch {
+                    unlink(temporary)
+                    throw error
+                }
+                unlink(temporary)
+                continue  // taken meanwhile: look at it again (it may be the same image)
+            }
             name = "\(base)-\(counter).\(ext)"
             counter += 1
         }
-        try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path)
-        CreatedFiles.record(folder.appendingPathComponent(name).path)
-        return name
     }
 }

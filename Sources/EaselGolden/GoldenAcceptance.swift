@@ -59,7 +59,7 @@ public enum GoldenAcceptance {
         // The report's images are adopted only if they are the kind the goldens are: a report
         // verified at another size (or on another background) would leave goldens of two kinds.
         if let recorded = try GoldenSettings.read(at: goldensFolder.appendingPathComponent(GoldenSettings.fileName).path)?
-            .render, recorded.size != report.render.size || recorded.background != report.render.background
+            .render, !recorded.size.givesSamePixels(as: report.render.size) || recorded.background != report.render.background
         {
             throw DocumentError(
                 file: reportFile,
@@ -123,8 +123,8 @@ public enum GoldenAcceptance {
         }
         if dryRun { return .accepted(name: name, golden: golden.path) }
         do {
+            try GoldenSuite.checkInside(golden, goldens: goldens)  // before any folder is made
             try FileIO.createFolders(at: golden.deletingLastPathComponent().path)
-            try GoldenSuite.checkInside(golden, goldens: goldens)
             try AtomicFile.write(actualBytes, to: golden.path)
         } catch {
             return skip("cannot write \(golden.path): \(error.reason)")

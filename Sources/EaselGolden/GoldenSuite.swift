@@ -228,9 +228,10 @@ public struct GoldenSuite {
                     {
                         outcome = .kept(golden)
                     } else {
+                        // Checked before any folder is made (a planted link must not lead them elsewhere).
+                        try Self.checkInside(golden, goldens: goldens)
                         try FileManager.default.createDirectory(
                             at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try Self.checkInside(golden, goldens: goldens)
                         try image.writePNG(to: golden.path, options: options.png)
                         outcome = .recorded(golden)
                     }

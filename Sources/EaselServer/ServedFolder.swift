@@ -81,7 +81,10 @@ public struct ServedFolder: Sendable {
     /// lies outside the served folder, such as the state folder's locks), once the served
     /// folder's own paths have been made relative.
     static func hidingAllPaths(in message: String) -> String {
-        message.replacingOccurrences(of: #"/[^\s:'"]+"#, with: "a server file", options: .regularExpression)
+        // Only a path that starts at the beginning or after a space or quote is absolute: the
+        // slashes inside a relative name (`sub/a.drawing`) are left alone.
+        message.replacingOccurrences(
+            of: #"(^|[\s'"(])/[^\s:'"]+"#, with: "$1a server file", options: .regularExpression)
     }
 
     /// `message` with the folder's absolute path taken out, so that errors sent to clients

@@ -123,9 +123,27 @@ package enum FileIO {
     /// beside it, put in place without ever replacing what another process made meanwhile),
     /// then makes the move durable. Returns false, moving nothing, when `to` exists.
     package static func moveIntoFreeName(_ from: String, to: String) throws(DocumentError) -> Bool {
-        guard easel_rename_noreplace(from, to) == 0 else {
+        if easel_rename_noreplace(from, to) != 0 {
             if errno == EEXIST { return false }
-            throw DocumentError(file: to, kind: .io(describeErrno("cannot put the new file in place")))
+            // File systems without the flag (NFS, SMB, 9p, many FUSE ones; a seccomp filter):
+            // a file is linked in, which fails on a taken name just as atomically; a folder
+            // (a drawing package) is checked, then renamed.
+            guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else {
+                throw DocumentError(file: to, kind: .io(describeErrno("cannot put the new file in place")))
+            }
+            var status = stat()
+            if lstat(from, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+                guard link(from, to) == 0 else {
+                    if errno == EEXIST { return false }
+                    throw DocumentError(file: to, kind: .io(describeErrno("cannot put the new file in place")))
+                }
+                unlink(from)
+            } else {
+                guard !entryExists(atPath: to) else { return false }
+                guard rename(from, to) == 0 else {
+                    throw DocumentError(file: to, kind: .io(describeErrno("cannot put the new folder in place")))
+                }
+            }
         }
         let folder = open((to as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {

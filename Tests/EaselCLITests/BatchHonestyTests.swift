@@ -154,8 +154,12 @@ struct BatchHonestyTests {
         try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
         try s.ok(["new", "card", "in/c.rwcard"])
         try s.folder.write("the user's notes", to: "out/c.thumbnail.png")
+        // A document that fails in a subfolder leaves no empty folder behind, thumbnails or not.
+        try FileManager.default.createDirectory(at: s.folder.file("in/sub"), withIntermediateDirectories: true)
+        try s.folder.write("{not json", to: "in/sub/broken.rwcard")
         let result = try s.run(["export", "in", "--out", "out", "--width", "20", "--thumbnails"])
         #expect(result.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/sub").path), "no empty folder for a failure")
         #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/c.png").path), "as it says: nothing")
         #expect(try String(contentsOf: s.folder.file("out/c.thumbnail.png"), encoding: .utf8) == "the user's notes")
@@ -175,20 +179,23 @@ struct BatchHonestyTests {
         }
     }
 
-    @Test func anOutputFolderHoldingAnInputFolderIsRefused() throws {
+    @Test func noOutputIsWrittenAmongAnInputFoldersOwnFiles() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("w/in/in"), withIntermediateDirectories: true)
         try s.ok(["new", "drawing", "w/in/in/photo.drawing", "--size", "30x20"])
+        try s.ok(["new", "drawing", "w/in/card.drawing", "--size", "30x20"])
         try s.folder.write("the user's photo", to: "w/in/photo.png")
-        for out in ["w", "w/"] {
-            let result = try s.run(["export", "w/in", "--out", out])
-            #expect(result.status == 64, "\(result.stderr)")
-            #expect(result.stderr.contains("is inside the output folder"), "\(result.stderr)")
-        }
+        // `w` holds `in`: in/in/photo.drawing would be written over in/photo.png. Refused, named.
+        let result = try s.run(["export", "w/in", "--out", "w"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("would be inside the input folder"), "\(result.stderr)")
         #expect(try String(contentsOf: s.folder.file("w/in/photo.png"), encoding: .utf8) == "the user's photo")
-        // Documents named one by one may still be exported beside themselves.
-        try s.ok(["export", "w/in/in/photo.drawing", "--out", "w/in/in/"])
-        #expect(try s.image("w/in/in/photo.png").width == 30)
+        #expect(try s.image("w/card.png").width == 30, "the others are exported beside the input folder")
+        // An output folder holding the input folder is fine when nothing lands inside it.
+        try FileManager.default.createDirectory(at: s.folder.file("proj/cards"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "proj/cards/a.drawing", "--size", "30x20"])
+        try s.ok(["export", "proj/cards", "--out", "proj"])
+        #expect(try s.image("proj/a.png").width == 30)
     }
 
     @Test func aReportThatCannotBeWrittenIsRefusedBeforeTheBatch() throws {
@@ -198,7 +205,7 @@ struct BatchHonestyTests {
         let result = try s.run(["export", "in", "--out", "out", "--report", "nowhere/r.json"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("nowhere/r.json: the report's folder does not exist"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path), "refused before rendering")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("out").path), "refused before anything was made")
     }
 
     @Test func aFileOverTheLimitIsNamedAsGiven() throws {

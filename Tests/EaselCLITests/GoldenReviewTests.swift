@@ -153,10 +153,24 @@ struct GoldenReviewTests {
         try FileManager.default.createDirectory(at: s.folder.file("G"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             at: s.folder.file("G/A"), withDestinationURL: URL(fileURLWithPath: "../P/Docs/A", relativeTo: s.folder.file("G/")))
+        // A link to a folder elsewhere: no folder is made through it either.
+        try FileManager.default.createDirectory(at: s.folder.file("P/Docs/C/B"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "P/Docs/C/B/y.drawing", "--size", "40x30"])
+        try FileManager.default.createDirectory(at: s.folder.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: s.folder.file("G/C"), withDestinationURL: URL(fileURLWithPath: "../elsewhere", relativeTo: s.folder.file("G/")))
         let record = try s.run(["golden", "record", "P/Docs", "G"])
         #expect(record.status == 1)
         #expect(record.stderr.contains("leads outside the goldens folder"), "\(record.stderr)")
         #expect(try String(contentsOf: s.folder.file("P/Docs/A/x.png"), encoding: .utf8) == "the user's own picture")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.folder.file("elsewhere").path).isEmpty, "nothing made there")
+        // The same size spelled another way is the same size: --scale 1 over goldens made at the share size.
+        try FileManager.default.createDirectory(at: s.folder.file("D2"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "D2/a.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "D2", "G2"])
+        try s.ok(["new", "drawing", "D2/b.drawing", "--size", "40x30"])
+        try s.ok(["golden", "record", "D2", "G2", "--only-missing", "--scale", "1"])
     }
 
     @Test func smallEdgesOfTheGoldenCommands() throws {

@@ -180,6 +180,17 @@ struct ServerDocumentFileTests {
         }
         #expect(try Data(contentsOf: plain.appendingPathComponent("todo.txt")) == Data("mine".utf8))
 
+        // In a subfolder, the refusal names the folder as the client does (not "suba server file").
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub/plain.drawing"), withIntermediateDirectories: true)
+        let nested = try await server.request("DELETE", "/api/documents/sub/plain.drawing")
+        #expect(nested.status == 409, "\(nested.text)")
+        #expect((nested.json["detail"] as? String)?.hasPrefix("sub/plain.drawing: is not a document") == true, "\(nested.text)")
+        // A document may be named like a render: DELETE reaches it.
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent(ServerFixtures.drawing), to: folder.appendingPathComponent("render.drawing"))
+        #expect(try await server.request("DELETE", "/api/documents/render.drawing").status == 204)
+
         // A link named as the next new drawing (even one leading nowhere) is never replaced.
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent("Untitled.drawing").path, withDestinationPath: "/nonexistent/elsewhere.drawing")

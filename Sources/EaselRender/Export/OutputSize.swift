@@ -76,3 +76,19 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension OutputSize {
+    /// Whether the two give every canvas the same pixels (`.share` and `.scale(1)`, or
+    /// `--width 1300` for a 1300-unit-wide card, spelled differently): judged on a card's
+    /// canvas and on a few others of other shapes.
+    public func givesSamePixels(as other: OutputSize) -> Bool {
+        if self == other { return true }
+        let canvases = [Size(width: 1300, height: 2000), Size(width: 800, height: 600), Size(width: 333, height: 777)]
+        return canvases.allSatisfy { canvas in
+            guard let mine = try? pixelSize(for: canvas), let theirs = try? other.pixelSize(for: canvas) else { return false }
+            return mine == theirs
+                && canvasToOutput(canvas: Rect(origin: .zero, size: canvas), pixels: mine)
+                    == other.canvasToOutput(canvas: Rect(origin: .zero, size: canvas), pixels: theirs)
+        }
+    }
+}

@@ -380,11 +380,11 @@ struct ExportCommand: EaselCommand {
         } catch {
             throw ValidationError(error.message)
         }
+        // The report's place is checked before anything is made, not after every document.
+        if let report { try Self.checkReportPath(report) }
         if !dryRun {
             do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
         }
-        // The report's place is checked before any document, not after them all.
-        if let report { try Self.checkReportPath(report) }
         let items = exporter.plan()
         let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
@@ -511,7 +511,7 @@ struct PathsAsGiven: Sendable {
     /// Whether `character` can go on a path's last component in a message (a colon, a space,
     /// a quote or a bracket ends it).
     private static func continuesPath(_ character: Character) -> Bool {
-        !(character == ":" || character == " " || character == "\"" || character == "'" || character == ","
+        !(character == ":" || character == ";" || character == " " || character == "\"" || character == "'" || character == ","
             || character == "(" || character == ")" || character == "\n")
     }
 

@@ -351,7 +351,9 @@ struct GoldenRecord: EaselCommand {
             if !render.changesPixels {
                 options = recorded
                 options.png = asked.png
-            } else if onlyMissing || onlyFailed, recorded.size != asked.size || recorded.background != asked.background {
+            } else if onlyMissing || onlyFailed,
+                !recorded.size.givesSamePixels(as: asked.size) || recorded.background != asked.background
+            {
                 throw ValidationError(
                     "the goldens were recorded at \(recorded.size)\(recorded.background.map { " on \($0)" } ?? ""); \(onlyMissing ? "--only-missing" : "--only-failed") at \(asked.size)\(asked.background.map { " on \($0)" } ?? "") would leave goldens of two kinds: leave out the size and background options, or record them all again without \(onlyMissing ? "--only-missing" : "--only-failed")"
                 )
