@@ -63,15 +63,25 @@ struct EditHistoryTests {
         #"{"textElements":[],"id":"1A2B3C4D-0000-4000-8000-0000000000AA","imageElements":[{"imageFilename":"none","transform":{"rotation":{"degrees":-6.0000000000000009},"offset":[10,20],"size":[300,200]},"frame":6}],"backgroundColor":[0.5,0.25,1,1]}"#
             .utf8)
 
-    @Test func aDamagedStepIsBlamedOnTheHistoryAndChangesNothing() throws {
+    /// The app's card written to the scratch folder, its element moved once and saved, as a
+    /// command does (the history then holds one step).
+    func appCardMovedOnce() throws -> (card: URL, editor: DocumentEditor) {
         let card = folder.file("app.rwcard")
         try Data(Self.appCard).write(to: card)
-        do {
-            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
-            try editor.perform { try $0.move(0, by: Point(x: 10, y: -5)) }
-            try editor.save()
-            #expect(try editor.undo())
-            try editor.save()
+        var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+        try editor.perform { try $0.move(0, by: Point(x: 10, y: -5)) }
+        try editor.save()
+        return (card, editor)
+    }
+
+    @Test func aDamagedStepIsBlamedOnTheHistoryAndChangesNothing() throws {
+        let card: URL
+        do {  // the editor (and its lock) goes at the end of the scope, as a command's does
+            let opened = try appCardMovedOnce()
+            var moved = opened.editor
+            #expect(try moved.undo())
+            try moved.save()
+            card = opened.card
         }
         // The redo step still applies, but what it makes is no JSON: its new bytes all "{".
         for step in try stepFiles() {
@@ -94,14 +104,8 @@ struct EditHistoryTests {
     }
 
     @Test func undoingToTheFileAsOpenedWritesItsBytesBack() throws {
-        let card = folder.file("app.rwcard")
-        try Data(Self.appCard).write(to: card)
         // Across processes: each command opens, edits or undoes, and saves.
-        do {
-            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
-            try editor.perform { try $0.move(0, by: Point(x: 10, y: -5)) }
-            try editor.save()
-        }
+        let card = try appCardMovedOnce().card
         #expect(try [UInt8](Data(contentsOf: card)) != Self.appCard, "the edit was saved")
         do {
             var editor = try DocumentEditor(opening: card, stateFolder: state.url)
