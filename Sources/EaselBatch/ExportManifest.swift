@@ -8,7 +8,7 @@ import EaselDocuments
 /// still exist. Checking this costs a few `stat` calls per document, no reading.
 public struct ExportManifest: Codable, Sendable {
     /// Bumped whenever a rendering change alters output pixels, so old outputs are redone.
-    public static let rendererVersion = "easel-renderer-1"
+    public static let rendererVersion = "easel-renderer-2"
     /// The manifest format version this Easel reads and writes; another version is ignored.
     public static let currentVersion = 1
 
