@@ -108,7 +108,7 @@ public enum ElementFactory {
             return .text(
                 TextElement(
                     transform: transform, text: try text(of: request),
-                    textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? "San Fransisco"))
+                    textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? TextElement.appDefaultFont))
         default:
             let name = request.documentName
             throw EditError(

@@ -9,7 +9,7 @@ import Foundation
 /// `easel export DOCS --out GOLDENS` writes (`DOCS/A/x.rwcard` has the golden
 /// `GOLDENS/A/x.png`): verify every document against its golden, record goldens, and find
 /// goldens whose document is gone. What `easel golden verify|record|prune` runs.
-public struct GoldenSuite {
+public struct GoldenSuite: Sendable {
     /// The documents folder.
     public var documents: URL
     /// The goldens folder.
@@ -151,14 +151,13 @@ public struct GoldenSuite {
         let all = try allPairs()
         let pairs = all.filter { $0.problem == nil }.map { ($0.document, $0.name) }
         let results = Locked([Entry?](repeating: nil, count: pairs.count))
-        let registry = self.registry, documents = self.documents, documentsPath = documents.standardizedFileURL.path
+        let registry = self.registry, documents = self.documents, suite = self
         let (verifierForJobs, optionsForJobs) = (verifier, options)
         let check = { @Sendable (index: Int) in
             let (verifier, options) = (verifierForJobs, optionsForJobs)
             let (document, name) = pairs[index]
             let started = Date()
-            let relative = document.standardizedFileURL.path.dropFirst(documentsPath.count + 1)
-            var entry = Entry(name: name, document: String(relative), status: .error)
+            var entry = Entry(name: name, document: suite.relativePath(of: document), status: .error)
             do {
                 let located = try registry.open(document)
                 let rendered = try DocumentRenderer.render(located, options: options)
@@ -174,19 +173,19 @@ public struct GoldenSuite {
                 entry.statistics = outcome.comparison?.statistics
                 entry.artifacts = outcome.artifacts
             } catch {
-                entry.message = "\(documents.appendingPathComponent(String(relative)).relativePath): \(error)"
+                entry.message = "\(suite.shownPath(of: document)): \(error)"
             }
             entry.seconds = Date().timeIntervalSince(started)
             results.withLock { $0[index] = entry }
         }
         // Each worker takes the next document; the results keep document order.
         Parallel.forEach(count: pairs.count, workers: jobs, check)
-        let unusable = all.compactMap { document, name, problem in problem.map { (document, name, $0) } }.map {
-            document, name, problem in
-            let relative = String(document.standardizedFileURL.path.dropFirst(documentsPath.count + 1))
-            return Entry(
-                name: name, document: relative, status: .error,
-                message: "\(documents.appendingPathComponent(relative).relativePath): \(problem)")
+        let unusable = all.compactMap { document, name, problem in
+            problem.map {
+                Entry(
+                    name: name, document: relativePath(of: document), status: .error,
+                    message: "\(shownPath(of: document)): \($0)")
+            }
         }
         let orphans = orphans(wanted: Set(all.map { $0.name + ".png" })).map {
             Entry(
@@ -211,7 +210,9 @@ public struct GoldenSuite {
         let existing: GoldenSettings?
         do { existing = try settings() } catch { throw BatchError(message: error.description) }
         let ignore = existing?.ignore ?? [:]
-        let outcomes = try pairs().map { document, name in
+        // One scan: the documents to render and those that cannot be.
+        let all = try allPairs()
+        let outcomes = all.filter { $0.problem == nil }.map { document, name, _ in
             let golden = goldens.appendingPathComponent(name + ".png")
             let outcome: RecordOutcome
             if onlyMissing && FileManager.default.fileExists(atPath: golden.path) {
@@ -243,13 +244,12 @@ public struct GoldenSuite {
             return outcome
         }
         // Named like documents but not renderable: said, never passed over in silence.
-        let documentsPath = documents.standardizedFileURL.path
-        let unusable = try self.unusable().map { document, _, problem in
-            let relative = String(document.standardizedFileURL.path.dropFirst(documentsPath.count + 1))
-            let outcome = RecordOutcome.failed(
-                "\(documents.appendingPathComponent(relative).relativePath): \(problem); no golden was recorded for it")
-            each(outcome)
-            return outcome
+        let unusable = all.compactMap { document, _, problem in
+            problem.map { problem in
+                let outcome = RecordOutcome.failed("\(shownPath(of: document)): \(problem); no golden was recorded for it")
+                each(outcome)
+                return outcome
+            }
         }
         // Remember how they were rendered, for verify (only once there were documents),
         // keeping the tolerance and ignored regions people wrote unless a tolerance is given.
@@ -258,6 +258,16 @@ public struct GoldenSuite {
         if let tolerance { settings.tolerance = tolerance }
         if (try? FileIO.createFolders(at: goldens.path)) != nil { try? settings.write(to: settingsURL.path) }
         return outcomes + unusable
+    }
+
+    /// `document`'s path inside the documents folder (`sub/a.rwcard`), as reports name it.
+    func relativePath(of document: URL) -> String {
+        String(document.standardizedFileURL.path.dropFirst(documents.standardizedFileURL.path.count + 1))
+    }
+
+    /// `document`'s path as the user typed the documents folder (`Docs/sub/a.rwcard`), for messages.
+    func shownPath(of document: URL) -> String {
+        documents.appendingPathComponent(relativePath(of: document)).relativePath
     }
 
     /// Throws unless `golden`'s folder, with symbolic links resolved, is inside the goldens

@@ -41,4 +41,14 @@ struct AppFidelityCommandTests {
         let second = try s.ok(["background", "old.rwcard", "blue"])
         #expect(!second.stderr.contains("current format"), "said once: \(second.stderr)")
     }
+
+    @Test func aTextAddedToACardGetsTheAppsDefaultFont() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        try s.ok(["add", "c.rwcard", "text", "Hello"])
+        // Edition 2 of the app gives a new text "Gill Sans"; edition 1's "San Fransisco" is
+        // what an edition-1 card already holds, never what a new text gets.
+        let saved = try String(contentsOf: s.folder.file("c.rwcard"), encoding: .utf8)
+        #expect(saved.contains(#""textFont":"Gill Sans""#) || saved.contains(#""textFont" : "Gill Sans""#), "\(saved)")
+    }
 }

@@ -106,11 +106,14 @@ public struct TextElement: Hashable, Sendable {
     /// The app's (Apple) font name, for example "Gill Sans" or "ChalkboardSE-Regular".
     public var textFont: String
 
-    /// A text element; by default black, in the app's default frame and its default font
-    /// name (spelled "San Fransisco", as the app spells it).
+    /// The font a new text element gets in the app's current edition (edition 2). Edition 1
+    /// gave "San Fransisco" (sic); both are in the app's picker and in Easel's font map.
+    public static let appDefaultFont = "Gill Sans"
+
+    /// A text element; by default black, in the app's default frame and its default font.
     public init(
         transform: ElementTransform = .appDefault, text: String, textColor: Color = .black,
-        textFont: String = "San Fransisco"
+        textFont: String = TextElement.appDefaultFont
     ) {
         self.transform = transform
         self.text = text

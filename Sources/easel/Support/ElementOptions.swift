@@ -52,7 +52,10 @@ struct ElementOptions: ParsableArguments {
     @Option(help: "Replace a text's string.")
     var text: String?
 
-    @Option(help: "Font name (an Apple name such as \"Gill Sans\", or an installed family).")
+    @Option(
+        help:
+            "Font name (an Apple name such as \"Gill Sans\", or an installed family); a new card text gets \"Gill Sans\", as the app gives it."
+    )
     var font: String?
 
     @Option(name: .customLong("font-size"), help: "Font size in canvas units (drawings; a card's text size follows its frame).")
