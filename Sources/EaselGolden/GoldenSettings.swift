@@ -32,7 +32,7 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
     /// The file's name in a goldens folder.
     public static let fileName = ".easel-golden-settings.json"
 
-    private enum Key: String, CodingKey { case render, tolerance, ignore }
+    private enum Key: String, CodingKey, CaseIterable { case render, tolerance, ignore }
 
     /// Reads settings; a file holding only render options (as the first version wrote) is
     /// read as those.
@@ -42,6 +42,7 @@ public struct GoldenSettings: Codable, Hashable, Sendable {
             self.init(render: try RenderOptions(from: decoder))
             return
         }
+        try refuseUnknownKeys(in: decoder, known: Key.allCases.map(\.rawValue))
         let ignore = try container.decodeIfPresent([String: [PixelRect]].self, forKey: .ignore) ?? [:]
         self.init(
             render: try container.decode(RenderOptions.self, forKey: .render),

@@ -200,9 +200,12 @@ public struct GoldenSuite: Sendable {
     /// With `onlyFailing`, a golden that exists is rewritten only when the rendering does
     /// not match it within that tolerance (accepting intended changes, keeping the rest).
     /// A `tolerance` is written to the settings for verify to use (nil keeps theirs).
+    /// `warned` hears what a render drew around (a missing photo, an unmapped font), one
+    /// message at a time, naming the document: a golden that shows an error image should
+    /// not be recorded in silence.
     public func record(
         options: RenderOptions, onlyMissing: Bool = false, onlyFailing: Tolerance? = nil, tolerance: Tolerance? = nil,
-        each: (RecordOutcome) -> Void = { _ in }
+        warned: (String) -> Void = { _ in }, each: (RecordOutcome) -> Void = { _ in }
     ) throws(BatchError) -> [RecordOutcome] {
         var options = options
         options.format = .png
@@ -220,7 +223,9 @@ public struct GoldenSuite: Sendable {
             } else {
                 do {
                     // Rendered once: compared with the golden, and written when it differs.
-                    let image = try DocumentRenderer.render(try registry.open(document), options: options).image
+                    let located = try registry.open(document)
+                    let rendered = try DocumentRenderer.render(located, options: options)
+                    let image = rendered.image
                     if let tolerance = onlyFailing,
                         let expected = try? PNGDecoder.decode(
                             FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes)),
@@ -234,6 +239,7 @@ public struct GoldenSuite: Sendable {
                         try FileManager.default.createDirectory(
                             at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
                         try image.writePNG(to: golden.path, options: options.png)
+                        for warning in located.warnings + rendered.warnings { warned(warning.description) }
                         outcome = .recorded(golden)
                     }
                 } catch {

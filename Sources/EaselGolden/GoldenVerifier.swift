@@ -103,7 +103,21 @@ public struct GoldenVerifier: Sendable {
         let golden = goldenURL(name)
         // As the folder was given: relative stays relative (reports travel between machines).
         let displayName = golden.relativePath
-        guard let expectedBytes = try? FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes) else {
+        let expectedBytes: [UInt8]
+        do { expectedBytes = try FileIO.readBytes(at: golden.path, maxBytes: RenderLimits.maxImageFileBytes) } catch {
+            // Something stands at the golden's name but is no file to read (a folder, a pipe,
+            // a link to a device, a file too large): said as it is, never taken for a missing
+            // golden; replaced only where an unreadable golden would be.
+            if FileIO.entryExists(atPath: golden.path) {
+                if recordMode == .all || recordMode == .failed {
+                    return record(image, to: golden, name: name, reason: "replaced the unreadable golden \(displayName)")
+                }
+                return GoldenOutcome(
+                    passed: false,
+                    message: "\(displayName): the golden cannot be read (\(error.reason)); \(unreadableGoldenHint)",
+                    recorded: false, artifacts: writeArtifacts(name, actual: image, expected: nil, summary: nil),
+                    comparison: nil)
+            }
             var outcome: GoldenOutcome
             if recordMode == .never {
                 outcome = GoldenOutcome(

@@ -17,6 +17,19 @@ func decodeJSONFile<T: Decodable>(_ type: T.Type, at path: String, maxBytes: Int
     }
 }
 
+/// Throws, naming the key path, when the object `decoder` reads holds a key not in `known`:
+/// the golden settings are edited by hand, and a misspelt setting (`tolerence`) that is
+/// ignored in silence would verify with limits nobody chose.
+func refuseUnknownKeys(in decoder: Decoder, known: [String]) throws {
+    let container = try decoder.container(keyedBy: AnyKey.self)
+    for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !known.contains(key.stringValue) {
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath + [key],
+                debugDescription: "unknown key \"\(key.stringValue)\" (known here: \(known.joined(separator: ", ")))"))
+    }
+}
+
 /// A coding key for dictionary keys and array indexes in error paths.
 struct AnyKey: CodingKey {
     var stringValue: String

@@ -22,10 +22,11 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         /// counted unless `countsAntialiasing`.
         case perceptual(threshold: Double, countsAntialiasing: Bool)
 
-        private enum Key: String, CodingKey { case kind, threshold, countsAntialiasing }
+        private enum Key: String, CodingKey, CaseIterable { case kind, threshold, countsAntialiasing }
 
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
+            try refuseUnknownKeys(in: decoder, known: Key.allCases.map(\.rawValue))
             switch try container.decode(String.self, forKey: .kind) {
             case "channelDelta": self = .channelDelta
             case "perceptual":
@@ -74,10 +75,11 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
 
         // Written as `{"count": 25}`, `{"ratio": 0.001}` or both (the larger), not Swift's
         // `{"count": {"_0": 25}}`.
-        private enum Key: String, CodingKey { case count, ratio }
+        private enum Key: String, CodingKey, CaseIterable { case count, ratio }
 
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
+            try refuseUnknownKeys(in: decoder, known: Key.allCases.map(\.rawValue))
             let count = try container.decodeIfPresent(Int.self, forKey: .count)
             let ratio = try container.decodeIfPresent(Double.self, forKey: .ratio)
             // As the command line takes them: a count of no pixels or more, a share of the image.
@@ -151,7 +153,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
         self.maxChannelDelta = 255
     }
 
-    private enum Key: String, CodingKey { case metric, noiseFloor, maxPixels, maxChannelDelta }
+    private enum Key: String, CodingKey, CaseIterable { case metric, noiseFloor, maxPixels, maxChannelDelta }
 
     /// Reads a tolerance; without `metric` it is the channel metric (as written before there
     /// were two). A limit left out is the default tolerance's (noise floor 1, difference at
@@ -159,6 +161,7 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
     /// of range is refused with its key path, never clamped.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
+        try refuseUnknownKeys(in: decoder, known: Key.allCases.map(\.rawValue))
         metric = try container.decodeIfPresent(Metric.self, forKey: .metric) ?? .channelDelta
         func channel(_ key: Key, default value: Int) throws -> Int {
             guard let given = try container.decodeIfPresent(Int.self, forKey: key) else { return value }

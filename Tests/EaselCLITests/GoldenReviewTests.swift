@@ -124,6 +124,22 @@ struct GoldenReviewTests {
         try write { $0["tolerance"] = ["maxPixels": ["count": -1]] }
         let negative = try s.run(["golden", "verify", "Docs", "Goldens"])
         #expect(negative.status == 64 && negative.stderr.contains("a pixel count is 0 or more"), "\(negative.stderr)")
+        // A misspelt setting is refused, naming it: never a verify with limits nobody chose,
+        // and never dropped by the next record.
+        for (change, path) in [
+            ({ (s: inout [String: Any]) in s["tolerence"] = ["maxPixels": ["count": 1000]] }, "tolerence"),
+            ({ (s: inout [String: Any]) in s["tolerance"] = ["maxPixels": ["cuont": 1000]] }, "tolerance.maxPixels.cuont"),
+            ({ (s: inout [String: Any]) in s["tolerance"] = ["maxPixel": ["count": 1000]] }, "tolerance.maxPixel"),
+        ] {
+            try write(change)
+            let before = try Data(contentsOf: settingsFile)
+            for verb in ["verify", "record"] {
+                let typo = try s.run(["golden", verb, "Docs", "Goldens"])
+                #expect(typo.status == 64, "\(verb) \(path): \(typo.stderr)")
+                #expect(typo.stderr.contains("\(path): unknown key"), "\(verb) \(path): \(typo.stderr)")
+            }
+            #expect(try Data(contentsOf: settingsFile) == before, "the settings file people edited is left as it is")
+        }
         settings["tolerance"] = nil
     }
 
@@ -143,6 +159,10 @@ struct GoldenReviewTests {
         let verify = try s.run(["golden", "verify", "Docs", "Goldens"])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("the render's warnings:") && verify.stdout.contains("is missing"), "\(verify.stdout)")
+        // Recording the error image in its place is said too, naming the card.
+        let record = try s.ok(["golden", "record", "Docs", "Goldens", "--only-failed"])
+        #expect(record.stderr.contains("easel: warning: ") && record.stderr.contains(card), "\(record.stderr)")
+        #expect(record.stderr.contains("is missing"), "\(record.stderr)")
     }
 
     @Test func aLinkInTheGoldensFolderNeverLeadsAWriteAmongTheDocuments() throws {
@@ -191,5 +211,26 @@ struct GoldenReviewTests {
         try s.folder.write("not a folder", to: "afile")
         let file = try s.run(["golden", "record", "Docs", "afile"])
         #expect(file.status == 64 && file.stderr.contains("is a file, not a folder"), "\(file.stderr)")
+    }
+
+    @Test func aGoldenThatIsNoFileIsUnreadableNotMissing() throws {
+        let s = try Self.recorded()
+        try FileManager.default.removeItem(at: s.folder.file("Goldens/a.png"))
+        try FileManager.default.createDirectory(at: s.folder.file("Goldens/a.png"), withIntermediateDirectories: false)
+        try FileManager.default.removeItem(at: s.folder.file("Goldens/b.png"))
+        try FileManager.default.createSymbolicLink(atPath: s.folder.file("Goldens/b.png").path, withDestinationPath: "/dev/zero")
+        let verify = try s.run(["golden", "verify", "Docs", "Goldens", "--report", "R"])
+        #expect(verify.status != 0)
+        #expect(!verify.stdout.contains("no golden"), "something stands at the golden's name: \(verify.stdout)")
+        #expect(verify.stdout.contains("a.png: the golden cannot be read (is a folder, not a file)"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("b.png: the golden cannot be read (is not a regular file"), "\(verify.stdout)")
+        // Accept takes only failed and new renderings: no hint to run it for these.
+        #expect(!verify.stderr.contains("golden accept"), "\(verify.stderr)")
+        // --only-missing records nothing over them.
+        try s.ok(["golden", "record", "Docs", "Goldens", "--only-missing"])
+        var isFolder: ObjCBool = false
+        #expect(
+            FileManager.default.fileExists(atPath: s.folder.file("Goldens/a.png").path, isDirectory: &isFolder)
+                && isFolder.boolValue)
     }
 }

@@ -291,7 +291,9 @@ struct GoldenVerify: EaselCommand {
             Terminal.printError(
                 "easel: note: \(orphans) golden\(orphans == 1 ? " has" : "s have") no document (`easel golden prune` lists them)")
         }
-        if let reportFolder, !failures.isEmpty {
+        // Accept adopts only renderings that failed or are new: not an unreadable golden,
+        // nor a document that could not be rendered.
+        if let reportFolder, failures.contains(where: { $0.status == .failed || $0.status == .new }) {
             Terminal.printError(
                 "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
                     + "accept what it shows with `easel golden accept \(Self.shellQuoted(report!))`")
@@ -364,7 +366,8 @@ struct GoldenRecord: EaselCommand {
             return try suite.record(
                 options: options, onlyMissing: onlyMissing,
                 onlyFailing: onlyFailed ? tolerance.value(over: recordedTolerance) : nil,
-                tolerance: tolerance.isGiven ? tolerance.value(over: recordedTolerance) : nil
+                tolerance: tolerance.isGiven ? tolerance.value(over: recordedTolerance) : nil,
+                warned: { Terminal.printError("easel: warning: \($0)") }
             ) { outcome in
                 switch outcome {
                 case .recorded(let golden): Terminal.printLine("recorded \(golden.path)")
