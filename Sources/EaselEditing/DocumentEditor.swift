@@ -185,7 +185,7 @@ public struct DocumentEditor {
         try materializePendingRedo()
         let current = try currentBytes()
         guard let previous = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
-        let restored = try restoring(previous, "undo")
+        let restored = try restoring(previous, "undo", blocking: \.undo)
         history.undo.removeLast()
         history.redo.append(EditHistory.Step(patch: HistoryPatch.turning(previous, into: current)))
         replace(with: restored, bytes: previous)
@@ -197,7 +197,7 @@ public struct DocumentEditor {
         if let step = history.redo.last {
             let current = try currentBytes()
             guard let next = step.patch.applied(to: current) else { throw Self.historyMismatch(url) }
-            let restored = try restoring(next, "redo")
+            let restored = try restoring(next, "redo", blocking: \.redo)
             history.redo.removeLast()
             history.undo.append(EditHistory.Step(patch: HistoryPatch.turning(next, into: current)))
             replace(with: restored, bytes: next)
@@ -348,15 +348,31 @@ public struct DocumentEditor {
 
     /// The document a history step's bytes make, read before anything changes: a step that
     /// makes no valid document is the history's fault, said as such (not the document's,
-    /// which is left as it was).
-    private func restoring(_ bytes: [UInt8], _ verb: String) throws -> any EditableDocument {
+    /// which is left as it was). The damaged step and those behind it in `steps` (which can
+    /// only be reached through it) are dropped, and the history kept without them when the
+    /// document has no unsaved changes: the next undo or redo does not fail on it again.
+    private mutating func restoring(
+        _ bytes: [UInt8], _ verb: String, blocking steps: WritableKeyPath<EditHistory, [EditHistory.Step]>
+    ) throws -> any EditableDocument {
         do {
             return try document.restored(from: bytes, file: url.path)
         } catch {
+            let dropped = history[keyPath: steps].count
+            history[keyPath: steps].removeAll()
+            var kept = ""
+            if let store, !hasUnsavedChanges, pending.isEmpty, pendingRedo.isEmpty {
+                var trimmed = history
+                do {
+                    try store.prepare(&trimmed, current: baseBytes).commit()
+                    history = trimmed
+                } catch {
+                    kept = " (this could not be saved: \((error as? DocumentError)?.reason ?? "\(error)"))"
+                }
+            }
             throw DocumentError(
                 file: url.path,
                 kind: .io(
-                    "the undo history is damaged: the step to \(verb) does not make a valid document (\(error.reason)); the document is unchanged"
+                    "the undo history is damaged: the step to \(verb) does not make a valid document (\(error.reason)); the document is unchanged, and the \(verb) steps from there on (\(dropped)) were dropped from the history, as they can never be applied\(kept)"
                 ))
         }
     }

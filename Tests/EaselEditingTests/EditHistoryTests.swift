@@ -94,13 +94,26 @@ struct EditHistoryTests {
             try Data(bytes).write(to: step)
         }
         let before = try [UInt8](Data(contentsOf: card))
-        var editor = try DocumentEditor(opening: card, stateFolder: state.url)
-        #expect {
-            _ = try editor.redo()
-        } throws: { error in
-            "\(error)".contains("the undo history is damaged: the step to redo does not make a valid document")
+        do {
+            var editor = try DocumentEditor(opening: card, stateFolder: state.url)
+            #expect {
+                _ = try editor.redo()
+            } throws: { error in
+                "\(error)".contains("the undo history is damaged: the step to redo does not make a valid document")
+                    && "\(error)".contains("the redo steps from there on (1) were dropped from the history")
+            }
+            #expect(try [UInt8](Data(contentsOf: card)) == before, "the document is unchanged")
+            // The damaged step is dropped, and that is kept: redo does not fail on it again,
+            // in this editor or the next, and new edits go on with their history.
+            #expect(try editor.redo() == false)
         }
-        #expect(try [UInt8](Data(contentsOf: card)) == before, "the document is unchanged")
+        var next = try DocumentEditor(opening: card, stateFolder: state.url)
+        #expect(try next.redo() == false, "nothing left to redo")
+        try next.perform { try $0.move(0, by: Point(x: 1, y: 1)) }
+        try next.save()
+        #expect(try next.undo())
+        try next.save()
+        #expect(try [UInt8](Data(contentsOf: card)) == before, "undo works again after the damaged step")
     }
 
     @Test func undoingToTheFileAsOpenedWritesItsBytesBack() throws {
