@@ -6,10 +6,17 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// commands) rather than impossible on this document; the CLI reports it as a usage error.
     public var isInvalidRequest: Bool
 
-    /// An error with `message`; set `isInvalidRequest` when the request itself is malformed.
-    public init(_ message: String, isInvalidRequest: Bool = false) {
+    /// The property at fault when one is, named as an edit request names it (`at`, `size`,
+    /// `rotation`, `strokeWidth`, `opacity`, `fontSize`, `dash`, `text`, `fill`, `stroke`):
+    /// for the server's key path. Nil when the edit as a whole is at fault.
+    public var property: String?
+
+    /// An error with `message`; set `isInvalidRequest` when the request itself is malformed,
+    /// and `property` when one property's value is the fault.
+    public init(_ message: String, isInvalidRequest: Bool = false, property: String? = nil) {
         self.message = message
         self.isInvalidRequest = isInvalidRequest
+        self.property = property
     }
 
     /// The error for an element index the document does not have, saying which indexes exist.

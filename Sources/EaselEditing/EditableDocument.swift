@@ -64,7 +64,14 @@ extension EditableDocument {
     public mutating func move(_ index: Int, by delta: Point) throws(EditError) {
         var changes = ElementChanges()
         changes.center = try center(of: index) + delta
-        try apply(changes, at: index)
+        do {
+            try apply(changes, at: index)
+        } catch {
+            // The new position is out of range because of the distance moved.
+            var error = error
+            if error.property == "at" { error.property = "by" }
+            throw error
+        }
     }
 
     /// Whether `other` is the same kind of document with the same content.

@@ -48,28 +48,34 @@ public struct ElementChanges: Hashable, Sendable {
 
     /// Checks values against the document limits before anything is applied.
     public func validate() throws(EditError) {
-        func check(_ value: Double?, _ what: String, _ range: ClosedRange<Double>) throws(EditError) {
+        func check(_ value: Double?, _ what: String, _ range: ClosedRange<Double>, _ property: String) throws(EditError) {
             guard let value else { return }
             guard value.isFinite, range.contains(value) else {
                 throw EditError(
-                    "\(what) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), not \(formatNumber(value))"
-                )
+                    "\(what) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), not \(formatNumber(value))",
+                    property: property)
             }
         }
         let coordinate = -DrawingLimits.maxCoordinate...DrawingLimits.maxCoordinate
-        try check(center?.x, "the x position", coordinate)
-        try check(center?.y, "the y position", coordinate)
-        try check(size?.width, "the width", 0...DrawingLimits.maxCoordinate)
-        try check(size?.height, "the height", 0...DrawingLimits.maxCoordinate)
-        try check(rotationDegrees, "the rotation", -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees)
-        try check(strokeWidth, "the stroke width", 0...DrawingLimits.maxStrokeWidth)
-        try check(opacity, "the opacity", 0...1)
-        try check(fontSize, "the font size", 0...DrawingLimits.maxFontSize)
-        for length in dash ?? [] { try check(length, "a dash length", 0...DrawingLimits.maxStrokeWidth) }
-        if let dash, !dash.isEmpty, dash.allSatisfy({ $0 == 0 }) { throw EditError("a dash pattern cannot be all zeros") }
-        if let text, let problem = TextLimits.problem(with: text) { throw EditError(problem) }
-        for color in [fill ?? nil, strokeColor].compactMap({ $0 }) where !color.isFinite {
-            throw EditError("colour components must be finite numbers")
+        try check(center?.x, "the x position", coordinate, "at")
+        try check(center?.y, "the y position", coordinate, "at")
+        try check(size?.width, "the width", 0...DrawingLimits.maxCoordinate, "size")
+        try check(size?.height, "the height", 0...DrawingLimits.maxCoordinate, "size")
+        try check(
+            rotationDegrees, "the rotation", -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees, "rotation")
+        try check(strokeWidth, "the stroke width", 0...DrawingLimits.maxStrokeWidth, "strokeWidth")
+        try check(opacity, "the opacity", 0...1, "opacity")
+        try check(fontSize, "the font size", 0...DrawingLimits.maxFontSize, "fontSize")
+        for length in dash ?? [] { try check(length, "a dash length", 0...DrawingLimits.maxStrokeWidth, "dash") }
+        if let dash, !dash.isEmpty, dash.allSatisfy({ $0 == 0 }) {
+            throw EditError("a dash pattern cannot be all zeros", property: "dash")
+        }
+        if let text, let problem = TextLimits.problem(with: text) { throw EditError(problem, property: "text") }
+        if let fill = fill ?? nil, !fill.isFinite {
+            throw EditError("colour components must be finite numbers", property: "fill")
+        }
+        if let strokeColor, !strokeColor.isFinite {
+            throw EditError("colour components must be finite numbers", property: "stroke")
         }
     }
 }

@@ -197,7 +197,7 @@ final class DocumentService: Sendable {
                 do {
                     try apply(operation, to: &document, folder: folder, results: &results)
                 } catch let error as EditError {
-                    throw Self.operationProblem(error.message, operation: operation, at: position, of: request)
+                    throw Self.operationProblem(error, operation: operation, at: position, of: request)
                 }
             }
         }
@@ -205,10 +205,13 @@ final class DocumentService: Sendable {
     }
 
     private static func operationProblem(
-        _ message: String, operation: EditRequest.Operation, at position: Int, of request: EditRequest
+        _ error: EditError, operation: EditRequest.Operation, at position: Int, of request: EditRequest
     ) -> Problem {
         let place = request.isList ? "operations[\(position)]" : nil
-        return Problem(.badRequest, "\(place.map { "\($0) (\(operation.verb))" } ?? operation.verb): \(message)", keyPath: place)
+        let keyPath = [place, error.property].compactMap { $0 }.joined(separator: ".")
+        return Problem(
+            .badRequest, "\(place.map { "\($0) (\(operation.verb))" } ?? operation.verb): \(error.message)",
+            keyPath: keyPath.isEmpty ? nil : keyPath)
     }
 
     private func apply(

@@ -231,7 +231,10 @@ struct EditRequest {
         do {
             try changes.validate()
         } catch {
-            throw node.invalid(error.message)
+            // Blamed on the property at fault where there is one (`size`, `rotation`...).
+            let keys = error.property == "fill" ? ["fill", "color"] : error.property.map { [$0] } ?? []
+            let culprit = keys.lazy.compactMap { key in try? node.optional(key) }.first ?? node
+            throw culprit.invalid(error.message)
         }
         return changes
     }
