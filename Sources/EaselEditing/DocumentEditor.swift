@@ -71,6 +71,9 @@ public struct DocumentEditor {
         opening url: URL, registry: DocumentRegistry = .standard, locking: Bool = true, lockTimeout: Double = 5,
         stateFolder: URL? = nil
     ) throws {
+        // A document reached through a symbolic link is edited where it is, as editors do:
+        // saving replaces the target, not the link with a copy that forks from it.
+        let url = locking ? Self.followingLink(url) : url
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         var opened = try registry.open(url)
         if locking {
@@ -96,6 +99,16 @@ public struct DocumentEditor {
         if store != nil { try migrateLegacySidecars() }
     }
 
+    /// `url`, or the file it names when it is a symbolic link (resolved to its real path).
+    static func followingLink(_ url: URL) -> URL {
+        var status = stat()
+        guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK,
+            let real = realpath(url.path, nil)
+        else { return url }
+        defer { free(real) }
+        return URL(fileURLWithPath: String(cString: real))
+    }
+
     /// Why `create` refused: something is at the path already (see `isAlreadyExists`).
     public static let alreadyExistsReason = "already exists; easel new does not replace files"
 
@@ -115,6 +128,8 @@ public struct DocumentEditor {
         guard !FileIO.entryExists(atPath: url.path) else {
             throw DocumentError(file: url.path, kind: .io(alreadyExistsReason))
         }
+        // The type is checked at the path given, before a hidden temporary name stands in for it.
+        _ = try registry.locate(document, at: url)
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let folder = try state.folder(forDocument: url)
         try withExtendedLifetime(try DocumentLock(at: folder.appendingPathComponent("lock"), for: url)) {
@@ -252,12 +267,25 @@ public struct DocumentEditor {
     /// the document is put back. Refuses, leaving the file as it is, when the file changed
     /// on disk since it was opened or last saved (another program or another easel wrote it).
     public mutating func save() throws {
-        let onDisk = try Self.contentBytes(of: located)
-        guard onDisk == baseBytes else {
+        try checkUnchangedOnDisk()
+        // A file its owner made read-only is left alone: replacing it needs only the folder's
+        // permission, and would both ignore the protection and take the file over.
+        if access(located.contentFile.path, W_OK) != 0 && (errno == EACCES || errno == EPERM) {
+            throw DocumentError(
+                file: url.path,
+                kind: .io("is read-only (its permissions do not let you write it); nothing was saved"))
+        }
+        // Easel must open what it saves: an edit within the verbs' own limits can still make
+        // a value past the format's (a card's offset is the position less the card's centre;
+        // a line's centre lies halfway between its ends).
+        let content = try currentBytes()
+        do {
+            _ = try document.restored(from: content, file: url.path)
+        } catch {
             throw DocumentError(
                 file: url.path,
                 kind: .io(
-                    "the file changed on disk since easel opened it (another program or another easel wrote it); nothing was saved — open it again and redo the edit"
+                    "the edit would make a document Easel cannot open again (\(error.reason)); nothing was saved — undo it or change it"
                 ))
         }
         // The version's own bytes when they are known (undone to the file as it was).
@@ -286,6 +314,16 @@ public struct DocumentEditor {
         } catch {
             preparedHistory.discard()
             throw Self.nothingSaved(error, url: url)
+        }
+        // Checked again now that everything is written and flushed, just before the renames:
+        // another program that saved meanwhile (an export of a large document takes a while
+        // to write) must not lose its change.
+        do {
+            try checkUnchangedOnDisk()
+        } catch {
+            for file in preparedDocument { file.discard() }
+            preparedHistory.discard()
+            throw error
         }
         var committed = 0
         do {
@@ -319,6 +357,18 @@ public struct DocumentEditor {
         baseBytes = try Self.contentBytes(of: located)
         hasUnsavedChanges = false
         announceUpgrade()
+    }
+
+    /// Throws, leaving everything as it is, when the document on disk is no longer what
+    /// easel read or last wrote (another program or another easel wrote it).
+    private func checkUnchangedOnDisk() throws {
+        guard try Self.contentBytes(of: located) == baseBytes else {
+            throw DocumentError(
+                file: url.path,
+                kind: .io(
+                    "the file changed on disk since easel opened it (another program or another easel wrote it); nothing was saved — open it again and redo the edit"
+                ))
+        }
     }
 
     /// Set by the first save of a document read in an older format (a legacy card): what

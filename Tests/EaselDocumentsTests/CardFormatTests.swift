@@ -82,6 +82,16 @@ struct CardFormatTests {
         #expect(card.imageElements[0].clip == nil)
         #expect(card.imageElements[1].clip == .library(.lens))
         #expect(warnings.count == 1 && warnings[0].message.contains("disagree"))
+        // An explicit null is the current app's "no clip", even beside an edition-1 `frame`
+        // (as the app shows it), said as a disagreement; `frame` alone is edition 1's clip.
+        let (mixed, said) = try decode(
+            minimal(
+                images: """
+                    [{"transform":\(transform),"frameIndex":null,"frame":3},{"transform":\(transform),"frame":3}]
+                    """))
+        #expect(mixed.imageElements[0].clip == nil)
+        #expect(mixed.imageElements[1].clip == .library(LibraryShape(rawValue: 3)!))
+        #expect(said.count == 1 && said[0].message.contains("frameIndex null (no clip) and frame 3 disagree"), "\(said)")
     }
 
     @Test func anOutOfRangeClipIndexIsAnError() {

@@ -113,13 +113,19 @@ public enum CardDecoder {
         }
         let indexFromFrameIndex = try node.optionalNonNull("frameIndex").map { (n) throws(DocumentError) in try clipIndex(n) }
         let indexFromFrame = try node.optionalNonNull("frame").map { (n) throws(DocumentError) in try clipIndex(n) }
-        if let a = indexFromFrameIndex, let b = indexFromFrame, a != b {
+        // `frameIndex` written at all is the current app's word, null meaning no clip (edition
+        // 2 always writes it); `frame` speaks only where it is absent (edition 1).
+        let hasFrameIndex = try node.optional("frameIndex") != nil
+        if let b = indexFromFrame, hasFrameIndex, indexFromFrameIndex != b {
             warnings.append(
                 DocumentWarning(
                     file: node.file, keyPath: node.path.description,
-                    message: "frameIndex \(a) and frame \(b) disagree; using frameIndex (the newer app's key)"))
+                    message:
+                        "frameIndex \(indexFromFrameIndex.map(String.init) ?? "null (no clip)") and frame \(b) disagree; using frameIndex (the newer app's key)"
+                ))
         }
-        let clip = (indexFromFrameIndex ?? indexFromFrame).flatMap(LibraryShape.init(rawValue:)).map(ClipShape.library)
+        let clip = (hasFrameIndex ? indexFromFrameIndex : indexFromFrame).flatMap(LibraryShape.init(rawValue:)).map(
+            ClipShape.library)
         return ImageElement(transform: transform, imageFilename: filename, clip: clip)
     }
 

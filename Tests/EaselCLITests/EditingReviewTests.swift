@@ -1,0 +1,90 @@
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// What a hostile review of the editing commands found: edits that saved documents Easel
+/// could not open again, read-only files replaced, links replaced by copies.
+@Suite("Editing: found in review")
+struct EditingReviewTests {
+    @Test func anEditWhoseResultEaselCouldNotOpenIsRefusedAndChangesNothing() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        try s.ok(["new", "drawing", "d.drawing"])
+        let card = try s.bytes("c.rwcard"), drawing = try s.bytes("d.drawing")
+        // Each is within the verb's own limits, but past the format's once stored: a card's
+        // offset is the position less the card's centre; a line's centre is halfway along it.
+        for arguments in [
+            ["add", "c.rwcard", "text", "hi", "--at", "650,-999999"],
+            ["add", "d.drawing", "line", "--from", "1e9,0", "--to", "0,0"],
+            ["add", "d.drawing", "rounded-rect", "--corner-radius", "1e9"],
+            ["add", "d.drawing", "path", "M 0 0 L 1e9 1e9"],
+            ["add", "d.drawing", "line", "--dash", Array(repeating: "1", count: 65).joined(separator: ",")],
+        ] {
+            let refused = try s.run(arguments)
+            #expect(refused.status == 1, "\(arguments): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("the edit would make a document Easel cannot open again")
+                    && refused.stderr.contains("nothing was saved"), "\(arguments): \(refused.stderr)")
+        }
+        #expect(try s.bytes("c.rwcard") == card && s.bytes("d.drawing") == drawing)
+        try s.ok(["info", "c.rwcard"])
+        try s.ok(["info", "d.drawing"])
+    }
+
+    @Test func aReadOnlyDocumentIsNotReplaced() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "card", "c.rwcard"])
+        let path = s.folder.file("c.rwcard").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let before = try s.bytes("c.rwcard")
+        // Root may write anything; the user the protection is for is another: run as nobody
+        // (the folders open to them), as a non-root user runs.
+        var arguments = ["add", "c.rwcard", "text", "protected"]
+        var executable = s.easel
+        var environment = s.environment
+        let state = TemporaryFolder("easel-state-other-user")
+        if getuid() == 0 {
+            for folder in [s.folder.url, state.url] {
+                try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+            }
+            environment["XDG_STATE_HOME"] = state.path
+            environment["XDG_CONFIG_HOME"] = state.path
+            environment["HOME"] = state.path
+            executable = URL(fileURLWithPath: "/usr/bin/setpriv")
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", s.easel.path] + arguments
+        }
+        let refused = try ProcessRunner.run(executable, arguments, environment: environment, currentDirectory: s.folder.url)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is read-only"), "\(refused.stderr)")
+        #expect(try s.bytes("c.rwcard") == before)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.posixPermissions] as? Int == 0o444)
+        #expect(attributes[.ownerAccountID] as? Int == Int(getuid()), "not taken over by another user")
+    }
+
+    @Test func aDocumentReachedThroughALinkIsEditedWhereItIs() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: s.folder.file("link"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "real/c.rwcard"])
+        try FileManager.default.createSymbolicLink(
+            atPath: s.folder.file("link/c.rwcard").path, withDestinationPath: "../real/c.rwcard")
+        try s.ok(["add", "link/c.rwcard", "text", "through the link"])
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: s.folder.file("link/c.rwcard").path) == "../real/c.rwcard",
+            "the link is still a link")
+        #expect(try String(decoding: s.bytes("real/c.rwcard"), as: UTF8.self).contains("through the link"))
+        // One document, one history, whichever path names it.
+        try s.ok(["undo", "real/c.rwcard"])
+        #expect(!String(decoding: try s.bytes("link/c.rwcard"), as: UTF8.self).contains("through the link"))
+    }
+
+    @Test func aNewDocumentOfNoKnownTypeIsRefusedByTheNameGiven() throws {
+        let s = CLIScratch()
+        let refused = try s.run(["new", "card", ".rwcard"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(".rwcard: a file with no extension"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains(".easel-new-"), "not the hidden temporary name: \(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path).isEmpty, "nothing left behind")
+    }
+}
