@@ -68,6 +68,7 @@ extension Card: EditableDocument {
         guard imageElements.count < CardLimits.maxElements else {
             throw EditError("the card already has \(CardLimits.maxElements) images")
         }
+        try ElementFormatCheck.check(.image(element))
         imageElements.append(element)
         return imageElements.count - 1
     }
@@ -78,6 +79,7 @@ extension Card: EditableDocument {
         guard textElements.count < CardLimits.maxElements else {
             throw EditError("the card already has \(CardLimits.maxElements) texts")
         }
+        try ElementFormatCheck.check(.text(element))
         textElements.append(element)
         return elementCount - 1
     }
@@ -106,6 +108,7 @@ extension Card: EditableDocument {
             if changes.fill != nil || changes.text != nil || changes.font != nil {
                 throw EditError("element \(index) is an image: --fill, --text and --font apply to texts")
             }
+            try ElementFormatCheck.check(.image(element))
             imageElements[i] = element
         case .text(let i):
             var element = textElements[i]
@@ -117,6 +120,7 @@ extension Card: EditableDocument {
             if let text = changes.text { element.text = text }
             if let font = changes.font { element.textFont = font }
             if changes.clip != nil { throw EditError("element \(index) is a text: only images have clip shapes on a card") }
+            try ElementFormatCheck.check(.text(element))
             textElements[i] = element
         }
     }

@@ -275,13 +275,11 @@ public struct DocumentEditor {
                 file: url.path,
                 kind: .io("is read-only (its permissions do not let you write it); nothing was saved"))
         }
-        // Easel must open what it saves: an edit within the verbs' own limits can still make
-        // a value past the format's (a card's offset is the position less the card's centre;
-        // a line's centre lies halfway between its ends).
-        let content = try currentBytes()
+        // Easel must open what it saves. Each edit checks the element it makes (see
+        // `EditableOpenability`); this whole-document check is the last line, before any write.
         do {
-            _ = try document.restored(from: content, file: url.path)
-        } catch {
+            _ = try document.restored(from: try currentBytes(), file: url.path)
+        } catch let error as DocumentError {
             throw DocumentError(
                 file: url.path,
                 kind: .io(

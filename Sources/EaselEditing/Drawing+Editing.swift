@@ -38,6 +38,7 @@ extension Drawing: EditableDocument {
         guard graphics.count < DrawingLimits.maxGraphics else {
             throw EditError("the drawing already has \(DrawingLimits.maxGraphics) graphics")
         }
+        try ElementFormatCheck.check(graphic, canvas: canvasSize)
         graphics.append(graphic)
         return graphics.count - 1
     }
@@ -47,7 +48,9 @@ extension Drawing: EditableDocument {
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
         try changes.validate()
         try checkIndex(index)
-        graphics[index] = try graphics[index].applying(changes)
+        let changed = try graphics[index].applying(changes)
+        try ElementFormatCheck.check(changed, canvas: canvasSize)
+        graphics[index] = changed
     }
 
     /// The graphic's centre in canvas coordinates; throws for an index out of range.

@@ -23,12 +23,19 @@ struct EditingReviewTests {
             let refused = try s.run(arguments)
             #expect(refused.status == 1, "\(arguments): \(refused.stderr)")
             #expect(
-                refused.stderr.contains("the edit would make a document Easel cannot open again")
-                    && refused.stderr.contains("nothing was saved"), "\(arguments): \(refused.stderr)")
+                refused.stderr.contains("this edit would store a value Easel cannot open again")
+                    && refused.stderr.contains("it was not made"), "\(arguments): \(refused.stderr)")
         }
         #expect(try s.bytes("c.rwcard") == card && s.bytes("d.drawing") == drawing)
-        try s.ok(["info", "c.rwcard"])
         try s.ok(["info", "d.drawing"])
+        // In a session the refused edit is one failure; the others are saved.
+        let session = try s.run(
+            ["edit", "c.rwcard"], stdin: "add text kept\nadd text lost --at 650,-999999\nadd text also-kept\n")
+        #expect(session.status == 1, "\(session.stderr)")
+        let saved = String(decoding: try s.bytes("c.rwcard"), as: UTF8.self)
+        #expect(saved.contains("kept") && saved.contains("also-kept") && !saved.contains("lost"), "\(saved)")
+        try s.ok(["info", "c.rwcard"])
+
     }
 
     @Test func aReadOnlyDocumentIsNotReplaced() throws {
