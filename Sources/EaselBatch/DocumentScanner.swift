@@ -74,7 +74,7 @@ public enum DocumentScanner {
                             Entry(
                                 relativePath: relative,
                                 problem:
-                                    "is a symbolic link, which a folder export does not follow; export the file it leads to by naming it"
+                                    "is a symbolic link, which a folder scan does not follow (export, validate and golden alike); name the file it leads to instead"
                             ))
                     }
                 default:

@@ -96,6 +96,9 @@ public struct DocumentEditor {
         self.encodedCurrent = baseBytes
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
         (history, historyNote) = readStore.load(current: baseBytes)
+        // A history that cannot serve (the document changed outside easel, or it is
+        // unreadable) is removed at once, under the lock: said once, even if this edit fails.
+        if let store, historyNote != nil { store.reset() }
         if store != nil { try migrateLegacySidecars() }
     }
 

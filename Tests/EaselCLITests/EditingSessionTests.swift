@@ -130,6 +130,13 @@ struct EditingSessionTests {
         #expect(result.status == 0)
         #expect(result.stderr.contains("changed outside easel"))
         #expect(result.stdout == "nothing to undo in d.drawing\n")
+        // Said once: the reset is kept even when the edit that found it fails.
+        try s.ok(["add", "d.drawing", "star"])
+        try s.folder.write(String(decoding: DrawingEncoder.encode(Drawing(background: .white)), as: UTF8.self), to: "d.drawing")
+        let failed = try s.run(["remove", "d.drawing", "7"])
+        #expect(failed.status == 1 && failed.stderr.contains("changed outside easel"), "\(failed.stderr)")
+        let next = try s.ok(["undo", "d.drawing"])
+        #expect(!next.stderr.contains("changed outside easel"), "\(next.stderr)")
     }
 
     @Test func nothingIsLeftBesideTheDocuments() throws {

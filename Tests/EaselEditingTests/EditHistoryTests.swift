@@ -210,9 +210,10 @@ struct EditHistoryTests {
             FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.first { $0.lastPathComponent == "lock" }
         ).deletingLastPathComponent().appendingPathComponent("index.json")
+        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+        // Planted once the editor is open (opening removes a history it cannot read).
         try? FileManager.default.removeItem(at: index)
         try FileManager.default.createDirectory(at: index.appendingPathComponent("blocker"), withIntermediateDirectories: true)
-        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
         _ = try editor.add(ElementRequest(kind: "star", documentName: "d.drawing"))
         #expect { try editor.save() } throws: { error in
             "\(error)".contains("nothing was saved: the document and its undo history are as they were")
