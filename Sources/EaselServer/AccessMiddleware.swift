@@ -20,6 +20,24 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
+        let origin = request.headers[.origin]
+        do {
+            return try await check(request, context: context, next: next)
+        } catch var problem as Problem {
+            // A refusal an allowed origin's page can read (a 401, 403, 405 or 503 without
+            // these headers reaches its script as an opaque network error).
+            if let origin, configuration.allowedOrigins.contains(origin) {
+                for field in Self.corsHeaders(origin: origin) where problem.headers[field.name] == nil {
+                    problem.headers.append(field)
+                }
+            }
+            throw problem
+        }
+    }
+
+    private func check(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         // Judged on the path as the router matches it (empty segments dropped, each one
         // percent-decoded): `//api/documents` reaches the same route as `/api/documents`.
         let segments = Self.routeSegments(request.uri.path)
@@ -35,17 +53,19 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.x.x.x, localhost and [::1]"
             )
         }
-        if !isPublic && !configuration.bindsLoopback && !hasToken {
-            var problem = Problem(.unauthorized, "this server needs its token: send Authorization: Bearer TOKEN")
-            problem.headers[.wwwAuthenticate] = "Bearer"
-            throw problem
-        }
+        // A CORS preflight from an allowed origin is answered before the token is asked
+        // for: browsers never send credentials on a preflight, and it reveals nothing.
         if request.method == .options, let origin, configuration.allowedOrigins.contains(origin) {
             var headers = Self.corsHeaders(origin: origin)
             headers[.accessControlAllowMethods] = "GET, POST, DELETE, OPTIONS"
             headers[.accessControlAllowHeaders] = "Authorization, Content-Type, If-Match, If-None-Match"
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
+        }
+        if !isPublic && !configuration.bindsLoopback && !hasToken {
+            var problem = Problem(.unauthorized, "this server needs its token: send Authorization: Bearer TOKEN")
+            problem.headers[.wwwAuthenticate] = "Bearer"
+            throw problem
         }
         if let allowed = Self.allowedMethods(segments), !allowed.contains(request.method) {
             // OPTIONS (not a CORS preflight from an allowed origin, answered above) says what the route answers.

@@ -5,9 +5,10 @@ import Foundation
 /// The render cache's second tier, in Easel's state folder (`…/easel/render-cache`): it
 /// survives restarts, and replicas sharing the state folder share it. One file per entry,
 /// named by a hash of its key: a line of JSON (the key, the ETag, the revision, the source
-/// stamps), then the output's bytes. An entry is used only when its key matches exactly
-/// and every stamp still does; written atomically; the oldest files (by last use) go first
-/// when the folder passes its byte limit. A damaged or foreign file is a miss, never an error.
+/// stamps, the output's length and checksum), then the output's bytes. An entry is used only
+/// when its key matches exactly, every stamp still does and the bytes are whole and
+/// unchanged; written atomically; the oldest files (by last use) go first when the folder
+/// passes its byte limit. A damaged or foreign file is a miss, never an error.
 final class DiskRenderCache: Sendable {
     let folder: URL
     let maxBytes: Int
@@ -17,6 +18,9 @@ final class DiskRenderCache: Sendable {
         var etag: String
         var revision: String
         var sources: [Source]
+        /// The output's length and FNV-1a hash: a file cut short or changed on disk is a miss.
+        var byteCount: Int
+        var checksum: UInt64
         struct Source: Codable {
             var path: String
             var stamp: FileStamp?
@@ -37,12 +41,15 @@ final class DiskRenderCache: Sendable {
         guard let bytes = try? FileIO.readBytes(at: url.path, maxBytes: 256 << 20),
             let newline = bytes.firstIndex(of: 0x0A),
             let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])), header.key == key,
+            bytes.count - newline - 1 == header.byteCount,
             header.sources.allSatisfy({ FileStamp.of($0.path) == $0.stamp })
         else { return nil }
+        let output = Array(bytes[(newline + 1)...])
+        guard FNV1a.hash(output) == header.checksum else { return nil }
         // Last use is the modification time: eviction keeps what is used.
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return RenderCache.Entry(
-            bytes: Array(bytes[(newline + 1)...]), etag: header.etag, revision: header.revision,
+            bytes: output, etag: header.etag, revision: header.revision,
             sources: header.sources.map { ($0.path, $0.stamp) })
     }
 
@@ -50,7 +57,8 @@ final class DiskRenderCache: Sendable {
         guard entry.bytes.count < maxBytes else { return }
         let header = Header(
             key: key, etag: entry.etag, revision: entry.revision,
-            sources: entry.sources.map { Header.Source(path: $0.path, stamp: $0.stamp) })
+            sources: entry.sources.map { Header.Source(path: $0.path, stamp: $0.stamp) }, byteCount: entry.bytes.count,
+            checksum: FNV1a.hash(entry.bytes))
         guard let json = try? JSONEncoder().encode(header) else { return }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -50,7 +50,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         }
         let url = try service.document(at: path)
         let path = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
-        let (json, revision, canUndo, canRedo) = try await files.runIfActive { () throws -> ([UInt8], String, Bool, Bool) in
+        // In the render pool: describing lays out every text (a card within the limits can
+        // take seconds), so it is bounded as renders are: as many at once as there are
+        // workers, and a 503 to retry when the queue is full, never memory and CPU without end.
+        let (json, revision, canUndo, canRedo) = try await pool.run { () throws -> ([UInt8], String, Bool, Bool) in
             do {
                 return try service.describe(url, relativePath: path)
             } catch {
@@ -75,8 +78,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             format: format, query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
         // A hit in memory is checked without the pool: stat calls only, no waiting behind
         // renders. The disk tier is read in the pool, with the render it may spare.
-        let key = path + "\u{0}" + query.key
-        let cached = service.cache.entry(for: key, includingDisk: false)
+        let cached = service.cache.entry(for: service.renderKey(relativePath: path, query: query), includingDisk: false)
         let entry: RenderCache.Entry
         if let cached {
             entry = cached

@@ -109,10 +109,19 @@ final class DocumentService: Sendable {
         return (Array(try encoder.encode(description)), revision, editor.canUndo, editor.canRedo)
     }
 
+    /// The render cache's key for the document at `relativePath` rendered with `query`. It
+    /// holds the served folder's real path, since the disk tier is shared by every server
+    /// using the state folder (two folders hold cards of the same names when one is a copy of
+    /// the other). Paths go in by their bytes (base64 of the UTF-8): Swift compares strings
+    /// by canonical equivalence, and `café` precomposed and decomposed are two files.
+    func renderKey(relativePath: String, query: RenderQuery) -> String {
+        Data((folder.realPath + "\u{0}" + relativePath).utf8).base64EncodedString() + "\u{0}" + query.key
+    }
+
     /// The document rendered with `query`'s options: from the cache when nothing it was made
     /// from has changed, else rendered now. `hit` says which.
     func render(_ url: URL, relativePath: String, query: RenderQuery) throws -> (entry: RenderCache.Entry, hit: Bool) {
-        let key = relativePath + "\u{0}" + query.key
+        let key = renderKey(relativePath: relativePath, query: query)
         if let entry = cache.entry(for: key) { return (entry, true) }
         guard let location = registry.location(of: url) else { throw Problem(.notFound, "not a document") }
         // Stamp first: a change while rendering then shows as a change next time.

@@ -16,12 +16,17 @@ struct RenderQuery: Hashable, Sendable {
 
     static let parameters: Set<String> = ["scale", "width", "height", "fit", "preset", "background", "dpi", "rev"]
 
-    static func parse(format: OutputFormat, query: [(key: String, value: String)]) throws(Problem) -> RenderQuery {
+    /// `also` names parameters the caller took out of `query` itself (`format` and `kind`
+    /// for `POST /api/render`), for the message that lists what render takes.
+    static func parse(format: OutputFormat, query: [(key: String, value: String)], also: Set<String> = [])
+        throws(Problem) -> RenderQuery
+    {
         var values: [String: String] = [:]
         for (key, value) in query {
             guard parameters.contains(key) else {
                 throw Problem(
-                    .badRequest, "unknown query parameter \"\(key)\"; render takes \(parameters.sorted().joined(separator: ", "))"
+                    .badRequest,
+                    "unknown query parameter \"\(key)\"; render takes \(parameters.union(also).sorted().joined(separator: ", "))"
                 )
             }
             guard values[key] == nil else { throw Problem(.badRequest, "the query parameter \"\(key)\" is given twice") }

@@ -26,7 +26,14 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
     private func render(_ request: Request) async throws -> Response {
         var format = OutputFormat.png, kind: String?
         var rest: [(key: String, value: String)] = []
+        var seen: Set<String> = []
         for (key, value) in request.uri.queryParameters {
+            // As every other parameter: a second value is refused, never silently the one used.
+            if key == "format" || key == "kind" {
+                guard seen.insert(String(key)).inserted else {
+                    throw Problem(.badRequest, "the query parameter \"\(key)\" is given twice")
+                }
+            }
             switch key {
             case "format":
                 guard let value = OutputFormat(rawValue: String(value)) else {
@@ -37,7 +44,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
             default: rest.append((String(key), String(value)))
             }
         }
-        let query = try RenderQuery.parse(format: format, query: rest)
+        let query = try RenderQuery.parse(format: format, query: rest, also: ["format", "kind"])
         let contentType = (request.headers[.contentType] ?? "").lowercased()
         guard Self.bodyTypes.contains(where: contentType.hasPrefix) else { throw Self.unsupportedBody }
         let body = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)

@@ -1,0 +1,119 @@
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// What a hostile review of the render routes found: renders of one document served for
+/// another (another folder's through the shared disk cache, a name's other Unicode form),
+/// damaged cache files served, CORS preflights refused for want of a token browsers never send.
+@Suite("easel serve: renders, found in review")
+struct ServerRenderReviewTests {
+    static let thumbnail = "render.png?preset=thumbnail"
+
+    @Test func twoFoldersSharingTheStateFolderNeverGetEachOthersRenders() async throws {
+        let state = TemporaryFolder("easel-serve-state")
+        let first = try ServerFixtures.samples(), second = try ServerFixtures.samples()
+        // The copy's card says something else (as a folder and its edited backup would).
+        let card = second.file(ServerFixtures.card)
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: card)) as! [String: Any]
+        json["backgroundColor"] = [0, 0, 0, 1]
+        try JSONSerialization.data(withJSONObject: json).write(to: card)
+
+        let a = try await LiveServer.start(first, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        let fromA = try await a.request("GET", "/api/documents/\(ServerFixtures.card)/\(Self.thumbnail)")
+        try await a.stop()
+        let b = try await LiveServer.start(second, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        defer { Task { try await b.stop() } }
+        let fromB = try await b.request("GET", "/api/documents/\(ServerFixtures.card)/\(Self.thumbnail)")
+        #expect(fromA.status == 200 && fromB.status == 200)
+        #expect(fromA.body != fromB.body, "B's own card, not A's render from the shared disk cache")
+        #expect(fromA.headers["etag"] != fromB.headers["etag"])
+    }
+
+    @Test func namesThatDifferOnlyInUnicodeFormAreTwoDocuments() async throws {
+        let folder = try ServerFixtures.samples()
+        let composed = "caf\u{E9}.rwcard", decomposed = "cafe\u{301}.rwcard"
+        // Swift calls the two names equal; the file system keeps two files.
+        #expect(composed == decomposed)
+        let source = try Data(contentsOf: folder.file(ServerFixtures.card))
+        try source.write(to: URL(fileURLWithPath: folder.path + "/" + composed))
+        var json = try JSONSerialization.jsonObject(with: source) as! [String: Any]
+        json["backgroundColor"] = [0, 0, 0, 1]
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder.path + "/" + decomposed))
+        let server = try await LiveServer.start(folder)
+        defer { Task { try await server.stop() } }
+        let nfd = try await server.request("GET", "/api/documents/cafe%CC%81.rwcard/\(Self.thumbnail)")
+        let nfc = try await server.request("GET", "/api/documents/caf%C3%A9.rwcard/\(Self.thumbnail)")
+        #expect(nfd.status == 200 && nfc.status == 200, "\(nfd.text) \(nfc.text)")
+        #expect(nfd.body != nfc.body, "two cards, two renders")
+    }
+
+    @Test func aDamagedDiskCacheFileIsAMiss() async throws {
+        let folder = try ServerFixtures.samples()
+        let state = TemporaryFolder("easel-serve-state")
+        let path = "/api/documents/\(ServerFixtures.card)/\(Self.thumbnail)"
+        let first = try await LiveServer.start(folder, state: state) { $0.limits.diskCacheBytes = 8 << 20 }
+        let rendered = try await first.request("GET", path)
+        try await first.stop()
+        let cacheFolder = first.stateFolder.appendingPathComponent("render-cache")
+        let file = cacheFolder.appendingPathComponent(
+            try #require(try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).first { $0.hasSuffix(".render") }))
+        for damage in ["a flipped byte", "cut short"] {
+            var bytes = try [UInt8](Data(contentsOf: file))
+            if damage == "a flipped byte" { bytes[bytes.count - 500] ^= 0xFF } else { bytes.removeLast(1000) }
+            try Data(bytes).write(to: file)
+            // Memory off: the answer comes from disk or from a new render.
+            let server = try await LiveServer.start(folder, state: state) {
+                $0.limits.diskCacheBytes = 8 << 20
+                $0.limits.cacheBytes = 0
+            }
+            let answer = try await server.request("GET", path)
+            try await server.stop()
+            #expect(answer.status == 200)
+            #expect(answer.body == rendered.body, "\(damage): rendered again, not the damaged bytes")
+        }
+    }
+
+    @Test func aPreflightFromAnAllowedOriginNeedsNoToken() async throws {
+        let token = "a-long-random-test-token-0123456789"
+        let origin = "http://good.example"
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.host = "0.0.0.0"
+            $0.token = token
+            $0.allowedOrigins = [origin]
+        }
+        defer { Task { try await server.stop() } }
+        let preflight = try await server.request(
+            "OPTIONS", "/api/documents",
+            headers: [
+                "Origin": origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization",
+            ])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == origin)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        // The refusal of a request without the token is readable by the allowed page.
+        let refused = try await server.request("GET", "/api/documents", headers: ["Origin": origin])
+        #expect(refused.status == 401)
+        #expect(refused.headers["access-control-allow-origin"] == origin)
+        // Another origin's preflight still needs the token.
+        let other = try await server.request(
+            "OPTIONS", "/api/documents", headers: ["Origin": "http://evil.example", "Access-Control-Request-Method": "GET"])
+        #expect(other.status == 401)
+        #expect(other.headers["access-control-allow-origin"] == nil)
+    }
+
+    @Test func aStatelessRenderTakesFormatAndKindOnce() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let card = try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card)))
+        for query in ["format=png&format=svg", "kind=drawing&kind=card"] {
+            let twice = try await server.request(
+                "POST", "/api/render?\(query)", headers: ["Content-Type": "application/json"], body: card)
+            #expect(twice.status == 400, "\(query): \(twice.text)")
+            #expect(twice.text.contains("is given twice"), "\(query): \(twice.text)")
+        }
+        let unknown = try await server.request(
+            "POST", "/api/render?formt=png", headers: ["Content-Type": "application/json"], body: card)
+        #expect(unknown.status == 400)
+        #expect(unknown.text.contains("format") && unknown.text.contains("kind"), "the list names them: \(unknown.text)")
+    }
+}
