@@ -59,10 +59,14 @@ final class DocumentService: Sendable {
 
     // MARK: Listing
 
-    private let summaries = Locked([String: (stamp: FileStamp, summary: DocumentSummary)]())
+    /// Summaries by the document's path (by its bytes, as render keys), with the stamps
+    /// of the document and of every image it draws when it was summarised.
+    private let summaries = Locked(
+        [[UInt8]: (stamp: FileStamp, images: [(path: String, stamp: FileStamp?)], summary: DocumentSummary)]())
 
     /// Every document below the folder, and every entry named like one that cannot be
-    /// served, with the reason. Summaries are remembered until the file changes.
+    /// served, with the reason. Summaries are remembered until the file or one of its
+    /// images changes (an image added or removed changes the warnings).
     func list() -> [DocumentSummary] {
         DocumentScanner.scan(folder.url, registry: registry).map { entry in
             if let problem = entry.problem { return DocumentSummary(path: entry.relativePath, problem: problem) }
@@ -70,12 +74,19 @@ final class DocumentService: Sendable {
             guard let location = registry.location(of: url), let stamp = FileStamp.of(location.contentFile.path) else {
                 return DocumentSummary(path: entry.relativePath, problem: "the document disappeared while being listed")
             }
-            if let known = summaries.withLock({ $0[entry.relativePath] }), known.stamp == stamp { return known.summary }
+            let key = Array(entry.relativePath.utf8)
+            if let known = summaries.withLock({ $0[key] }), known.stamp == stamp,
+                known.images.allSatisfy({ FileStamp.of($0.path) == $0.stamp })
+            {
+                return known.summary
+            }
             var summary = DocumentSummary(path: entry.relativePath)
+            var images: [(path: String, stamp: FileStamp?)] = []
             summary.size = Int(stamp.size)
             summary.revision = try? revision(of: url)
             do {
                 let located = try registry.open(url)
+                images = located.referencedFiles.compactMap { file in file.path.map { ($0, FileStamp.of($0)) } }
                 summary.kind = (located.document as? any EditableDocument)?.kindName ?? located.contentType.identifier
                 let scene = try? DocumentRenderer.scene(for: located)
                 summary.warnings = (located.warnings + (scene?.warnings ?? [])).map {
@@ -84,7 +95,7 @@ final class DocumentService: Sendable {
             } catch {
                 summary.problem = ServedFolder.hidingServerPaths(in: "\(error)", folder: folder.url)
             }
-            summaries.withLock { $0[entry.relativePath] = (stamp, summary) }
+            summaries.withLock { $0[key] = (stamp, images, summary) }
             return summary
         }
     }

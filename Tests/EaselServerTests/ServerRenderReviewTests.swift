@@ -116,4 +116,24 @@ struct ServerRenderReviewTests {
         #expect(unknown.status == 400)
         #expect(unknown.text.contains("format") && unknown.text.contains("kind"), "the list names them: \(unknown.text)")
     }
+
+    @Test func theListingsWarningsFollowTheImagesADocumentDraws() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        func warnings() async throws -> [String] {
+            let listing = try await server.request("GET", "/api/documents").json
+            let documents = try #require(listing["documents"] as? [[String: Any]])
+            let card = try #require(documents.first { $0["path"] as? String == ServerFixtures.card })
+            return card["warnings"] as? [String] ?? []
+        }
+        let image = server.folder.file("8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11")
+        let before = try await warnings()
+        #expect(!before.contains { $0.contains("8A1C53E2") }, "\(before)")
+        let bytes = try Data(contentsOf: image)
+        try FileManager.default.removeItem(at: image)
+        let missing = try await warnings()
+        #expect(missing.contains { $0.contains("8A1C53E2") }, "the card's image is gone: \(missing)")
+        try bytes.write(to: image)
+        #expect(try await warnings() == before, "and back")
+    }
 }
