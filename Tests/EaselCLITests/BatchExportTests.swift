@@ -136,6 +136,33 @@ struct BatchExportTests {
         #expect(try s.bytes("Out/c.png") != before)
     }
 
+    @Test func aRewriteThatPutsTheOldModificationTimeBackIsRenderedAgain() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "card", "Docs/c.rwcard", "--background", "red"])
+        try s.ok(["export", "Docs", "--out", "Out", "--preset", "thumbnail"])
+        let before = try s.bytes("Out/c.png")
+        // The same size, in place (the same inode), and the modification time set back, as
+        // `cp -p`, `rsync -t` or a careless tool leaves it: only the status-change time tells.
+        let path = s.folder.file("Docs/c.rwcard").path
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        let text = String(decoding: try s.bytes("Docs/c.rwcard"), as: UTF8.self)
+        let red = try #require(text.range(of: #""backgroundColor" : \[\s*1,"#, options: .regularExpression))
+        let blue = text.replacingCharacters(in: red, with: text[red].replacingOccurrences(of: "1,", with: "0,"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(blue.utf8))
+        try handle.close()
+        #expect(try s.bytes("Docs/c.rwcard").count == text.utf8.count, "the same size")
+        var times = [status.st_atim, status.st_mtim]  // to the nanosecond
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(path, &after) == 0 && after.st_mtim.tv_nsec == status.st_mtim.tv_nsec && after.st_ino == status.st_ino)
+        let again = try s.ok(["export", "Docs", "--out", "Out", "--preset", "thumbnail"])
+        #expect(again.stderr.contains("rendered 1"), "\(again.stderr)")
+        #expect(try s.bytes("Out/c.png") != before)
+    }
+
     @Test func shardsCoverEveryDocumentExactlyOnce() throws {
         let s = CLIScratch()
         _ = try Self.makeFolder(s, cards: 20)
