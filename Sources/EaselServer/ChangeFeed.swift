@@ -40,9 +40,24 @@ final class ChangeFeed: Sendable {
             failure.withLock { $0 = "\(error)" }
             return
         }
+        // The folder as it was named, and what it was when the watch began: a folder replaced
+        // (moved aside and made again, or a link to it pointed elsewhere, as atomic deploys
+        // do) is no longer the one watched, so readiness fails until it is back.
+        let named = folder.url.path
+        let watched = Self.identity(of: named)
         let thread = Thread { [self] in
-            var lastBeat = Date()
+            var lastBeat = Date(), lastLook = Date()
             while running.withLock({ $0 }) {
+                if Date().timeIntervalSince(lastLook) > 1 {
+                    lastLook = Date()
+                    let replaced = Self.identity(of: named) != watched
+                    failure.withLock {
+                        $0 =
+                            replaced
+                            ? "the served folder was replaced or moved since the server started watching it; restart the server to serve the folder now there"
+                            : nil
+                    }
+                }
                 let changed = watcher.value.changes(timeout: 0.2)
                 var seen = Set<String>()
                 for path in changed {
@@ -59,6 +74,13 @@ final class ChangeFeed: Sendable {
         }
         thread.name = "easel-serve-watch"
         thread.start()
+    }
+
+    /// The device and inode of what `path` names now (links followed); nil when nothing.
+    static func identity(of path: String) -> [UInt64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
     }
 
     /// Stops watching and ends every subscriber's stream (graceful shutdown).

@@ -136,4 +136,30 @@ struct ServerRenderReviewTests {
         try bytes.write(to: image)
         #expect(try await warnings() == before, "and back")
     }
+
+    @Test func aServedFolderReplacedUnderTheServerIsNotReady() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        #expect(try await server.request("GET", "/readyz").status == 200)
+        let folder = server.folder.url, aside = folder.appendingPathExtension("old")
+        try FileManager.default.moveItem(at: folder, to: aside)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        // Change events watch the folder moved aside: readiness says so, within seconds.
+        var status = 200
+        for _ in 0..<50 where status == 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await server.request("GET", "/readyz").status
+        }
+        let replaced = try await server.request("GET", "/readyz")
+        #expect(replaced.status == 503)
+        #expect(replaced.text.contains("replaced or moved"), "\(replaced.text)")
+        // Put back, it is ready again.
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.moveItem(at: aside, to: folder)
+        for _ in 0..<50 where status != 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await server.request("GET", "/readyz").status
+        }
+        #expect(status == 200)
+    }
 }
