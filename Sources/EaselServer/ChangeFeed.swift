@@ -64,8 +64,9 @@ final class ChangeFeed: Sendable {
                     guard let event = event(for: path), seen.insert(event.path).inserted else { continue }
                     broadcast(event)
                 }
-                // A comment line now and then: a client that went away is noticed and dropped.
-                if Date().timeIntervalSince(lastBeat) > 15 {
+                // A comment line now and then: a client that went away is noticed (when the
+                // write fails) and its stream's place freed, within seconds.
+                if Date().timeIntervalSince(lastBeat) > 5 {
                     lastBeat = Date()
                     broadcast(nil)
                 }

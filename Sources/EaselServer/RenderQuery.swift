@@ -55,7 +55,7 @@ struct RenderQuery: Hashable, Sendable {
         if [scale != nil, preset != nil, width != nil || height != nil].filter({ $0 }).count > 1 {
             throw Problem(.badRequest, "give one of scale, preset, or width/height")
         }
-        if let dpi, dpi > 10_000 { throw Problem(.badRequest, "dpi must be from 0 to 10000") }
+        if let dpi, dpi > 10_000 { throw Problem(.badRequest, "dpi must be more than 0 and at most 10000, not \(dpi)") }
         var options = RenderOptions(format: format)
         switch (scale, preset, width, height) {
         case (let s?, _, _, _): options.size = .scale(s)

@@ -147,7 +147,7 @@ struct ExportCommandTests {
     @Test func aNegativeNumberAfterASpaceGetsTheValuesMessageNotMissingValue() throws {
         let expected = [
             "--scale": "--scale must be a positive number", "--width": "--width must be a positive number of pixels",
-            "--height": "--height must be a positive number of pixels", "--dpi": "--dpi must be from",
+            "--height": "--height must be a positive number of pixels", "--dpi": "--dpi must be more than 0",
         ]
         for (option, message) in expected {
             let result = try ProcessRunner.run(easel, ["export", samples.path, "--out", "/tmp/never", option, "-1"])

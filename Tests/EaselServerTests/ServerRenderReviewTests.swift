@@ -111,6 +111,10 @@ struct ServerRenderReviewTests {
             #expect(twice.status == 400, "\(query): \(twice.text)")
             #expect(twice.text.contains("is given twice"), "\(query): \(twice.text)")
         }
+        for (dpi, words) in [("0", "dpi must be a positive number"), ("20000", "dpi must be more than 0 and at most 10000")] {
+            let refused = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.svg?dpi=\(dpi)")
+            #expect(refused.status == 400 && refused.text.contains(words), "\(dpi): \(refused.text)")
+        }
         let unknown = try await server.request(
             "POST", "/api/render?formt=png", headers: ["Content-Type": "application/json"], body: card)
         #expect(unknown.status == 400)

@@ -114,7 +114,9 @@ struct RenderOptionGroup: ParsableArguments {
         if fit != nil && (width == nil || height == nil) {
             throw ValidationError("--fit says how the canvas meets a --width by --height box: give both.")
         }
-        if let dpi, !(dpi.isFinite && dpi > 0 && dpi <= 10_000) { throw ValidationError("--dpi must be from 0 to 10000.") }
+        if let dpi, !(dpi.isFinite && dpi > 0 && dpi <= 10_000) {
+            throw ValidationError("--dpi must be more than 0 and at most 10000.")
+        }
         if let area, area != "canvas", Int(area).map({ $0 < 0 }) ?? true {
             throw ValidationError("--area must be canvas or an element's index (0, 1, …), not \"\(area)\".")
         }
