@@ -73,7 +73,7 @@ public struct DocumentEditor {
     ) throws {
         // A document reached through a symbolic link is edited where it is, as editors do:
         // saving replaces the target, not the link with a copy that forks from it.
-        let url = locking ? Self.followingLink(url) : url
+        let url = Self.followingLink(url)
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         var opened = try registry.open(url)
         if locking {
@@ -96,9 +96,11 @@ public struct DocumentEditor {
         self.encodedCurrent = baseBytes
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
         (history, historyNote) = readStore.load(current: baseBytes)
-        // A history that cannot serve (the document changed outside easel, or it is
-        // unreadable) is removed at once, under the lock: said once, even if this edit fails.
-        if let store, historyNote != nil { store.reset() }
+        // A history made for another version of the document (it changed outside easel) is
+        // removed at once, under the lock: said once, even if this edit fails. One that could
+        // not be read is left for a save to replace: the fault may pass (a file limit, a
+        // newer Easel's format).
+        if let store, historyNote == HistoryStore.changedOutsideNote { store.reset() }
         if store != nil { try migrateLegacySidecars() }
     }
 

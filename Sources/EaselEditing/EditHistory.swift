@@ -60,6 +60,9 @@ struct HistoryStore {
 
     /// The stored history for the document whose bytes are `current`, or an empty one (with
     /// the reason) when there is none, or it is stale or unreadable.
+    /// The note of a history kept for another version of the document.
+    static let changedOutsideNote = "the document changed outside easel since its last edit, so its undo history was reset"
+
     func load(current: [UInt8]) -> (history: EditHistory, note: String?) {
         var status = stat()
         guard lstat(indexURL.path, &status) == 0 else { return (EditHistory(), nil) }
@@ -69,7 +72,7 @@ struct HistoryStore {
                 return (EditHistory(), "the undo history is of an unknown format and was reset")
             }
             guard try root.required("documentHash").string() == EditHistory.hash(current) else {
-                return (EditHistory(), "the document changed outside easel since its last edit, so its undo history was reset")
+                return (EditHistory(), Self.changedOutsideNote)
             }
             func steps(_ key: String) throws -> [EditHistory.Step] {
                 try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in

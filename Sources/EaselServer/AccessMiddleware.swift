@@ -32,6 +32,15 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 }
             }
             throw problem
+        } catch var error as HTTPError {
+            // A route's own HTTP errors too. (The router's 404 for a path no route serves is
+            // answered outside this middleware and carries none.)
+            if let origin, configuration.allowedOrigins.contains(origin) {
+                for field in Self.corsHeaders(origin: origin) where error.headers[field.name] == nil {
+                    error.headers.append(field)
+                }
+            }
+            throw error
         }
     }
 

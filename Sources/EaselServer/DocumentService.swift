@@ -148,7 +148,9 @@ final class DocumentService: Sendable {
         var scene = try DocumentRenderer.scene(for: located, background: query.options.background)
         try limits.prepare(&scene, options: query.options, document: relativePath)
         let file = try DocumentRenderer.export(scene, options: query.options)
-        let stamps = sources.map { "\($0.0):\($0.1.map { "\($0.size).\($0.modified).\($0.inode)" } ?? "missing")" }
+        let stamps = sources.map {
+            "\($0.0):\($0.1.map { "\($0.size).\($0.modified).\($0.changed).\($0.inode)" } ?? "missing")"
+        }
         let etag =
             "\""
             + Self.revision(

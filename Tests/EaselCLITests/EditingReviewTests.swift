@@ -26,6 +26,11 @@ struct EditingReviewTests {
                 refused.stderr.contains("this edit would store a value Easel cannot open again")
                     && refused.stderr.contains("it was not made"), "\(arguments): \(refused.stderr)")
         }
+        // A refused image leaves no photo behind (the app would never use it).
+        let photo = ProcessRunner.packageRoot.appendingPathComponent("Tests/EaselRenderTests/Images/orientation-6.jpg")
+        let refusedImage = try s.run(["add", "c.rwcard", "image", photo.path, "--at", "650,-999999"])
+        #expect(refusedImage.status == 1, "\(refusedImage.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path).sorted() == ["c.rwcard", "d.drawing"])
         #expect(try s.bytes("c.rwcard") == card && s.bytes("d.drawing") == drawing)
         try s.ok(["info", "d.drawing"])
         // In a session the refused edit is one failure; the others are saved.

@@ -166,4 +166,29 @@ struct ServerRenderReviewTests {
         }
         #expect(status == 200)
     }
+
+    @Test func anImageRewrittenWithItsOldModificationTimeGetsANewRenderAndTag() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let path = "/api/documents/\(ServerFixtures.card)/\(Self.thumbnail)"
+        let first = try await server.request("GET", path)
+        // One of the card's photos rewritten in place, the same size, its times set back.
+        let image = server.folder.file("5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22").path
+        var status = stat()
+        #expect(stat(image, &status) == 0)
+        let other = try Data(contentsOf: server.folder.file("8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: image)))
+        let replacement = [UInt8](other.prefix(bytes.count))
+        try #require(
+            replacement.count == bytes.count, "the other photo is at least as large (its start, a damaged PNG, draws otherwise)")
+        bytes = replacement
+        let handle = try #require(FileHandle(forWritingAtPath: image))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        var times = [status.st_atim, status.st_mtim]
+        #expect(utimensat(AT_FDCWD, image, &times, 0) == 0)
+        let second = try await server.request("GET", path, headers: ["If-None-Match": first.headers["etag"] ?? ""])
+        #expect(second.status == 200, "not a 304 for the old image")
+        #expect(second.headers["etag"] != first.headers["etag"])
+    }
 }

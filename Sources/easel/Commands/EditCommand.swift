@@ -180,7 +180,8 @@ final class EditSession {
                 }
                 let command = try type.parse([path] + arguments)
                 guard let edit = command as? any EditVerb else { return true }
-                Terminal.printLine(try edit.apply(to: &editor))
+                // A photo a refused edit imported is taken away again.
+                Terminal.printLine(try CreatedFiles.removingOnFailure { try edit.apply(to: &editor) })
             }
         } catch let exit as ExitCode {
             throw exit

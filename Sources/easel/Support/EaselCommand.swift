@@ -1,4 +1,5 @@
 import ArgumentParser
+import EaselSupport
 import Foundation
 import EaselDocuments
 import EaselEditing
@@ -40,15 +41,20 @@ extension EditVerb {
     func execute() throws {
         var editor = try DocumentEditor.openExisting(path)
         if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
-        let message: String
-        do {
-            message = try apply(to: &editor)
-        } catch let error as EditError where error.isInvalidRequest {
-            throw ValidationError(error.message)
-        } catch let error as EditError {
-            throw EditError("\(path): \(error.message)")
+        // A photo the edit imported is taken away again when the edit or its save fails:
+        // a refused edit changes nothing in the folder.
+        let message = try CreatedFiles.removingOnFailure { () throws -> String in
+            let message: String
+            do {
+                message = try apply(to: &editor)
+            } catch let error as EditError where error.isInvalidRequest {
+                throw ValidationError(error.message)
+            } catch let error as EditError {
+                throw EditError("\(path): \(error.message)")
+            }
+            if editor.hasUnsavedChanges { try editor.save() }
+            return message
         }
-        if editor.hasUnsavedChanges { try editor.save() }
         if let upgrade = editor.formatUpgrade { Terminal.printError("easel: note: \(upgrade)") }
         Terminal.printLine(message)
     }
