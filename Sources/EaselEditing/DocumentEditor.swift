@@ -281,7 +281,7 @@ public struct DocumentEditor {
                 kind: .io("is read-only (its permissions do not let you write it); nothing was saved"))
         }
         // Easel must open what it saves. Each edit checks the element it makes (see
-        // `EditableOpenability`); this whole-document check is the last line, before any write.
+        // `ElementFormatCheck`); this whole-document check is the last line, before any write.
         do {
             _ = try document.restored(from: try currentBytes(), file: url.path)
         } catch let error as DocumentError {

@@ -26,22 +26,21 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch var problem as Problem {
             // A refusal an allowed origin's page can read (a 401, 403, 405 or 503 without
             // these headers reaches its script as an opaque network error).
-            if let origin, configuration.allowedOrigins.contains(origin) {
-                for field in Self.corsHeaders(origin: origin) where problem.headers[field.name] == nil {
-                    problem.headers.append(field)
-                }
-            }
+            addCORSHeaders(to: &problem.headers, origin: origin)
             throw problem
         } catch var error as HTTPError {
             // A route's own HTTP errors too. (The router's 404 for a path no route serves is
             // answered outside this middleware and carries none.)
-            if let origin, configuration.allowedOrigins.contains(origin) {
-                for field in Self.corsHeaders(origin: origin) where error.headers[field.name] == nil {
-                    error.headers.append(field)
-                }
-            }
+            addCORSHeaders(to: &error.headers, origin: origin)
             throw error
         }
+    }
+
+    /// Adds the CORS headers an allowed `origin` needs to a refusal's `headers`, leaving
+    /// any it already has.
+    private func addCORSHeaders(to headers: inout HTTPFields, origin: String?) {
+        guard let origin, configuration.allowedOrigins.contains(origin) else { return }
+        for field in Self.corsHeaders(origin: origin) where headers[field.name] == nil { headers.append(field) }
     }
 
     private func check(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
