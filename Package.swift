@@ -135,7 +135,7 @@ let package = Package(
             name: "easel",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
-                "EaselGolden", "EaselServer", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -45,11 +45,7 @@ enum FastPNGWriter {
         let ranges = stride(from: 0, to: height, by: max(1, bandRows)).map { $0..<min(height, $0 + max(1, bandRows)) }
         let threads = max(1, min(threads ?? EncoderParallelism.threads(), ranges.count))
 
-        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
-        appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &head)
-        appendChunk("sRGB", [0], to: &head)  // perceptual, as libpng's png_set_sRGB writes it
-        head.withUnsafeBytes { emit($0) }
+        emitHeader(width: width, height: height, keepAlpha: keepAlpha, emit: emit)
 
         // Bands finish in any order; each is emitted once it and every band before it are done.
         let output = Locked(BandOutput(count: ranges.count))
@@ -81,6 +77,20 @@ enum FastPNGWriter {
             output.withLock { $0.discardWaiting() }
             throw failure
         }
+        emitTrailer(emit: emit)
+    }
+
+    /// The signature, IHDR and sRGB chunks.
+    static func emitHeader(width: Int, height: Int, keepAlpha: Bool, emit: (UnsafeRawBufferPointer) -> Void) {
+        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        // IHDR: size, 8 bits, RGB (2) or RGBA (6), deflate, adaptive filtering method, no interlace.
+        appendChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, keepAlpha ? 6 : 2, 0, 0, 0], to: &head)
+        appendChunk("sRGB", [0], to: &head)  // perceptual, as libpng's png_set_sRGB writes it
+        head.withUnsafeBytes { emit($0) }
+    }
+
+    /// The IEND chunk.
+    static func emitTrailer(emit: (UnsafeRawBufferPointer) -> Void) {
         var tail: [UInt8] = []
         appendChunk("IEND", [], to: &tail)
         tail.withUnsafeBytes { emit($0) }

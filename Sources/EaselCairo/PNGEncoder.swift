@@ -80,6 +80,34 @@ public enum PNGEncoder {
         try encodeWithLibpng(image, options: options).withUnsafeBytes { emit($0) }
     }
 
+    /// Draws a `width` x `height` image band by band and encodes each band as soon as it is
+    /// drawn (`draw` fills the rows it is given, in an image whose first row is the first of
+    /// them), handing the file's bytes to `emit` in order: the bytes of drawing the whole
+    /// image in the same bands and calling `encode(_:options:emit:)`, without the whole
+    /// image in memory. Returns false, having drawn nothing, when `options` need the whole
+    /// image (libpng's levels), or when `.auto` colour is asked and the caller cannot promise
+    /// an opaque image (`expectOpaque`); and false too when a band then turns out not opaque:
+    /// whatever was emitted must be thrown away and the image encoded the usual way.
+    package static func encodeDrawnInBands(
+        width: Int, height: Int, options: PNGEncodingOptions, expectOpaque: Bool, threads: Int? = nil,
+        draw: @escaping @Sendable (RasterImage, Range<Int>) throws -> Void,
+        emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) throws -> Bool {
+        guard options.compressionLevel == 1, options.filters == .up else { return false }
+        let keepAlpha: Bool
+        switch options.colorMode {
+        case .auto:
+            guard expectOpaque else { return false }
+            keepAlpha = false
+        case .rgba: keepAlpha = true
+        case .rgb: keepAlpha = false
+        }
+        let outcome = try BandedPNGExport.encode(
+            width: width, height: height, keepAlpha: keepAlpha, checkOpaque: options.colorMode == .auto,
+            threads: threads, draw: draw, emit: emit)
+        return outcome == .encoded
+    }
+
     /// Whether the fast writer keeps alpha, or nil when `options` ask for libpng's path
     /// (another level or filter); throws for options no path takes.
     private static func fastWriterAlpha(_ image: RasterImage, options: PNGEncodingOptions) throws(PNGError) -> Bool? {

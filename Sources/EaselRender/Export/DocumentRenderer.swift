@@ -176,9 +176,14 @@ public enum DocumentRenderer {
         let bytes: [UInt8]
         switch options.format {
         case .png:
-            let image = try rasterizePNG(scene, options: options)
-            do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
-            StageTimings.mark("encode")
+            let banded = Locked<[UInt8]>([])
+            if try encodePNGInBands(scene, options: options, emit: { part in banded.withLock { $0 += part } }) {
+                bytes = banded.withLock { $0 }
+            } else {
+                let image = try rasterizePNG(scene, options: options)
+                do { bytes = try PNGEncoder.encode(image, options: options.png) } catch { throw .png(error) }
+                StageTimings.mark("encode")
+            }
         case .svg, .pdf:
             // With a dpi, the page is the pixels' physical size in points (72 per inch).
             let points = options.dpi.map { 72 / $0 } ?? 1
@@ -247,26 +252,53 @@ extension DocumentRenderer {
                 format: file.format, width: file.width, height: file.height, byteCount: file.bytes.count,
                 warnings: file.warnings)
         }
-        var image: RasterImage? = try rasterizePNG(scene, options: options)
-        let (width, height) = (image!.width, image!.height)
-        try makeFolders()
-        let stream: AtomicFileStream
-        do { stream = try AtomicFileStream(to: path, writebackEvery: 256 << 10) } catch {
-            throw .io(path: path, message: error.reason)
+        func newStream() throws(RenderError) -> AtomicFileStream {
+            do { return try AtomicFileStream(to: path, writebackEvery: 256 << 10) } catch {
+                throw .io(path: path, message: error.reason)
+            }
         }
-        do { try PNGEncoder.encode(image!, options: options.png) { stream.append($0) } } catch { throw .png(error) }
-        StageTimings.mark("encode")
-        // A large image is unmapped on another core while this one waits for the disk.
-        if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
+        let (_, pixels) = try region(of: scene, options: options)
+        let (width, height) = (pixels.width, pixels.height)
+        try makeFolders()
+        var stream = try newStream()
+        let banded = UncheckedSendable(stream)
+        if try !encodePNGInBands(scene, options: options, emit: { banded.value.append($0) }) {
+            // Not drawn in bands, or a band was not opaque after all: a new temporary file
+            // (the abandoned one is removed) for the whole image.
+            stream = try newStream()
+            var image: RasterImage? = try rasterizePNG(scene, options: options)
+            do { try PNGEncoder.encode(image!, options: options.png) { [stream] in stream.append($0) } } catch {
+                throw .png(error)
+            }
+            StageTimings.mark("encode")
+            // A large image is unmapped on another core while this one waits for the disk.
+            if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
+        }
         do { try stream.commit() } catch { throw .io(path: path, message: error.reason) }
         return WrittenFile(
             format: .png, width: width, height: height, byteCount: stream.bytesWritten, warnings: scene.warnings)
     }
 
-    /// The scene's pixels at the size and area `options` ask for (what a PNG export encodes).
-    static func rasterizePNG(_ scene: Scene, options: RenderOptions) throws(RenderError) -> RasterImage {
+    /// Draws and encodes the scene band by band when it can
+    /// (`CairoSceneRenderer.encodePNGInBands`); false when it did not, and what was emitted
+    /// must be thrown away.
+    static func encodePNGInBands(
+        _ scene: Scene, options: RenderOptions, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) throws(RenderError) -> Bool {
         let (area, pixels) = try region(of: scene, options: options)
         StageTimings.mark("lower")
+        let done = try CairoSceneRenderer.encodePNGInBands(
+            scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
+            canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), imageFilter: options.imageFilter,
+            png: options.png, emit: emit)
+        if done { StageTimings.mark("rasterise and encode in bands") }
+        return done
+    }
+
+    /// The scene's pixels at the size and area `options` ask for (what a PNG export encodes),
+    /// after `encodePNGInBands` declined.
+    static func rasterizePNG(_ scene: Scene, options: RenderOptions) throws(RenderError) -> RasterImage {
+        let (area, pixels) = try region(of: scene, options: options)
         let image = try CairoSceneRenderer.rasterize(
             scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
             canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), imageFilter: options.imageFilter)

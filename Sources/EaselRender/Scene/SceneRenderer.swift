@@ -140,6 +140,51 @@ public enum CairoSceneRenderer {
         }
     }
 
+    /// Draws `scene` as `rasterize` would and encodes it as PNG band by band, each band as
+    /// soon as it is drawn (`PNGEncoder.encodeDrawnInBands`), handing the file's bytes to
+    /// `emit`: the same bytes as `rasterize` then `PNGEncoder.encode`, with a band of memory
+    /// per core instead of the whole image. Only for images `rasterize` draws in strips (its
+    /// strips are the encoder's bands, 512 rows each), with Easel's own PNG writer, and for
+    /// `.auto` colour only when the scene starts with an opaque fill of its whole canvas and
+    /// the canvas covers the output. `threads` forces the number of cores. Returns false when it does not apply, or when a band
+    /// turned out not opaque after all: then whatever was emitted must be thrown away.
+    package static func encodePNGInBands(
+        _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D, imageFilter: ImageFilter,
+        png: PNGEncodingOptions, threads: Int? = nil, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) throws(RenderError) -> Bool {
+        guard pixelWidth * pixelHeight >= 1_500_000, Self.stripRows < pixelHeight else { return false }
+        let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
+        // The workers only read the scene (its images are immutable pixel buffers).
+        let shared = UncheckedSendable(scene)
+        return try RenderError.wrapping {
+            // The whole output's size is checked as a whole image's would be.
+            try RenderLimits.checkOutput(width: pixelWidth, height: pixelHeight)
+            return try PNGEncoder.encodeDrawnInBands(
+                width: pixelWidth, height: pixelHeight, options: png, expectOpaque: !clip && startsOpaque(scene),
+                threads: threads,
+                draw: { band, rows in
+                    // As a strip of `rasterize`: the scene shifted up by the band's top row,
+                    // skipping what lies wholly outside the band (two pixels wider each side).
+                    let visible = canvasRect(
+                        ofRows: rows.lowerBound - 2..<rows.upperBound + 2, width: pixelWidth, transform: canvasToOutput)
+                    try fitCanvas(
+                        of: shared.value, into: CairoContext(image: band), images: try cairoImages(for: shared.value),
+                        transform: canvasToOutput.concatenating(.translation(x: 0, y: -Double(rows.lowerBound))),
+                        imageFilter: imageFilter, visible: visible, clipToCanvas: clip)
+                }, emit: emit)
+        }
+    }
+
+    /// Whether `scene` begins with an opaque fill of at least its whole canvas (a card's or
+    /// a drawing's background), so that, drawn over, every pixel of the canvas is opaque.
+    static func startsOpaque(_ scene: Scene) -> Bool {
+        guard case .fill(let path, let color) = scene.operations.first, color.alpha >= 1,
+            let bounds = path.controlPointBounds
+        else { return false }
+        return bounds.minX <= 0 && bounds.minY <= 0 && bounds.maxX >= scene.canvasSize.width
+            && bounds.maxY >= scene.canvasSize.height
+    }
+
     /// The canvas rectangle that `rows` of the output show, for an axis-aligned `transform`
     /// (scale and translation, as every output placement is); nil when it is not one.
     static func canvasRect(ofRows rows: Range<Int>, width: Int, transform: Transform2D) -> Rect? {
