@@ -420,11 +420,11 @@ static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
 }
 
 // One UP-filtered scanline of an opaque image as RGB, straight from the ARGB32 words of the
-// row and the row above (NULL for the first row of the image: the row above is zeros). Four
+// row and the row above (NULL for a band's first row: NONE, the row above taken as zeros). Four
 // pixels at a time become three little-endian words; the subtraction is byte by byte
 // without borrows between bytes (SWAR), so nothing is converted twice.
 static void easel_png_filter_row_rgb(const uint32_t *row, const uint32_t *above, uint32_t width, uint8_t *out) {
-    *out++ = 2;  // UP
+    *out++ = above ? 2 : 0;  // UP, or NONE for a band's first row (its bytes minus zeros)
     uint32_t x = 0;
     const uint32_t high = 0x80808080u;
     for (; x + 4 <= width; x += 4, out += 12) {
@@ -505,13 +505,10 @@ easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, ui
         status = EASEL_PNG_OUT_OF_MEMORY;
     }
     uint8_t *previous = rows, *current = rows ? rows + row_bytes : NULL;
-    if (status == EASEL_PNG_OK && keep_alpha) {
-        if (first_row > 0) {
-            easel_png_row_bytes(pixels + (size_t)(first_row - 1) * stride, width, 1, previous);
-        } else {
-            memset(previous, 0, row_bytes);
-        }
-    }
+    // A band's first row is stored unfiltered (NONE: its bytes minus a row of zeros): a band
+    // never reads a row outside its own, so each band can be drawn and deflated on its own
+    // (BandedPNGExport.swift), at the cost of one unfiltered row per 512.
+    if (status == EASEL_PNG_OK && keep_alpha) memset(previous, 0, row_bytes);
     struct isal_zstream *stream = state;
     memset(stream, 0, sizeof *stream);
     isal_deflate_init(stream);
@@ -538,13 +535,13 @@ easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, ui
             const uint8_t *row = pixels + (size_t)y * stride;
             if (keep_alpha) {
                 easel_png_row_bytes(row, width, 1, current);
-                cursor[0] = 2;  // UP
+                cursor[0] = y > first_row ? 2 : 0;  // UP, or NONE for the band's first row
                 for (size_t i = 0; i < row_bytes; i++) cursor[1 + i] = (uint8_t)(current[i] - previous[i]);
                 uint8_t *swap = previous;
                 previous = current;
                 current = swap;
             } else {
-                easel_png_filter_row_rgb((const uint32_t *)row, y > 0 ? (const uint32_t *)(row - stride) : NULL, width,
+                easel_png_filter_row_rgb((const uint32_t *)row, y > first_row ? (const uint32_t *)(row - stride) : NULL, width,
                                          cursor);
             }
         }

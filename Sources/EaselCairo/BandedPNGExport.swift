@@ -1,5 +1,4 @@
 import CEaselPNG
-import Dispatch
 import EaselSupport
 
 /// Draws an image band by band and deflates each band as soon as it is drawn, so that the
@@ -9,23 +8,24 @@ import EaselSupport
 /// still in the cache, and the chunks go out in order as `FastPNGWriter.encode` emits them.
 ///
 /// The file's bytes are exactly those of drawing the whole image in the same bands and
-/// encoding it with `FastPNGWriter`: the bands are the same rows, and the UP filter of a
-/// band's first row takes the row above from the band before it (a copy handed over once
-/// that band is drawn), never from a second drawing of that row.
+/// encoding it with `FastPNGWriter`: the bands are the same rows, and the encoder never reads
+/// a row outside a band (a band's first row is filtered against zeros), so no band waits for
+/// another.
 enum BandedPNGExport {
     /// What `encode` did.
     enum Outcome {
         /// The whole file was emitted.
         case encoded
-        /// A band held a pixel that is not opaque while `opaque` was promised: what was
+        /// A band held a pixel that is not opaque under `checkOpaque`: what was
         /// emitted must be thrown away, and the image encoded another way.
         case notOpaque
     }
 
     /// Draws `width` x `height` pixels band by band (`draw` fills a band's rows, given as an
     /// image whose first row is the band's first row, and the band's rows) and hands the
-    /// PNG file's bytes to `emit` in order. With `opaque`, the file is RGB and each band is
-    /// checked: the first pixel that is not opaque stops the work (`.notOpaque`).
+    /// PNG file's bytes to `emit` in order, RGBA with `keepAlpha`, else RGB. With
+    /// `checkOpaque`, each band is checked first: a pixel that is not opaque stops the work
+    /// (`.notOpaque`).
     static func encode(
         width: Int, height: Int, keepAlpha: Bool, checkOpaque: Bool, bandRows: Int = FastPNGWriter.bandRows,
         threads: Int? = nil, draw: @escaping @Sendable (RasterImage, Range<Int>) throws -> Void,
@@ -37,20 +37,14 @@ enum BandedPNGExport {
         FastPNGWriter.emitHeader(width: width, height: height, keepAlpha: keepAlpha, emit: emit)
 
         let output = Locked(FastPNGWriter.BandOutput(count: ranges.count))
-        let rowsAbove = RowHandOff(count: ranges.count)
         let buffers = Locked<[RasterImage]>([])
         let stop = Locked<Stop?>(nil)
         Parallel.forEach(count: ranges.count, workers: threads) { index in
-            let range = ranges[index]
-            // Every band hands its last row on, whatever happens to it, so that the band
-            // after it never waits forever.
-            var lastRow: [UInt8]? = nil
-            defer { rowsAbove.publish(lastRow, for: index) }
             guard stop.withLock({ $0 == nil }) else { return }
+            let range = ranges[index]
             let buffer: RasterImage
             do {
-                // Row 0 holds the row above the band; rows 1... the band.
-                buffer = try buffers.withLock { $0.popLast() } ?? RasterImage(width: width, height: bandRows + 1)
+                buffer = try buffers.withLock { $0.popLast() } ?? RasterImage(width: width, height: bandRows)
             } catch {
                 stop.withLock { $0 = $0 ?? .failed(error) }
                 return
@@ -58,49 +52,34 @@ enum BandedPNGExport {
             defer { buffers.withLock { $0.append(buffer) } }
             let stride = buffer.stride
             do {
+                // A reused buffer still holds its last band; a drawing starts on transparent
+                // black, as a new image does.
                 buffer.withUnsafeMutablePixels { pixels in
-                    // A reused buffer still holds the last band's pixels; a drawing starts
-                    // on transparent black, as a new image does.
-                    (pixels.baseAddress! + stride).initializeMemory(as: UInt8.self, repeating: 0, count: range.count * stride)
+                    pixels.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: range.count * stride)
                 }
-                let band = try buffer.strip(rows: 1..<(1 + range.count))
+                let band = try buffer.strip(rows: 0..<range.count)
                 try draw(band, range)
                 band.withUnsafePixels { _ in }  // flushes the band's drawing into the buffer
             } catch {
                 stop.withLock { $0 = $0 ?? .failed(error) }
                 return
             }
-            let opaque = buffer.withUnsafePixels { pixels in
-                !checkOpaque
-                    || easel_png_rows_are_opaque(
-                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(width), stride, 1,
-                        UInt32(1 + range.count)) != 0
-            }
-            guard opaque else {
-                stop.withLock { $0 = $0 ?? .notOpaque }
-                return
-            }
-            lastRow = buffer.withUnsafePixels { pixels in
-                Array(UnsafeRawBufferPointer(rebasing: pixels[(range.count * stride)..<(range.count * stride + width * 4)]))
-            }
-            // The row above, exactly as the band before drew it (nil: that band stopped).
-            if index > 0 {
-                guard let above = rowsAbove.wait(for: index - 1) else { return }
-                buffer.withUnsafeMutablePixels { pixels in
-                    above.withUnsafeBytes { pixels.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                }
-            }
-            guard stop.withLock({ $0 == nil }) else { return }
             var deflated = FastPNGWriter.Band()
             var chunk = easel_png_buffer()
             var length = 0
-            let status = buffer.withUnsafePixels { pixels in
-                // The first band has no row above it: its rows start at the buffer's row 1.
-                let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let status: easel_png_status? = buffer.withUnsafePixels { pixels in
+                let rows = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                if checkOpaque && easel_png_rows_are_opaque(rows, UInt32(width), stride, 0, UInt32(range.count)) == 0 {
+                    return nil
+                }
+                // Rows 0..<count of the buffer: the encoder reads no row outside them.
                 return easel_png_encode_band(
-                    index == 0 ? base + stride : base, UInt32(width), stride, index == 0 ? 0 : 1,
-                    UInt32(index == 0 ? range.count : 1 + range.count), keepAlpha ? 1 : 0, FastPNGWriter.deflateLevel,
+                    rows, UInt32(width), stride, 0, UInt32(range.count), keepAlpha ? 1 : 0, FastPNGWriter.deflateLevel,
                     index == ranges.count - 1 ? 1 : 0, &chunk, &deflated.adler, &length)
+            }
+            guard let status else {
+                stop.withLock { $0 = $0 ?? .notOpaque }
+                return
             }
             deflated.length = length
             if status == EASEL_PNG_OK {
@@ -127,30 +106,5 @@ enum BandedPNGExport {
     private enum Stop {
         case failed(any Error)
         case notOpaque
-    }
-}
-
-/// Each band's last row, handed to the band below it (which waits for it). A band that
-/// stopped hands on nil.
-private final class RowHandOff: @unchecked Sendable {
-    private let rows: Locked<[[UInt8]?]>
-    private let ready: [DispatchSemaphore]
-
-    init(count: Int) {
-        rows = Locked(Array(repeating: nil, count: count))
-        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-    }
-
-    /// Called once per band.
-    func publish(_ row: [UInt8]?, for index: Int) {
-        rows.withLock { $0[index] = row }
-        ready[index].signal()
-    }
-
-    /// Called once, by the band after `index`: bands are handed out in order, so band
-    /// `index` is already being worked on and publishes without waiting for anything.
-    func wait(for index: Int) -> [UInt8]? {
-        ready[index].wait()
-        return rows.withLock { $0[index] }
     }
 }
