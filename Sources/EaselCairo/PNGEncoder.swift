@@ -93,19 +93,17 @@ public enum PNGEncoder {
         draw: @escaping @Sendable (RasterImage, Range<Int>) throws -> Void,
         emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) throws -> Bool {
-        guard options.compressionLevel == 1, options.filters == .up else { return false }
-        let keepAlpha: Bool
-        switch options.colorMode {
-        case .auto:
-            guard expectOpaque else { return false }
-            keepAlpha = false
-        case .rgba: keepAlpha = true
-        case .rgb: keepAlpha = false
-        }
+        guard encodesDrawnInBands(options: options, expectOpaque: expectOpaque) else { return false }
         let outcome = try BandedPNGExport.encode(
-            width: width, height: height, keepAlpha: keepAlpha, checkOpaque: options.colorMode == .auto,
+            width: width, height: height, keepAlpha: options.colorMode == .rgba, checkOpaque: options.colorMode == .auto,
             threads: threads, draw: draw, emit: emit)
         return outcome == .encoded
+    }
+
+    /// Whether `encodeDrawnInBands` takes an image with these `options` (Easel's own writer,
+    /// and for `.auto` colour an image the caller expects to be opaque).
+    package static func encodesDrawnInBands(options: PNGEncodingOptions, expectOpaque: Bool) -> Bool {
+        options.compressionLevel == 1 && options.filters == .up && (options.colorMode != .auto || expectOpaque)
     }
 
     /// Whether the fast writer keeps alpha, or nil when `options` ask for libpng's path

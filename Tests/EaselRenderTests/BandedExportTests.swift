@@ -142,5 +142,16 @@ struct BandedExportTests {
         let path = folder.file("out.png").path
         #expect(throws: RenderError.self) { _ = try DocumentRenderer.export(scene, options: RenderOptions(), writingTo: path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["art.drawing", "photo.png"])
+        // Folders asked for are made only once a rendering succeeded, banded or not.
+        let nested = folder.file("a/b/out.png").path
+        #expect(throws: RenderError.self) {
+            _ = try DocumentRenderer.export(scene, options: RenderOptions(), writingTo: nested, creatingFolders: true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("a").path))
+        scene.deadline = nil
+        _ = try DocumentRenderer.export(scene, options: RenderOptions(), writingTo: nested, creatingFolders: true)
+        let expected = try Self.wholeImageFile(scene, width: 1300, height: 2000, transform: .scale(x: 1, y: 1))
+        let same = try [UInt8](Data(contentsOf: URL(fileURLWithPath: nested))) == expected
+        #expect(same, "the file in the new folder")
     }
 }

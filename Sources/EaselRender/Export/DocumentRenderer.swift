@@ -257,23 +257,34 @@ extension DocumentRenderer {
                 throw .io(path: path, message: error.reason)
             }
         }
-        let (_, pixels) = try region(of: scene, options: options)
+        let (area, pixels) = try region(of: scene, options: options)
         let (width, height) = (pixels.width, pixels.height)
-        try makeFolders()
-        var stream = try newStream()
-        let banded = UncheckedSendable(stream)
-        if try !encodePNGInBands(scene, options: options, emit: { banded.value.append($0) }) {
-            // Not drawn in bands, or a band was not opaque after all: a new temporary file
-            // (the abandoned one is removed) for the whole image.
-            stream = try newStream()
+        var written: AtomicFileStream? = nil
+        // Bands go to the file as they are made, so the folder must be there before the
+        // drawing starts: a missing one (made only once a rendering succeeded) takes the
+        // whole image's way.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if CairoSceneRenderer.encodesPNGInBands(
+            scene, pixelWidth: width, pixelHeight: height,
+            canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), png: options.png),
+            !creatingFolders || FileManager.default.fileExists(atPath: folder)
+        {
+            let stream = try newStream()
+            if try encodePNGInBands(scene, options: options, emit: { stream.append($0) }) { written = stream }
+            // Otherwise a band was not opaque after all: the abandoned temporary file is
+            // removed, and the whole image goes to a new one.
+        }
+        if written == nil {
             var image: RasterImage? = try rasterizePNG(scene, options: options)
-            do { try PNGEncoder.encode(image!, options: options.png) { [stream] in stream.append($0) } } catch {
-                throw .png(error)
-            }
+            try makeFolders()
+            let stream = try newStream()
+            do { try PNGEncoder.encode(image!, options: options.png) { stream.append($0) } } catch { throw .png(error) }
             StageTimings.mark("encode")
             // A large image is unmapped on another core while this one waits for the disk.
             if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
+            written = stream
         }
+        let stream = written!
         do { try stream.commit() } catch { throw .io(path: path, message: error.reason) }
         return WrittenFile(
             format: .png, width: width, height: height, byteCount: stream.bytesWritten, warnings: scene.warnings)

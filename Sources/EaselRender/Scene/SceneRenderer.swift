@@ -152,7 +152,8 @@ public enum CairoSceneRenderer {
         _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D, imageFilter: ImageFilter,
         png: PNGEncodingOptions, threads: Int? = nil, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) throws(RenderError) -> Bool {
-        guard pixelWidth * pixelHeight >= 1_500_000, Self.stripRows < pixelHeight else { return false }
+        guard encodesPNGInBands(scene, pixelWidth: pixelWidth, pixelHeight: pixelHeight, canvasToOutput: canvasToOutput, png: png)
+        else { return false }
         let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
         // The workers only read the scene (its images are immutable pixel buffers).
         let shared = UncheckedSendable(scene)
@@ -173,6 +174,15 @@ public enum CairoSceneRenderer {
                         imageFilter: imageFilter, visible: visible, clipToCanvas: clip)
                 }, emit: emit)
         }
+    }
+
+    /// Whether `encodePNGInBands` takes this image (it may still find a band not opaque).
+    package static func encodesPNGInBands(
+        _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D, png: PNGEncodingOptions
+    ) -> Bool {
+        guard pixelWidth * pixelHeight >= 1_500_000, Self.stripRows < pixelHeight else { return false }
+        let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
+        return PNGEncoder.encodesDrawnInBands(options: png, expectOpaque: !clip && startsOpaque(scene))
     }
 
     /// Whether `scene` begins with an opaque fill of at least its whole canvas (a card's or
