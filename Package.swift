@@ -135,7 +135,7 @@ let package = Package(
             name: "easel",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
-                "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselGolden", "EaselServer", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -26,7 +26,7 @@ struct EaselRoot: ParsableCommand {
             NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
             RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
             EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self,
-            DoctorCommand.self,
+            ServeCommand.self, DoctorCommand.self,
         ]
     )
 }
