@@ -25,8 +25,10 @@ package enum StageTimings {
     }
 
     /// Ends the stage `name`: the time since the previous mark (or `start`) is its own.
+    /// Only the main thread's marks count: the stages are its path through the command
+    /// (work done ahead on another thread shows as a shorter stage there).
     package static func mark(_ name: String) {
-        guard isEnabled else { return }
+        guard isEnabled, Thread.isMainThread else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { state in
             state.stages.append((name, Double(now - state.last) / 1e6))

@@ -96,6 +96,12 @@ struct ExportInputsOutputsTests {
         #expect(try s.run(["export", "d.drawing", "--out", "f.png", "--width", "100", "--fit", "cover"]).status == 64)
         try s.ok(["export", "d.drawing", "--out", "clear.png", "--background", "none"])
         #expect(try s.image("clear.png").pixel(x: 5, y: 5).a == 0)
+        // The document is lowered early, with its own background, while the arguments are
+        // parsed: another background, however written, is still the one drawn.
+        try s.ok(["export", "d.drawing", "--out", "green.png", "--background=#00FF00"])
+        #expect(try s.image("green.png").pixel(x: 5, y: 5) == RGBA8(r: 0, g: 255, b: 0, a: 255))
+        try s.ok(["export", "d.drawing", "--out", "own.png"])
+        #expect(try s.image("own.png").pixel(x: 5, y: 5) == RGBA8(r: 0, g: 0, b: 0, a: 255))
         try s.ok(["export", "d.drawing", "--out", "d.pdf", "--dpi", "144"])
         let pdf = String(decoding: try s.bytes("d.pdf"), as: UTF8.self)
         #expect(pdf.contains("MediaBox [ 0 0 100 50 ]"), "200x100 pixels at 144 dpi are 100x50 points")

@@ -285,7 +285,9 @@ struct ExportCommand: EaselCommand {
         if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
         let started = Date()
         func scene() throws -> Scene {
-            var scene = try DocumentRenderer.scene(for: located, background: options.background)
+            // Usually lowered already too, unless another background is asked for.
+            let early = options.background == nil && inputs[0] != "-" ? EarlyOpen.takeScene(inputs[0]) : nil
+            var scene = try early ?? DocumentRenderer.scene(for: located, background: options.background)
             scene.deadline = deadline
             return scene
         }
