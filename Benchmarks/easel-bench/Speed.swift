@@ -22,6 +22,8 @@ extension Results {
         /// Easel rasterising the same drawing in this process, on all cores (against the C
         /// program's strips: what Easel adds to cairo's own work), and encoding its pixels.
         var easelShapesRasterise: Timing, easelShapesEncode: Timing
+        /// The 1,000 shapes drawn and encoded band by band in process, as an export does.
+        var easelShapesBanded: Timing
         /// One 2600x4000 export (--scale 2) as a process on one core and on all.
         var bigOneCore: Timing, bigAllCores: Timing
         /// The typical card's bytes: Easel's default encoder and zlib level 1 (libpng, UP).
@@ -41,7 +43,9 @@ extension Benchmarks {
     /// as processes, a big export on one core against all, bytes against zlib level 1.
     func speed() throws -> Results.Speed {
         let easel = binaries.appendingPathComponent("easel")
-        let runs = max(3, scale.iterations)
+        // Processes in turn with their peer, three times the usual runs: a process's time on
+        // this machine varies by a third from run to run.
+        let runs = max(3, scale.iterations * 3)
         // A folder of typical cards, one job: the default (one sync at the end) and a flush per output.
         let count = scale.smoke ? 6 : 100
         let folder = try inputs.cardFolder(count)
@@ -87,6 +91,10 @@ extension Benchmarks {
         }
         let shapesImage = try CairoSceneRenderer.rasterize(shapesScene, pixelWidth: 1300, pixelHeight: 2000)
         let easelShapesEncode = try measure(runs: max(runs, scale.iterations)) { _ = try PNGEncoder.encode(shapesImage) }
+        // What an export does instead, in process: draw and deflate band by band.
+        let easelShapesBanded = try measure(runs: max(runs, scale.iterations)) {
+            _ = try DocumentRenderer.export(shapesScene, options: RenderOptions())
+        }
         let nothing = Drawing(canvasSize: Size(width: 16, height: 16), background: .white, graphics: [])
         let empty = try inputs.save(nothing, as: "speed-empty")
         let emptyPNG = inputs.folder.appendingPathComponent("speed-empty.png").path
@@ -111,7 +119,7 @@ extension Benchmarks {
             easelCardProcess: cardTimes.easel, resvgCardProcess: cardTimes.resvg, easelShapesProcess: shapeTimes.easel,
             resvgShapesProcess: shapeTimes.resvg, cShapesRasterise: cShapes.rasterize,
             cShapesRasteriseAllCores: cShapesAllCores.rasterize, easelEmptyProcess: emptyProcess,
-            easelShapesRasterise: easelShapes, easelShapesEncode: easelShapesEncode,
+            easelShapesRasterise: easelShapes, easelShapesEncode: easelShapesEncode, easelShapesBanded: easelShapesBanded,
             bigOneCore: bigOne, bigAllCores: bigAll, easelBytes: easelBytes,
             zlibLevel1Bytes: zlib.bytes)
     }
