@@ -29,8 +29,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             addCORSHeaders(to: &problem.headers, origin: origin)
             throw problem
         } catch var error as HTTPError {
-            // A route's own HTTP errors too. (The router's 404 for a path no route serves is
-            // answered outside this middleware and carries none.)
+            // A route's own HTTP errors too, and the router's 404 for a path no route serves
+            // (its not-found responder runs inside the middlewares).
             addCORSHeaders(to: &error.headers, origin: origin)
             throw error
         }
@@ -78,8 +78,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if let allowed = Self.allowedMethods(segments), !allowed.contains(request.method) {
             // OPTIONS (not a CORS preflight from an allowed origin, answered above) says what the route answers.
             if request.method == .options {
+                // What this server answers there: a read-only one none of the writes.
+                let answered = allowed.filter { !configuration.readOnly || !Self.isMutating(method: $0, segments: segments) }
                 return Response(
-                    status: .noContent, headers: [.allow: (allowed + [.options]).map(\.rawValue).joined(separator: ", ")])
+                    status: .noContent, headers: [.allow: (answered + [.options]).map(\.rawValue).joined(separator: ", ")])
             }
             var problem = Problem(
                 .methodNotAllowed,
@@ -92,7 +94,9 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if mutating && configuration.readOnly {
             var problem = Problem(
                 .methodNotAllowed, "this server is read-only (--read-only): it serves documents and renders only")
-            problem.headers[.allow] = "GET"
+            // What this server answers there, as OPTIONS says it (the reads, if any).
+            let reads = (Self.allowedMethods(segments) ?? []).filter { !Self.isMutating(method: $0, segments: segments) }
+            problem.headers[.allow] = (reads + [.options]).map(\.rawValue).joined(separator: ", ")
             throw problem
         }
         if (request.method == .post || request.method == .delete) && !hasToken {
@@ -239,7 +243,11 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let problem as Problem: return problem
         case let error as HTTPError:
-            return Problem(error.status, error.body ?? error.status.reasonPhrase)
+            // Its headers go with it: the CORS headers the access middleware added (a 404
+            // for a path no route serves among them), an Allow, a Retry-After.
+            var problem = Problem(error.status, error.body ?? error.status.reasonPhrase)
+            problem.headers = error.headers
+            return problem
         case let error as any HTTPResponseError:
             return Problem(error.status, error.status.reasonPhrase)
         default:
