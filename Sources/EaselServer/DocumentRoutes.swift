@@ -60,7 +60,12 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 throw Self.problem(for: error, document: path, folder: service.folder.url)
             }
         }
-        let etag = "\"\(revision)\""
+        // The revision, then a tag of the answer itself: the body also says which images are
+        // there and what was drawn around (an image can appear or go while the document's
+        // bytes stay), and the headers say what can be undone, so a 304 must mean all of it
+        // is unchanged. `If-Match` takes the whole tag or the revision alone.
+        let answerTag = FNV1a.hash(json + Array("\(canUndo) \(canRedo)".utf8))
+        let etag = "\"\(revision)-\(String(answerTag, radix: 16))\""
         if Self.ifNoneMatch(request, matches: etag) { return Response(status: .notModified, headers: [.eTag: etag]) }
         // Whether the shared history has steps to undo or redo, for the editor's buttons.
         return Self.json(

@@ -352,6 +352,9 @@ final class DocumentService: Sendable {
             if value == "*" { return true }
             if value.hasPrefix("W/") { value.removeFirst(2) }
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            // A document's ETag is its revision and a tag of the answer (`revision-tag`):
+            // the revision is what an edit must be based on.
+            if let dash = value.firstIndex(of: "-") { value = String(value[..<dash]) }
             return value == revision
         }
     }

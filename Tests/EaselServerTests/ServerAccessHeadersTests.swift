@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EaselServer
+import EaselDocuments
 import EaselTestSupport
 
 /// What a refusal tells the client: an allowed origin's page can read every refusal (a 404
@@ -37,5 +38,39 @@ struct ServerAccessHeadersTests {
         #expect(try await server.request("OPTIONS", "\(document)/undo").headers["allow"] == "OPTIONS")
         // The stateless render writes nothing and stays.
         #expect(try await server.request("OPTIONS", "/api/render").headers["allow"] == "POST, OPTIONS")
+    }
+}
+
+/// A document's answer holds more than its bytes: which images are there, what can be
+/// undone. Its tag must change when they do, or a 304 hides them.
+@Suite("Document answers and their tags")
+struct DocumentAnswerTagTests {
+    @Test func anImageThatGoesChangesTheTagNotTheRevision() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let path = "/api/documents/\(ServerFixtures.card)"
+        let first = try await server.request("GET", path)
+        let tag = try #require(first.headers["etag"])
+        #expect(try await server.request("GET", path, headers: ["If-None-Match": tag]).status == 304)
+        let card = try #require(try DocumentRegistry.standard.open(server.folder.file(ServerFixtures.card)).document as? Card)
+        let photo = try #require(card.imageElements.compactMap(\.imageFilename).first)
+        try FileManager.default.removeItem(
+            at: server.folder.file(ServerFixtures.card).deletingLastPathComponent().appendingPathComponent(photo))
+        let after = try await server.request("GET", path, headers: ["If-None-Match": tag])
+        #expect(after.status == 200, "the answer changed: the photo is gone")
+        #expect(after.text.contains(photo))
+        let newTag = try #require(after.headers["etag"])
+        #expect(newTag != tag)
+        // The revision, the tag's first part, is the document's: an edit may name either.
+        let revision = String(tag.dropFirst().prefix { $0 != "-" })
+        #expect(newTag.hasPrefix("\"\(revision)-"))
+        let edit = try await server.request(
+            "POST", "\(path)/edits", headers: ["Content-Type": "application/json", "If-Match": newTag],
+            body: Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8))
+        #expect(edit.status == 200, "\(edit.text)")
+        let stale = try await server.request(
+            "POST", "\(path)/edits", headers: ["Content-Type": "application/json", "If-Match": "\"\(revision)\""],
+            body: Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8))
+        #expect(stale.status == 412)
     }
 }

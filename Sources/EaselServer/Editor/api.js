@@ -30,11 +30,12 @@ export async function listDocuments() {
   return (await (await request('/api/documents')).json()).documents;
 }
 
-/** The document as `easel info --json` gives it, and its revision (the ETag). */
+/** The document as `easel info --json` gives it, and its revision (the ETag's first part:
+ * `revision-tag`, the tag standing for the rest of the answer). */
 export async function describe(path) {
   const response = await request(documentsURL(path), { cache: 'no-cache' });
   return {
-    description: await response.json(), revision: unquote(response.headers.get('ETag')),
+    description: await response.json(), revision: (unquote(response.headers.get('ETag')) || '').split('-')[0] || null,
     history: { canUndo: response.headers.get('X-Easel-Can-Undo') === 'true', canRedo: response.headers.get('X-Easel-Can-Redo') === 'true' },
   };
 }
