@@ -49,7 +49,8 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
                 do {
                     return try Self.duplicate(url, service: service)
                 } catch {
-                    throw DocumentRoutes<Context>.problem(for: error, document: documentPath, folder: service.folder.url)
+                    throw DocumentRoutes<Context>.problem(
+                        for: error, document: documentPath, folder: service.folder.url, stateFolder: service.stateURL)
                 }
             }
             return try Self.created(created)
@@ -71,7 +72,8 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             do {
                 return try service.addUploadedImage(bytes, extension: ext, to: url, relativePath: documentPath, ifMatch: ifMatch)
             } catch {
-                throw DocumentRoutes<Context>.problem(for: error, document: documentPath, folder: service.folder.url)
+                throw DocumentRoutes<Context>.problem(
+                    for: error, document: documentPath, folder: service.folder.url, stateFolder: service.stateURL)
             }
         }
         let encoder = JSONEncoder()
@@ -89,7 +91,8 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             do {
                 return try Self.create(body, service: service)
             } catch {
-                throw DocumentRoutes<Context>.problem(for: error, document: "request body", folder: service.folder.url)
+                throw DocumentRoutes<Context>.problem(
+                    for: error, document: "request body", folder: service.folder.url, stateFolder: service.stateURL)
             }
         }
         return try Self.created(created)
@@ -168,7 +171,8 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             do {
                 try service.moveToTrash(url)
             } catch {
-                throw DocumentRoutes<Context>.problem(for: error, document: path, folder: service.folder.url)
+                throw DocumentRoutes<Context>.problem(
+                    for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
             }
         }
         return Response(status: .noContent)

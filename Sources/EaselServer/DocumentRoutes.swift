@@ -57,7 +57,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             do {
                 return try service.describe(url, relativePath: path)
             } catch {
-                throw Self.problem(for: error, document: path, folder: service.folder.url)
+                throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
             }
         }
         // The revision, then a tag of the answer itself: the body also says which images are
@@ -93,7 +93,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 do {
                     return try service.render(url, relativePath: path, query: query)
                 } catch {
-                    throw Self.problem(for: error, document: path, folder: service.folder.url)
+                    throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
                 }
             }
             entry = result.0
@@ -148,7 +148,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                     }
                 }
             } catch {
-                throw Self.problem(for: error, document: documentPath, folder: folder.url)
+                throw Self.problem(for: error, document: documentPath, folder: folder.url, stateFolder: service.stateURL)
             }
         }
         let encoder = JSONEncoder()
@@ -220,7 +220,9 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
 
     /// Easel's errors as problems: invalid documents and requests 400 (with the key path),
     /// budgets 413, a document another editor holds or changed 409.
-    static func problem(for error: Error, document: String, folder: URL) -> Problem {
+    /// The problem an error is for a client: Easel's errors keep their message, with the
+    /// server's paths (the served folder's, its `stateFolder`'s) hidden.
+    static func problem(for error: Error, document: String, folder: URL, stateFolder: URL) -> Problem {
         switch error {
         case let problem as Problem: return problem
         case let error as DocumentError:
@@ -229,12 +231,20 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 if error.file.hasSuffix(document), !FileIO.entryExists(atPath: error.file) {
                     return Problem(.notFound, "\(document) no longer exists: it was deleted or moved", document: document)
                 }
+                let message = ServedFolder.hidingAllPaths(
+                    in: ServedFolder.hidingServerPaths(in: error.description, folder: folder))
+                // The server's own files (a lock or a history in its state folder) failing is
+                // the server's fault, not a conflict the client could resolve.
+                if error.description.contains(stateFolder.path) {
+                    return Problem(.internalServerError, message, document: document)
+                }
+                // A document its owner made read-only: asking again cannot help.
+                if error.file.hasSuffix(document), access(error.file, W_OK) != 0, errno == EACCES {
+                    return Problem(.forbidden, message, document: document)
+                }
                 // Paths of the served folder are named as the client names them; any other
-                // (a lock in the server's state folder) is nobody else's business.
-                return Problem(
-                    .conflict,
-                    ServedFolder.hidingAllPaths(in: ServedFolder.hidingServerPaths(in: error.description, folder: folder)),
-                    document: document)
+                // is nobody else's business.
+                return Problem(.conflict, message, document: document)
             }
             return Problem.invalidDocument(error, document: document, folder: folder)
         case let error as EditError:

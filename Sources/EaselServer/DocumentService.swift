@@ -16,6 +16,8 @@ final class DocumentService: Sendable {
     let limits: ServerLimits
     /// Where histories and locks are kept (nil: `$XDG_STATE_HOME/easel`, as the CLI).
     let stateFolder: URL?
+    /// Where histories and locks are kept: `stateFolder`, or the environment's.
+    var stateURL: URL { (stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment).url }
 
     init(folder: ServedFolder, registry: DocumentRegistry, limits: ServerLimits, stateFolder: URL?) {
         self.folder = folder

@@ -80,7 +80,8 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                     keyPath: error.keyPath.isEmpty ? nil : error.keyPath)
             } catch {
                 throw DocumentRoutes<Context>.problem(
-                    for: error, document: "request body", folder: url.deletingLastPathComponent())
+                    for: error, document: "request body", folder: url.deletingLastPathComponent(),
+                    stateFolder: service.stateURL)
             }
         }
         var headers: HTTPFields = [

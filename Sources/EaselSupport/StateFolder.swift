@@ -29,14 +29,12 @@ package struct StateFolder: Sendable {
     /// and `/x/../a.rwcard` share one history), created on demand with owner-only access.
     package func folder(forDocument document: URL) throws(DocumentError) -> URL {
         let folder = location(forDocument: document)
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
+        do { try FileIO.createFolders(at: folder.path, permissions: 0o700) } catch {
+            // The system's reason (`Not a directory`, `Permission denied`).
             throw DocumentError(
                 file: document.path,
                 kind: .io(
-                    "cannot create Easel's state folder \(folder.path): \(error.localizedDescription); set XDG_STATE_HOME to a writable folder"
+                    "cannot create Easel's state folder \(folder.path): \(error.reason); set XDG_STATE_HOME to a writable folder"
                 ))
         }
         return folder

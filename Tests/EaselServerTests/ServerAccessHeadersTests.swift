@@ -74,3 +74,23 @@ struct DocumentAnswerTagTests {
         #expect(stale.status == 412)
     }
 }
+
+/// A state folder that cannot be made is the server's fault, said with the system's reason
+/// (not Foundation's "NSCocoaErrorDomain error 512").
+@Suite("Server state folder faults")
+struct ServerStateFaultTests {
+    @Test func aStateFolderThatCannotBeMadeSaysWhy() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        // Where the histories and locks go, a file instead of a folder.
+        let documents = server.stateFolder.appendingPathComponent("documents")
+        try? FileManager.default.removeItem(at: documents)
+        try Data("not a folder".utf8).write(to: documents)
+        let edit = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/edits", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8))
+        #expect(edit.status == 500, "\(edit.status) \(edit.text)")
+        #expect(!edit.text.contains(server.stateFolder.path), "\(edit.text)")
+        #expect(edit.text.contains("Not a directory"), "the system's reason: \(edit.text)")
+    }
+}
