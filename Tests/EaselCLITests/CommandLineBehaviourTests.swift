@@ -9,6 +9,21 @@ import EaselTestSupport
 /// problem, and every file left as it was.
 @Suite("Bad input")
 struct BadInputTests {
+    /// A negative number after a numeric option is its value, refused with what is wrong
+    /// with it, not read as an unknown option ("Missing value for '--size'").
+    @Test func negativeNumbersAreValuesNotOptions() throws {
+        let s = CLIScratch()
+        let new = try s.run(["new", "drawing", "d.drawing", "--size", "-5x10"])
+        #expect(new.status == 64 && new.stderr.contains("The value '-5x10' is invalid for '--size"), "\(new.stderr)")
+        try s.ok(["new", "drawing", "d.drawing", "--size", "50x50"])
+        let stroke = try s.run(["add", "d.drawing", "rect", "--stroke-width", "-3"])
+        #expect(stroke.status == 64 && stroke.stderr.contains("--stroke-width must be zero or more"), "\(stroke.stderr)")
+        let level = try s.run(["export", "d.drawing", "--out", "x.png", "--png-compression", "-1"])
+        #expect(level.status == 64 && level.stderr.contains("must be from 0 to 9"), "\(level.stderr)")
+        let jobs = try s.run(["export", "d.drawing", "--out", "x.png", "--jobs", "-2"])
+        #expect(jobs.status == 64 && !jobs.stderr.contains("Missing value"), "\(jobs.stderr)")
+    }
+
     static let editingCommands: [[String]] = [
         ["info", "$F"], ["add", "$F", "star"], ["set", "$F", "0", "--fill", "red"], ["move", "$F", "0", "--by", "1,1"],
         ["remove", "$F", "0"], ["order", "$F", "0", "front"], ["background", "$F", "red"], ["undo", "$F"], ["redo", "$F"],

@@ -37,16 +37,16 @@ struct AddCommand: EditVerb {
 
     @OptionGroup var element: ElementOptions
 
-    @Option(help: "Polygon sides.")
+    @Option(parsing: .unconditional, help: "Polygon sides.")
     var sides: Int = 6
 
-    @Option(help: "Star points.")
+    @Option(parsing: .unconditional, help: "Star points.")
     var points: Int = 5
 
-    @Option(name: .customLong("inner-ratio"), help: "Star inner radius, as a fraction of the outer.")
+    @Option(name: .customLong("inner-ratio"), parsing: .unconditional, help: "Star inner radius, as a fraction of the outer.")
     var innerRatio: Double = 0.5
 
-    @Option(name: .customLong("corner-radius"), help: "Rounded rectangle corner radius.")
+    @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: "Rounded rectangle corner radius.")
     var cornerRadius: Double = 25
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"))

@@ -26,7 +26,7 @@ struct EditCommand: EaselCommand {
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
     var path: String
 
-    @Option(help: "Seconds of idle time before unsaved changes are saved.")
+    @Option(parsing: .unconditional, help: "Seconds of idle time before unsaved changes are saved.")
     var autosave: Double = 2
 
     func validate() throws {

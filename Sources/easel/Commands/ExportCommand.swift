@@ -53,7 +53,9 @@ struct ExportCommand: EaselCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
-    @Option(name: .shortAndLong, help: "Documents rendered at once (default: the number of cores, or `easel config set jobs N`).")
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: "Documents rendered at once (default: the number of cores, or `easel config set jobs N`).")
     var jobs: Int?
 
     @Flag(help: "Render every document, even those whose outputs are up to date.")

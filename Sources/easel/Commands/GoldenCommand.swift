@@ -32,19 +32,25 @@ struct ToleranceOptions: ParsableArguments {
     @Option(help: "How a pixel's difference is measured: channel (largest channel difference) or perceptual (YIQ).")
     var metric: Metric?
 
-    @Option(help: "The perceptual metric's threshold, 0-1 (pixelmatch's default is 0.1); implies --metric perceptual.")
+    @Option(
+        parsing: .unconditional,
+        help: "The perceptual metric's threshold, 0-1 (pixelmatch's default is 0.1); implies --metric perceptual.")
     var threshold: Double?
 
     @Flag(name: .customLong("count-antialiasing"), help: "Count anti-aliased pixels too (perceptual metric).")
     var countAntialiasing = false
 
-    @Option(name: .customLong("max-delta"), help: "The largest channel difference allowed (0-255; channel metric).")
+    @Option(
+        name: .customLong("max-delta"), parsing: .unconditional,
+        help: "The largest channel difference allowed (0-255; channel metric).")
     var maxDelta: Int?
 
     @Option(name: .customLong("max-pixels"), help: "How many pixels may differ: a count (25) or a percentage (0.5%).")
     var maxPixels: String?
 
-    @Option(name: .customLong("noise-floor"), help: "Channel differences up to this are ignored (channel metric).")
+    @Option(
+        name: .customLong("noise-floor"), parsing: .unconditional,
+        help: "Channel differences up to this are ignored (channel metric).")
     var noiseFloor: Int?
 
     enum Preset: String, ExpressibleByArgument, CaseIterable { case exact, `default`, perceptual }
@@ -238,7 +244,7 @@ struct GoldenVerify: EaselCommand {
     @OptionGroup var render: RenderOptionGroup
     @Option(help: ArgumentHelp("Write an HTML, JSON and JUnit report into this folder.", valueName: "dir"))
     var report: String?
-    @Option(name: .shortAndLong, help: "Documents verified at once (default 1).")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Documents verified at once (default 1).")
     var jobs: Int = 1
 
     func validate() throws {

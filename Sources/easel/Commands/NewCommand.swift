@@ -22,7 +22,7 @@ struct NewCommand: ParsableCommand {
         @Argument(help: "The .drawing file to create.", completion: .file(extensions: ["drawing"]))
         var path: String
 
-        @Option(help: ArgumentHelp("Canvas size WxH in units (pixels at scale 1).", valueName: "wxh"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Canvas size WxH in units (pixels at scale 1).", valueName: "wxh"))
         var size: SizeArgument = SizeArgument(argument: "800x600")!
 
         @Option(help: ArgumentHelp("Background colour, or none for transparent.", valueName: "color"))

@@ -51,7 +51,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: "Replace the document's background colour (any colour easel accepts, e.g. white or #FFFFFF), or none.")
     var background: String?
 
-    @Option(name: .customLong("png-compression"), help: "zlib level for PNG output, 0 (fastest) to 9 (smallest).")
+    @Option(
+        name: .customLong("png-compression"), parsing: .unconditional,
+        help: "zlib level for PNG output, 0 (fastest) to 9 (smallest).")
     var pngCompression: Int?
 
     @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive.")

@@ -11,7 +11,7 @@ struct ElementOptions: ParsableArguments {
         help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
     var center: PointArgument?
 
-    @Option(help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"))
     var size: SizeArgument?
 
     @Option(parsing: .unconditional, help: "Rotation in degrees, clockwise (negative: anticlockwise).")
@@ -28,7 +28,7 @@ struct ElementOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stroke colour, or none to remove the stroke.", valueName: "color"))
     var stroke: String?
 
-    @Option(name: .customLong("stroke-width"), help: "Stroke width in canvas units.")
+    @Option(name: .customLong("stroke-width"), parsing: .unconditional, help: "Stroke width in canvas units.")
     var strokeWidth: Double?
 
     @Option(help: ArgumentHelp("Dash pattern: on,off[,on,off...] lengths, or none.", valueName: "lengths"))
@@ -40,7 +40,7 @@ struct ElementOptions: ParsableArguments {
     @Option(help: "Line join: miter, round or bevel.")
     var join: Stroke.Join?
 
-    @Option(help: "Opacity from 0 (invisible) to 1.")
+    @Option(parsing: .unconditional, help: "Opacity from 0 (invisible) to 1.")
     var opacity: Double?
 
     @Option(
@@ -58,7 +58,9 @@ struct ElementOptions: ParsableArguments {
     )
     var font: String?
 
-    @Option(name: .customLong("font-size"), help: "Font size in canvas units (drawings; a card's text size follows its frame).")
+    @Option(
+        name: .customLong("font-size"), parsing: .unconditional,
+        help: "Font size in canvas units (drawings; a card's text size follows its frame).")
     var fontSize: Double?
 
     @Option(name: .customLong("align"), help: "Text alignment: left, center or right.")
