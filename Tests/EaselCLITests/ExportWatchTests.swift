@@ -53,6 +53,37 @@ struct ExportWatchTests {
         #expect(process.terminationStatus == 0 && log.contains("stopped watching"), "\(log)")
     }
 
+    /// The first export of a watch takes what was opened (and lowered) while the arguments
+    /// were parsed; later ones open anew. A first export that used only the document (another
+    /// background) or failed on it (an invalid document) must not leave the next one waiting
+    /// for an opening that never comes.
+    @Test(arguments: [["--background", "blue"], []])
+    func laterExportsOpenTheDocumentAnew(extra: [String]) throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        let valid = try s.bytes("d.drawing")
+        if extra.isEmpty { try s.folder.write("{ not json", to: "d.drawing") }
+        let (process, errors) = try Self.start(s, ["export", "d.drawing", "--out", "d.png", "--watch"] + extra)
+        defer { if process.isRunning { process.terminate() } }
+        if extra.isEmpty {
+            Thread.sleep(forTimeInterval: 1)
+            try s.folder.write(valid, to: "d.drawing")
+        } else {
+            #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).b == 255 })
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        try s.ok(["add", "d.drawing", "rect", "--at", "20,10", "--size", "40x20", "--fill", "red"])
+        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).r == 255 }, "exported again")
+        kill(process.processIdentifier, SIGINT)
+        // A watch stuck waiting never honours the signal: killed, and a failure, not a hang.
+        let stopped = Self.eventually { !process.isRunning }
+        if !stopped { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(stopped, "the watch stopped on SIGINT")
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("stopped watching"), "\(log)")
+    }
+
     @Test func aFolderWatchExportsNewAndChangedDocuments() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("in/sub"), withIntermediateDirectories: true)

@@ -273,6 +273,7 @@ struct ExportCommand: EaselCommand {
         defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
         let deadline = RenderTimeout.deadline(seconds: timeout)
         let located: LocatedDocument
+        var early: EarlyOpen.Opened? = nil
         if inputs[0] == "-" {
             located = try Self.readStandardInput(base: URL(fileURLWithPath: base ?? FileManager.default.currentDirectoryPath))
         } else {
@@ -280,7 +281,8 @@ struct ExportCommand: EaselCommand {
                 throw DocumentError(file: inputs[0], kind: .io("no such file or folder"))
             }
             // Usually opened already, while the arguments were parsed.
-            located = try EarlyOpen.take(inputs[0])?.get() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
+            early = EarlyOpen.take(inputs[0])
+            located = try early?.document.get() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
         }
         StageTimings.mark("read")
         var options = render.renderOptions(outputPath: out == "-" ? nil : out)
@@ -288,8 +290,8 @@ struct ExportCommand: EaselCommand {
         let started = Date()
         func scene() throws -> Scene {
             // Usually lowered already too, unless another background is asked for.
-            let early = options.background == nil && inputs[0] != "-" ? EarlyOpen.takeScene(inputs[0]) : nil
-            var scene = try early ?? DocumentRenderer.scene(for: located, background: options.background)
+            let lowered = options.background == nil ? early?.scene() : nil
+            var scene = try lowered ?? DocumentRenderer.scene(for: located, background: options.background)
             scene.deadline = deadline
             return scene
         }

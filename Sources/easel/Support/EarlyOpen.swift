@@ -17,16 +17,58 @@ import EaselSupport
 /// earlier, and never on one core (`EASEL_THREADS=1`), where
 /// it would only compete with the parsing.
 enum EarlyOpen {
+    /// What was opened early, handed to the export that takes it.
+    struct Opened {
+        /// The document, or why it could not be opened.
+        let document: Result<LocatedDocument, any Error>
+        private let lowering: Lowering
+
+        fileprivate init(document: Result<LocatedDocument, any Error>, lowering: Lowering) {
+            self.document = document
+            self.lowering = lowering
+        }
+
+        /// The document's scene with its own background, waiting for the lowering; nil
+        /// when it was not lowered (it failed, or another background was asked for) or was
+        /// taken already. Only the export that took `document` can ask, so a scene never
+        /// outlives its document: a later export (`--watch`) opens and lowers anew.
+        func scene() -> Scene? { lowering.take() }
+    }
+
+    /// The scene the thread lowers, taken at most once.
+    fileprivate final class Lowering: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let state = Locked<(scene: Scene?, taken: Bool)>((nil, false))
+
+        func finish(_ scene: Scene?) {
+            state.withLock { $0.scene = scene }
+            done.signal()
+        }
+
+        func take() -> Scene? {
+            // The first caller waits (the thread signals exactly once); any later one gets nil.
+            guard
+                state.withLock({ state in
+                    defer { state.taken = true }
+                    return !state.taken
+                })
+            else { return nil }
+            done.wait()
+            return state.withLock { state in
+                defer { state.scene = nil }
+                return state.scene
+            }
+        }
+    }
+
     private struct State {
         var path: String?
-        var result: Result<LocatedDocument, any Error>?
-        /// The document's scene with its own background, once lowered.
-        var scene: Scene?
+        var document: Result<LocatedDocument, any Error>?
     }
 
     private static let state = Locked(State())
     private static let opened = DispatchSemaphore(value: 0)
-    private static let lowered = DispatchSemaphore(value: 0)
+    private static let lowering = Lowering()
 
     /// Starts opening the document `arguments` (the process's, program name first) name,
     /// when they are a single export's.
@@ -35,50 +77,41 @@ enum EarlyOpen {
             let path = arguments.dropFirst(2).first(where: { !$0.hasPrefix("-") && $0 != "-" }),
             DocumentRegistry.standard.isDocument(URL(fileURLWithPath: path))
         else { return }
-        // Another background asked for: the export lowers the document itself.
-        let lowerEarly = !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
+        // Another background asked for, or several documents (a batch, whose workers would
+        // only be slowed): the export lowers its documents itself.
+        let documents = arguments.dropFirst(2).filter { DocumentRegistry.standard.isDocument(URL(fileURLWithPath: $0)) }
+        let lowerEarly =
+            documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
         state.withLock { $0.path = path }
         // A thread of its own: Dispatch's threads are shared with Swift's tasks.
         Thread.detachNewThread {
             let result = Result { try DocumentRegistry.standard.open(URL(fileURLWithPath: path)) }
-            state.withLock { $0.result = result }
+            state.withLock { $0.document = result }
             opened.signal()
             // Then its images, into the shared cache, on every idle core (here, not inside
             // the lowering's own prefetch, which runs beside the texts' layout and so decodes
             // on one core), then its scene, while the export checks its output. The export
             // takes the scene unless it asks for another background; a lowering that fails is
             // left for the export to do again, and to report.
+            var scene: Scene? = nil
             if case .success(let located) = result {
                 ImageLoader().prefetch(
                     located.document.referencedFileNames, inFolder: located.resourceFolder, threads: EncoderParallelism.threads())
-                if lowerEarly, let scene = try? DocumentRenderer.scene(for: located) {
-                    state.withLock { $0.scene = scene }
-                }
+                if lowerEarly { scene = try? DocumentRenderer.scene(for: located) }
             }
-            lowered.signal()
+            lowering.finish(scene)
         }
     }
 
     /// What opening `path` early gave (waiting for the opening, not for the scene), once;
-    /// nil when nothing was opened early for that path.
-    static func take(_ path: String) -> Result<LocatedDocument, any Error>? {
+    /// nil when nothing was opened early for that path, or it was taken already.
+    static func take(_ path: String) -> Opened? {
         // The path is set before the thread starts, and the thread signals exactly once.
         guard state.withLock({ $0.path }) == path else { return nil }
         opened.wait()
         return state.withLock { state in
-            defer { state.result = nil }
-            return state.result
-        }
-    }
-
-    /// The scene of the document `take(path)` gave, lowered early with the document's own
-    /// background (waiting for the lowering), once; nil when there is none.
-    static func takeScene(_ path: String) -> Scene? {
-        guard state.withLock({ $0.path }) == path else { return nil }
-        lowered.wait()
-        return state.withLock { state in
-            defer { (state.path, state.scene) = (nil, nil) }
-            return state.scene
+            defer { (state.path, state.document) = (nil, nil) }
+            return state.document.map { Opened(document: $0, lowering: lowering) }
         }
     }
 }
