@@ -64,29 +64,18 @@ enum BandedPNGExport {
                 stop.withLock { $0 = $0 ?? .failed(error) }
                 return
             }
-            var deflated = FastPNGWriter.Band()
-            var chunk = easel_png_buffer()
-            var length = 0
-            let status: easel_png_status? = buffer.withUnsafePixels { pixels in
+            let deflated: FastPNGWriter.Band? = buffer.withUnsafePixels { pixels in
                 let rows = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 if checkOpaque && easel_png_rows_are_opaque(rows, UInt32(width), stride, 0, UInt32(range.count)) == 0 {
                     return nil
                 }
-                // Rows 0..<count of the buffer: the encoder reads no row outside them.
-                return easel_png_encode_band(
-                    rows, UInt32(width), stride, 0, UInt32(range.count), keepAlpha ? 1 : 0, FastPNGWriter.deflateLevel,
-                    index == ranges.count - 1 ? 1 : 0, &chunk, &deflated.adler, &length)
+                return FastPNGWriter.deflate(
+                    rowsAt: rows, count: range.count, width: width, stride: stride, keepAlpha: keepAlpha,
+                    last: index == ranges.count - 1)
             }
-            guard let status else {
+            guard let deflated else {
                 stop.withLock { $0 = $0 ?? .notOpaque }
                 return
-            }
-            deflated.length = length
-            if status == EASEL_PNG_OK {
-                deflated.deflated = chunk
-            } else {
-                easel_png_buffer_free(&chunk)
-                deflated.failure = FastPNGWriter.bandFailure(status)
             }
             output.withLock { $0.finish(deflated, at: index, emit: emit) }
         }

@@ -55,20 +55,9 @@ enum FastPNGWriter {
             let stride = image.stride
             Parallel.forEach(count: ranges.count, workers: threads) { index in
                 let range = ranges[index]
-                var band = Band()
-                var buffer = easel_png_buffer()
-                var length = 0
-                let status = easel_png_encode_band(
-                    UnsafePointer<UInt8>(bitPattern: address), UInt32(width), stride, UInt32(range.lowerBound),
-                    UInt32(range.upperBound), keepAlpha ? 1 : 0, deflateLevel, index == ranges.count - 1 ? 1 : 0, &buffer,
-                    &band.adler, &length)
-                band.length = length
-                if status == EASEL_PNG_OK {
-                    band.deflated = buffer
-                } else {
-                    easel_png_buffer_free(&buffer)
-                    band.failure = bandFailure(status)
-                }
+                let band = deflate(
+                    rowsAt: UnsafePointer<UInt8>(bitPattern: address)! + range.lowerBound * stride, count: range.count,
+                    width: width, stride: stride, keepAlpha: keepAlpha, last: index == ranges.count - 1)
                 output.withLock { $0.finish(band, at: index, emit: emit) }
             }
         }
@@ -94,6 +83,27 @@ enum FastPNGWriter {
         var tail: [UInt8] = []
         appendChunk("IEND", [], to: &tail)
         tail.withUnsafeBytes { emit($0) }
+    }
+
+    /// The band of `count` rows starting at `rows` (`stride` bytes apart), filtered and
+    /// deflated: the encoder reads no row outside them. `last` ends the zlib stream.
+    static func deflate(
+        rowsAt rows: UnsafePointer<UInt8>, count: Int, width: Int, stride: Int, keepAlpha: Bool, last: Bool
+    ) -> Band {
+        var band = Band()
+        var buffer = easel_png_buffer()
+        var length = 0
+        let status = easel_png_encode_band(
+            rows, UInt32(width), stride, 0, UInt32(count), keepAlpha ? 1 : 0, deflateLevel, last ? 1 : 0, &buffer,
+            &band.adler, &length)
+        band.length = length
+        if status == EASEL_PNG_OK {
+            band.deflated = buffer
+        } else {
+            easel_png_buffer_free(&buffer)
+            band.failure = bandFailure(status)
+        }
+        return band
     }
 
     /// One band's deflate stream (in the C buffer, freed once emitted), and the Adler-32 and

@@ -80,6 +80,15 @@ public enum PNGEncoder {
         try encodeWithLibpng(image, options: options).withUnsafeBytes { emit($0) }
     }
 
+    /// Changes whenever Easel's own writer makes other bytes for the same pixels (2: a
+    /// band's first row unfiltered), for what promises the same bytes for the same tag (the
+    /// server's strong render ETags); the batch's renderer version follows pixels only.
+    public static let writerVersion = "easel-png-2"
+
+    /// Rows per band of Easel's own writer: the file's bytes depend on this cut, which is the
+    /// same whatever the number of cores.
+    package static let bandRows = FastPNGWriter.bandRows
+
     /// Draws a `width` x `height` image band by band and encodes each band as soon as it is
     /// drawn (`draw` fills the rows it is given, in an image whose first row is the first of
     /// them), handing the file's bytes to `emit` in order: the bytes of drawing the whole

@@ -278,7 +278,7 @@ public struct DocumentEditor {
         if access(located.contentFile.path, W_OK) != 0 && (errno == EACCES || errno == EPERM) {
             throw DocumentError(
                 file: url.path,
-                kind: .io("is read-only (its permissions do not let you write it); nothing was saved"))
+                kind: .readOnly("is read-only (its permissions do not let you write it); nothing was saved"))
         }
         // Easel must open what it saves. Each edit checks the element it makes (see
         // `ElementFormatCheck`); this whole-document check is the last line, before any write.

@@ -65,7 +65,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         // for: browsers never send credentials on a preflight, and it reveals nothing.
         if request.method == .options, let origin, configuration.allowedOrigins.contains(origin) {
             var headers = Self.corsHeaders(origin: origin)
-            headers[.accessControlAllowMethods] = "GET, POST, DELETE, OPTIONS"
+            // The route's methods (a read-only server's reads), or all of them for a path no
+            // route serves (the request itself then gets its 404).
+            headers[.accessControlAllowMethods] =
+                Self.answeredMethods(segments, readOnly: configuration.readOnly)?.map(\.rawValue).joined(separator: ", ")
+                ?? "GET, POST, DELETE, OPTIONS"
             headers[.accessControlAllowHeaders] = "Authorization, Content-Type, If-Match, If-None-Match"
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
@@ -75,28 +79,23 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             problem.headers[.wwwAuthenticate] = "Bearer"
             throw problem
         }
+        // What this server answers at this path, OPTIONS included (a read-only one none of
+        // the writes): one list for OPTIONS and for every 405's Allow.
+        let answered = Self.answeredMethods(segments, readOnly: configuration.readOnly)
+        let allow = answered.map { $0.map(\.rawValue).joined(separator: ", ") }
         if let allowed = Self.allowedMethods(segments), !allowed.contains(request.method) {
             // OPTIONS (not a CORS preflight from an allowed origin, answered above) says what the route answers.
-            if request.method == .options {
-                // What this server answers there: a read-only one none of the writes.
-                let answered = allowed.filter { !configuration.readOnly || !Self.isMutating(method: $0, segments: segments) }
-                return Response(
-                    status: .noContent, headers: [.allow: (answered + [.options]).map(\.rawValue).joined(separator: ", ")])
-            }
+            if request.method == .options { return Response(status: .noContent, headers: [.allow: allow ?? ""]) }
             var problem = Problem(
-                .methodNotAllowed,
-                "\(request.method.rawValue) is not a method of \(request.uri.path); it answers \(allowed.map(\.rawValue).joined(separator: ", "))"
-            )
-            problem.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                .methodNotAllowed, "\(request.method.rawValue) is not a method of \(request.uri.path); it answers \(allow ?? "")")
+            problem.headers[.allow] = allow
             throw problem
         }
         let mutating = Self.isMutating(method: request.method, segments: segments)
         if mutating && configuration.readOnly {
             var problem = Problem(
                 .methodNotAllowed, "this server is read-only (--read-only): it serves documents and renders only")
-            // What this server answers there, as OPTIONS says it (the reads, if any).
-            let reads = (Self.allowedMethods(segments) ?? []).filter { !Self.isMutating(method: $0, segments: segments) }
-            problem.headers[.allow] = (reads + [.options]).map(\.rawValue).joined(separator: ", ")
+            problem.headers[.allow] = allow
             throw problem
         }
         if (request.method == .post || request.method == .delete) && !hasToken {
@@ -154,6 +153,14 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case ("api", 2) where segments[1] == "render": return [.post]
         case ("api", 2) where segments[1] == "events": return reads
         default: return nil
+        }
+    }
+
+    /// The methods this server answers at a path, OPTIONS included: the route's, without
+    /// the writes when the server is read-only; nil for a path no route serves.
+    static func answeredMethods(_ segments: [String], readOnly: Bool) -> [HTTPRequest.Method]? {
+        allowedMethods(segments).map { allowed in
+            allowed.filter { !readOnly || !isMutating(method: $0, segments: segments) } + [.options]
         }
     }
 

@@ -218,29 +218,28 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    /// Easel's errors as problems: invalid documents and requests 400 (with the key path),
-    /// budgets 413, a document another editor holds or changed 409.
-    /// The problem an error is for a client: Easel's errors keep their message, with the
-    /// server's paths (the served folder's, its `stateFolder`'s) hidden.
+    /// Easel's errors as problems, their messages kept with the server's paths (the served
+    /// folder's, its `stateFolder`'s) hidden: invalid documents and requests 400 (with the
+    /// key path), budgets 413, a document its owner made read-only 403, a document another
+    /// editor holds or changed 409, the state folder failing 500.
     static func problem(for error: Error, document: String, folder: URL, stateFolder: URL) -> Problem {
         switch error {
         case let problem as Problem: return problem
         case let error as DocumentError:
-            if case .io = error.kind {
+            let message = ServedFolder.hidingAllPaths(in: ServedFolder.hidingServerPaths(in: error.description, folder: folder))
+            // A document its owner made read-only: asking again cannot help.
+            if case .readOnly = error.kind { return Problem(.forbidden, message, document: document) }
+            if case .io(let reason) = error.kind {
                 // Deleted while the request waited for it (DELETE holds the document's lock).
                 if error.file.hasSuffix(document), !FileIO.entryExists(atPath: error.file) {
                     return Problem(.notFound, "\(document) no longer exists: it was deleted or moved", document: document)
                 }
-                let message = ServedFolder.hidingAllPaths(
-                    in: ServedFolder.hidingServerPaths(in: error.description, folder: folder))
                 // The server's own files (a lock or a history in its state folder) failing is
-                // the server's fault, not a conflict the client could resolve.
-                if error.description.contains(stateFolder.path) {
+                // the server's fault, not a conflict the client could resolve. Told by the
+                // reason naming a file inside the state folder (not by the error's file: that
+                // is the document, and a served folder may share the state folder's prefix).
+                if reason.contains(stateFolder.standardizedFileURL.path + "/") {
                     return Problem(.internalServerError, message, document: document)
-                }
-                // A document its owner made read-only: asking again cannot help.
-                if error.file.hasSuffix(document), access(error.file, W_OK) != 0, errno == EACCES {
-                    return Problem(.forbidden, message, document: document)
                 }
                 // Paths of the served folder are named as the client names them; any other
                 // is nobody else's business.

@@ -1,4 +1,5 @@
 import EaselBatch
+import EaselCairo
 import EaselDocuments
 import EaselEditing
 import EaselRender
@@ -156,7 +157,9 @@ final class DocumentService: Sendable {
         let etag =
             "\""
             + Self.revision(
-                of: Array((([ExportManifest.rendererVersion, revision, query.key] + stamps).joined(separator: "\n")).utf8)) + "\""
+                of: Array(
+                    (([ExportManifest.rendererVersion, PNGEncoder.writerVersion, revision, query.key] + stamps)
+                        .joined(separator: "\n")).utf8)) + "\""
         let entry = RenderCache.Entry(bytes: file.bytes, etag: etag, revision: revision, sources: sources)
         cache.store(entry, for: key)
         return (entry, false)

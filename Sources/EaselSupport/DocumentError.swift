@@ -14,6 +14,9 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
         case unsupportedType(fileExtension: String, supported: [String])
         /// Reading or writing the file system failed.
         case io(String)
+        /// The file's permissions do not let it be written (its owner made it read-only):
+        /// trying again cannot help.
+        case readOnly(String)
         /// The document cannot be written in the requested format (for example a custom
         /// clip shape that a card file cannot express).
         case notRepresentable(String)
@@ -37,8 +40,10 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
     /// The problem without the file's name: an I/O error's own message, or the whole
     /// description (for messages that name the file themselves).
     public var reason: String {
-        if case .io(let message) = kind { return message }
-        return description
+        switch kind {
+        case .io(let message), .readOnly(let message): return message
+        default: return description
+        }
     }
 
     public var description: String {
@@ -59,7 +64,7 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
             let list = supported.map { ".\($0)" }.joined(separator: ", ")
             return
                 "\(file): \(ext.isEmpty ? "a file with no extension" : "the extension .\(ext)") is not a supported document type (supported: \(list))"
-        case .io(let message):
+        case .io(let message), .readOnly(let message):
             return "\(file): \(message)"
         case .notRepresentable(let reason):
             return "\(location): \(reason)"

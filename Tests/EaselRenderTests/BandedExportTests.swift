@@ -128,7 +128,7 @@ struct BandedExportTests {
     }
 
     /// A drawing that fails in a band (its deadline passed) throws the drawing's error on
-    /// any number of cores: the bands after it do not wait forever for its last row.
+    /// any number of cores, without hanging, and leaves no file.
     @Test func aFailingBandStopsTheOthers() throws {
         let folder = TemporaryFolder()
         let located = try StreamingExportTests.drawing(width: 1300, height: 2000, in: folder)

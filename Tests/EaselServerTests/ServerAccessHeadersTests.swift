@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import EaselServer
+@testable import EaselServer
+import EaselSupport
+import Hummingbird
 import EaselDocuments
 import EaselTestSupport
 
@@ -36,6 +38,10 @@ struct ServerAccessHeadersTests {
         #expect(undo.status == 405 && undo.text.contains("read-only"), "\(undo.text)")
         #expect(undo.headers["allow"] == "OPTIONS")
         #expect(try await server.request("OPTIONS", "\(document)/undo").headers["allow"] == "OPTIONS")
+        // A method no route takes names the same methods, without the writes.
+        let put = try await server.request("PUT", document)
+        #expect(put.status == 405 && put.headers["allow"] == "GET, HEAD, OPTIONS", "\(put.text)")
+        #expect(!put.text.contains("DELETE"), "\(put.text)")
         // The stateless render writes nothing and stays.
         #expect(try await server.request("OPTIONS", "/api/render").headers["allow"] == "POST, OPTIONS")
     }
@@ -92,5 +98,34 @@ struct ServerStateFaultTests {
         #expect(edit.status == 500, "\(edit.status) \(edit.text)")
         #expect(!edit.text.contains(server.stateFolder.path), "\(edit.text)")
         #expect(edit.text.contains("Not a directory"), "the system's reason: \(edit.text)")
+    }
+}
+
+/// How an Easel error becomes a status: a read-only document is 403 (asking again cannot
+/// help), the server's own state folder failing is 500, anything else about the files a
+/// conflict (409), even when the served folder's path starts like the state folder's.
+@Suite("Problems for document errors")
+struct DocumentProblemTests {
+    typealias Routes = DocumentRoutes<BasicRequestContext>
+    let base = TemporaryFolder()
+    var folder: URL { base.url.appendingPathComponent("easel-cards") }
+    var state: URL { base.url.appendingPathComponent("easel") }
+
+    func problem(_ kind: DocumentError.Kind) throws -> Problem {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("a.rwcard"))
+        let error = DocumentError(file: folder.appendingPathComponent("a.rwcard").path, kind: kind)
+        return Routes.problem(for: error, document: "a.rwcard", folder: folder, stateFolder: state)
+    }
+
+    @Test func statusesByCause() throws {
+        #expect(
+            try problem(.readOnly("is read-only (its permissions do not let you write it); nothing was saved")).status
+                == .forbidden)
+        #expect(try problem(.io("another easel is editing this document; try again when it has finished")).status == .conflict)
+        #expect(try problem(.io("the file changed on disk since it was opened")).status == .conflict)
+        let lock = try problem(.io("cannot create the lock file \(state.path)/documents/1f/lock: Permission denied"))
+        #expect(lock.status == .internalServerError)
+        #expect(!lock.detail.contains(base.path), "\(lock.detail)")
     }
 }

@@ -176,6 +176,7 @@ public enum DocumentRenderer {
         let bytes: [UInt8]
         switch options.format {
         case .png:
+            StageTimings.mark("lower")
             let banded = Locked<[UInt8]>([])
             if try encodePNGInBands(scene, options: options, emit: { part in banded.withLock { $0 += part } }) {
                 bytes = banded.withLock { $0 }
@@ -259,6 +260,7 @@ extension DocumentRenderer {
         }
         let (area, pixels) = try region(of: scene, options: options)
         let (width, height) = (pixels.width, pixels.height)
+        StageTimings.mark("lower")
         var written: AtomicFileStream? = nil
         // Bands go to the file as they are made, so the folder must be there before the
         // drawing starts: a missing one (made only once a rendering succeeded) takes the
@@ -297,7 +299,6 @@ extension DocumentRenderer {
         _ scene: Scene, options: RenderOptions, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) throws(RenderError) -> Bool {
         let (area, pixels) = try region(of: scene, options: options)
-        StageTimings.mark("lower")
         let done = try CairoSceneRenderer.encodePNGInBands(
             scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
             canvasToOutput: options.size.canvasToOutput(canvas: area, pixels: pixels), imageFilter: options.imageFilter,

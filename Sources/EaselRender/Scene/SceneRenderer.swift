@@ -121,15 +121,9 @@ public enum CairoSceneRenderer {
                 let top = tops[index], bottom = min(pixelHeight, top + rows)
                 do {
                     let strip = try sendableImage.value.strip(rows: top..<bottom)
-                    // The strip's rows in canvas units (the transform only scales and
-                    // moves), two pixels wider on each side for antialiasing.
-                    let visible = canvasRect(ofRows: top - 2..<bottom + 2, width: pixelWidth, transform: transform)
-                    try fitCanvas(
-                        of: sendableScene.value, into: CairoContext(image: strip),
-                        images: try cairoImages(for: sendableScene.value),
-                        transform: transform.concatenating(.translation(x: 0, y: -Double(top))), imageFilter: imageFilter,
-                        visible: visible, clipToCanvas: clip)
-                    strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
+                    try drawStrip(
+                        sendableScene.value, into: strip, rows: top..<bottom, width: pixelWidth, transform: transform,
+                        imageFilter: imageFilter, clipToCanvas: clip)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
@@ -164,14 +158,10 @@ public enum CairoSceneRenderer {
                 width: pixelWidth, height: pixelHeight, options: png, expectOpaque: !clip && startsOpaque(scene),
                 threads: threads,
                 draw: { band, rows in
-                    // As a strip of `rasterize`: the scene shifted up by the band's top row,
-                    // skipping what lies wholly outside the band (two pixels wider each side).
-                    let visible = canvasRect(
-                        ofRows: rows.lowerBound - 2..<rows.upperBound + 2, width: pixelWidth, transform: canvasToOutput)
-                    try fitCanvas(
-                        of: shared.value, into: CairoContext(image: band), images: try cairoImages(for: shared.value),
-                        transform: canvasToOutput.concatenating(.translation(x: 0, y: -Double(rows.lowerBound))),
-                        imageFilter: imageFilter, visible: visible, clipToCanvas: clip)
+                    // Exactly as `rasterize` draws its strip of the same rows.
+                    try drawStrip(
+                        shared.value, into: band, rows: rows, width: pixelWidth, transform: canvasToOutput,
+                        imageFilter: imageFilter, clipToCanvas: clip)
                 }, emit: emit)
         }
     }
@@ -195,6 +185,26 @@ public enum CairoSceneRenderer {
             && bounds.maxY >= scene.canvasSize.height
     }
 
+    /// Draws rows `rows` of the output into `strip`, an image whose first row is
+    /// `rows.lowerBound`: the scene shifted up by that many pixels (a whole number, so each
+    /// strip's pixels are the same whichever path draws it), skipping what lies wholly
+    /// outside the strip, and flushed into the strip's memory. `rasterize`'s strips and
+    /// `encodePNGInBands`'s bands both come through here.
+    private static func drawStrip(
+        _ scene: Scene, into strip: RasterImage, rows: Range<Int>, width: Int, transform: Transform2D,
+        imageFilter: ImageFilter, clipToCanvas: Bool
+    ) throws {
+        // The strip's rows in canvas units (the transform only scales and moves), two pixels
+        // wider on each side for antialiasing.
+        let visible = canvasRect(ofRows: rows.lowerBound - 2..<rows.upperBound + 2, width: width, transform: transform)
+        // Each strip its own cairo images: a cairo surface is not shared between threads.
+        try fitCanvas(
+            of: scene, into: CairoContext(image: strip), images: try cairoImages(for: scene),
+            transform: transform.concatenating(.translation(x: 0, y: -Double(rows.lowerBound))), imageFilter: imageFilter,
+            visible: visible, clipToCanvas: clipToCanvas)
+        strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
+    }
+
     /// The canvas rectangle that `rows` of the output show, for an axis-aligned `transform`
     /// (scale and translation, as every output placement is); nil when it is not one.
     static func canvasRect(ofRows rows: Range<Int>, width: Int, transform: Transform2D) -> Rect? {
@@ -204,8 +214,10 @@ public enum CairoSceneRenderer {
         return Rect(x: xs.min()!, y: ys.min()!, width: abs(xs[1] - xs[0]), height: abs(ys[1] - ys[0]))
     }
 
-    /// Rows per strip when a large image is rasterised in strips.
-    public static let stripRows = 512
+    /// Rows per strip when a large image is rasterised in strips: the PNG encoder's bands,
+    /// so that a band drawn and encoded on its own (`encodePNGInBands`) has the pixels of
+    /// the same rows drawn as a strip of the whole image.
+    public static let stripRows = PNGEncoder.bandRows
 
     static func stretch(_ scene: Scene, _ width: Double, _ height: Double) -> Transform2D {
         .scale(x: width / scene.canvasSize.width, y: height / scene.canvasSize.height)
