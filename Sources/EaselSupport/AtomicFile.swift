@@ -89,6 +89,7 @@ package final class AtomicFileStream: @unchecked Sendable {
         guard fd >= 0 else {
             throw DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot create a temporary file in \(folder)")))
         }
+        PendingTemporaryFiles.add(temporary)
         self.target = path
         self.temporary = temporary
         self.injected = injected
@@ -102,6 +103,7 @@ package final class AtomicFileStream: @unchecked Sendable {
             if state.fd >= 0 {
                 close(state.fd)
                 unlink(temporary)
+                PendingTemporaryFiles.remove(temporary)
             }
         }
     }
@@ -150,7 +152,10 @@ package final class AtomicFileStream: @unchecked Sendable {
                 failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot close")))
             }
             state.fd = -1
-            if failure != nil { unlink(temporary) }
+            if failure != nil {
+                unlink(temporary)
+                PendingTemporaryFiles.remove(temporary)
+            }
             return failure
         }
         if let outcome { throw outcome }
@@ -179,8 +184,10 @@ package struct PreparedFile: Sendable {
             if injected == .rename { errno = EXDEV }
             let failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot replace the file")))
             unlink(temporary)
+            PendingTemporaryFiles.remove(temporary)
             throw failure
         }
+        PendingTemporaryFiles.remove(temporary)
         let folderFD = durable ? open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         if folderFD >= 0 {
             fsync(folderFD)
@@ -191,5 +198,6 @@ package struct PreparedFile: Sendable {
     /// Removes the temporary file; the target stays as it was.
     package func discard() {
         unlink(temporary)
+        PendingTemporaryFiles.remove(temporary)
     }
 }

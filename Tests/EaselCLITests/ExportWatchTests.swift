@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import EaselCairo
+import EaselDocuments
+import EaselGeometry
 import EaselTestSupport
 
 /// `easel export --watch`: the tight loop for someone editing by hand.
@@ -103,5 +105,45 @@ struct ExportWatchTests {
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("stopped watching"), "\(log)")
         #expect(try s.run(["export", "-", "--out", "x.png", "--watch"]).status == 64)
+    }
+}
+
+/// A single export stopped by a signal leaves the folder as it found it: no temporary file,
+/// the earlier output unchanged, the signal's exit status.
+@Suite("An interrupted export")
+struct InterruptedExportTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func leavesNoTemporaryFileAndTheOutputAsItWas(signal: Int32) throws {
+        let s = CLIScratch()
+        // Thousands of stroked shapes at a large scale: seconds of drawing, band by band,
+        // into a temporary file beside the output.
+        var graphics: [Graphic] = []
+        for i in 0..<3000 {
+            graphics.append(
+                Graphic(
+                    kind: i % 2 == 0 ? .ellipse : .star(points: 5, innerRadiusRatio: 0.5),
+                    transform: GraphicTransform(
+                        center: Point(x: Double(i * 37 % 600), y: Double(i * 61 % 400)), size: Size(width: 90, height: 70)),
+                    fill: Color(red: Double(i % 5) / 5, green: 0.4, blue: 0.7), stroke: Stroke(color: .black, width: 3)))
+        }
+        let drawing = Drawing(canvasSize: Size(width: 600, height: 400), background: .white, graphics: graphics)
+        try s.folder.write(try DrawingEncoder.encode(drawing), to: "d.drawing")
+        // An earlier output of Easel's, which the export may replace.
+        try s.ok(["export", "d.drawing", "--out", "d.png", "--scale", "0.1"])
+        let earlier = try s.bytes("d.png")
+        func temporaryFiles() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: s.folder.path).filter { $0.hasPrefix(".easel-") }
+        }
+        // Large enough to take seconds: drawn band by band into a temporary file.
+        let (process, errors) = try ExportWatchTests.start(s, ["export", "d.drawing", "--out", "d.png", "--scale", "12"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let started = try ExportWatchTests.eventually { try !temporaryFiles().isEmpty || !process.isRunning }
+        #expect(started && process.isRunning, "the export was still drawing into its temporary file")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 128 + signal, "\(process.terminationStatus) \(log)")
+        #expect(try temporaryFiles().isEmpty, "no temporary file left")
+        #expect(try s.bytes("d.png") == earlier, "the earlier output as it was")
     }
 }

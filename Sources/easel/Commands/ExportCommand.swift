@@ -204,7 +204,22 @@ struct ExportCommand: EaselCommand {
                     kind: .unsupportedType(fileExtension: url.pathExtension, supported: registry.supportedExtensions))
             }
         }
-        guard watch else { return try exportOnce() }
+        guard watch else {
+            guard isSingle else { return try exportOnce() }
+            // Stopped by Ctrl-C or SIGTERM, a single export removes its temporary file (the
+            // output, if there was one, stays as it was) and ends as the signal would.
+            let signals = Locked<SignalWatcher?>(nil)
+            signals.withLock {
+                $0 = SignalWatcher {
+                    PendingTemporaryFiles.removeAll()
+                    let number = signals.withLock { $0?.caught } ?? SIGINT
+                    Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
+                    _exit(128 + number)
+                }
+            }
+            defer { signals.withLock { $0?.stop() } }
+            return try exportOne()
+        }
         try? reportingFailures(exportOnce)
         try watchAndExport()
     }
