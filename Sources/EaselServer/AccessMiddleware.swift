@@ -224,7 +224,8 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let problem = Self.problem(for: error, folder: folder)
             if problem.status.code >= 500 && problem.status != .serviceUnavailable {
-                logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
+                // The whole error, paths included, for the operator (the client's is hidden).
+                logger.error("request failed", metadata: ["route": "\(route)", "error": "\(problem.logDetail ?? "\(error)")"])
             }
             finish(request, route: route, status: problem.status.code, started: started)
             return try problem.response(from: request, context: context)

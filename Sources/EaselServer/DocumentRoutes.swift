@@ -239,7 +239,9 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 // reason naming a file inside the state folder (not by the error's file: that
                 // is the document, and a served folder may share the state folder's prefix).
                 if reason.contains(stateFolder.standardizedFileURL.path + "/") {
-                    return Problem(.internalServerError, message, document: document)
+                    var problem = Problem(.internalServerError, message, document: document)
+                    problem.logDetail = error.description  // the operator needs the path
+                    return problem
                 }
                 // Paths of the served folder are named as the client names them; any other
                 // is nobody else's business.

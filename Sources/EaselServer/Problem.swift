@@ -18,6 +18,9 @@ public struct Problem: HTTPResponseError, CustomStringConvertible {
     public var extensions: [String: String] = [:]
     /// Extra response headers (`Retry-After`, `ETag`).
     public var headers: HTTPFields = [:]
+    /// What the server's log says of a server fault: the error with its paths, which the
+    /// client's `detail` hides. Never sent.
+    public var logDetail: String?
 
     /// A problem with `status` and `detail`.
     public init(_ status: HTTPResponse.Status, _ detail: String, document: String? = nil, keyPath: String? = nil) {

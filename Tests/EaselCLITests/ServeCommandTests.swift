@@ -194,4 +194,29 @@ extension ServeCommandTests {
         #expect(access["level"] as? String == "info")
         #expect(access["ms"] != nil && access["time"] != nil)
     }
+
+    /// A fault in the server's own state folder: the client gets a 500 naming no server
+    /// path, and the server's log has the whole error, path included, for the operator.
+    @Test func aStateFolderFaultIsLoggedWithItsPath() async throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
+        // Where the histories and locks go ($XDG_STATE_HOME/easel/documents), a file.
+        let easelState = s.state.url.appendingPathComponent("easel")
+        try FileManager.default.createDirectory(at: easelState, withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: easelState.appendingPathComponent("documents"))
+        let (server, port) = try Self.serve(s)
+        defer { if server.isRunning { server.terminate() } }
+        let edit = try await offThread {
+            try RawHTTP.request(
+                port: port, method: "POST", path: "/api/documents/\(Self.card)/edits",
+                headers: ["Content-Type": "application/json"], body: Array(#"{"verb":"move","index":0,"by":[30,0]}"#.utf8))
+        }
+        #expect(edit.status == 500, "\(edit.text)")
+        #expect(!edit.text.contains(easelState.path), "\(edit.text)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let errors = try #require(server.standardError as? Pipe)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("request failed") && log.contains(easelState.appendingPathComponent("documents").path), "\(log)")
+    }
 }
