@@ -102,7 +102,6 @@ package final class AtomicFileStream: @unchecked Sendable {
         lock.withLock { state in
             if state.fd >= 0 {
                 close(state.fd)
-                unlink(temporary)
                 PendingTemporaryFiles.remove(temporary)
             }
         }
@@ -152,10 +151,7 @@ package final class AtomicFileStream: @unchecked Sendable {
                 failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot close")))
             }
             state.fd = -1
-            if failure != nil {
-                unlink(temporary)
-                PendingTemporaryFiles.remove(temporary)
-            }
+            if failure != nil { PendingTemporaryFiles.remove(temporary) }
             return failure
         }
         if let outcome { throw outcome }
@@ -183,11 +179,10 @@ package struct PreparedFile: Sendable {
         if injected == .rename || rename(temporary, target) != 0 {
             if injected == .rename { errno = EXDEV }
             let failure = DocumentError(file: target, kind: .io(FileIO.describeErrno("cannot replace the file")))
-            unlink(temporary)
             PendingTemporaryFiles.remove(temporary)
             throw failure
         }
-        PendingTemporaryFiles.remove(temporary)
+        PendingTemporaryFiles.forget(temporary)
         let folderFD = durable ? open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         if folderFD >= 0 {
             fsync(folderFD)
@@ -197,7 +192,6 @@ package struct PreparedFile: Sendable {
 
     /// Removes the temporary file; the target stays as it was.
     package func discard() {
-        unlink(temporary)
         PendingTemporaryFiles.remove(temporary)
     }
 }

@@ -9,8 +9,14 @@ package enum PendingTemporaryFiles {
     /// Records a temporary file just made.
     package static func add(_ path: String) { _ = paths.withLock { $0.insert(path) } }
 
-    /// Forgets a temporary file renamed or removed.
-    package static func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
+    /// Forgets a temporary file renamed over its target.
+    package static func forget(_ path: String) { _ = paths.withLock { $0.remove(path) } }
+
+    /// Removes a temporary file that will not be renamed, and forgets it.
+    package static func remove(_ path: String) {
+        unlink(path)
+        forget(path)
+    }
 
     /// Removes every temporary file still pending (for a process about to end on a signal);
     /// one renamed in the meantime is simply not there any more.
