@@ -50,7 +50,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
                     return try Self.duplicate(url, service: service)
                 } catch {
                     throw DocumentRoutes<Context>.problem(
-                        for: error, document: documentPath, folder: service.folder.url, stateFolder: service.stateURL)
+                        for: error, document: documentPath, folder: service.folder.url, stateFolder: service.state.url)
                 }
             }
             return try Self.created(created)
@@ -73,7 +73,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
                 return try service.addUploadedImage(bytes, extension: ext, to: url, relativePath: documentPath, ifMatch: ifMatch)
             } catch {
                 throw DocumentRoutes<Context>.problem(
-                    for: error, document: documentPath, folder: service.folder.url, stateFolder: service.stateURL)
+                    for: error, document: documentPath, folder: service.folder.url, stateFolder: service.state.url)
             }
         }
         let encoder = JSONEncoder()
@@ -92,7 +92,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
                 return try Self.create(body, service: service)
             } catch {
                 throw DocumentRoutes<Context>.problem(
-                    for: error, document: "request body", folder: service.folder.url, stateFolder: service.stateURL)
+                    for: error, document: "request body", folder: service.folder.url, stateFolder: service.state.url)
             }
         }
         return try Self.created(created)
@@ -172,7 +172,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
                 try service.moveToTrash(url)
             } catch {
                 throw DocumentRoutes<Context>.problem(
-                    for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
+                    for: error, document: path, folder: service.folder.url, stateFolder: service.state.url)
             }
         }
         return Response(status: .noContent)

@@ -57,7 +57,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             do {
                 return try service.describe(url, relativePath: path)
             } catch {
-                throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
+                throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.state.url)
             }
         }
         // The revision, then a tag of the answer itself: the body also says which images are
@@ -93,7 +93,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 do {
                     return try service.render(url, relativePath: path, query: query)
                 } catch {
-                    throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.stateURL)
+                    throw Self.problem(for: error, document: path, folder: service.folder.url, stateFolder: service.state.url)
                 }
             }
             entry = result.0
@@ -148,7 +148,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                     }
                 }
             } catch {
-                throw Self.problem(for: error, document: documentPath, folder: folder.url, stateFolder: service.stateURL)
+                throw Self.problem(for: error, document: documentPath, folder: folder.url, stateFolder: service.state.url)
             }
         }
         let encoder = JSONEncoder()

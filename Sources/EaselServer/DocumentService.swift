@@ -17,8 +17,9 @@ final class DocumentService: Sendable {
     let limits: ServerLimits
     /// Where histories and locks are kept (nil: `$XDG_STATE_HOME/easel`, as the CLI).
     let stateFolder: URL?
-    /// Where histories and locks are kept: `stateFolder`, or the environment's.
-    var stateURL: URL { (stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment).url }
+    /// Where histories, locks, uploads, the trash and the disk cache are kept: `stateFolder`,
+    /// or the environment's.
+    let state: StateFolder
 
     init(folder: ServedFolder, registry: DocumentRegistry, limits: ServerLimits, stateFolder: URL?) {
         self.folder = folder
@@ -26,6 +27,7 @@ final class DocumentService: Sendable {
         self.limits = limits
         self.stateFolder = stateFolder
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
+        self.state = state
         cache = RenderCache(
             maxBytes: limits.cacheBytes,
             disk: limits.diskCacheBytes > 0
@@ -271,7 +273,6 @@ final class DocumentService: Sendable {
     func addUploadedImage(_ bytes: [UInt8], extension ext: String, to url: URL, relativePath: String, ifMatch: String?) throws
         -> EditOutcome
     {
-        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let uploads = state.url.appendingPathComponent("uploads")
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         let file = uploads.appendingPathComponent("upload-\(UUID().uuidString).\(ext)")
@@ -323,7 +324,6 @@ final class DocumentService: Sendable {
     /// under a name that keeps it apart from others of the same name; never deletes it.
     /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
     func moveToTrash(_ url: URL) throws {
-        let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         // Under the document's lock, as every edit is: an edit in flight saves first, and
         // an edit waiting for the lock finds the document gone, so none writes it back.
         let lock = try DocumentLock(

@@ -81,7 +81,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
             } catch {
                 throw DocumentRoutes<Context>.problem(
                     for: error, document: "request body", folder: url.deletingLastPathComponent(),
-                    stateFolder: service.stateURL)
+                    stateFolder: service.state.url)
             }
         }
         var headers: HTTPFields = [
