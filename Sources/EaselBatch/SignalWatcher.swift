@@ -11,14 +11,15 @@ public final class SignalWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?
 
-    /// Starts watching; `onSignal` runs (on a background queue) for each signal caught.
-    public init(onSignal: @escaping @Sendable () -> Void) {
+    /// Starts watching; `onSignal` runs (on a background queue) for each signal caught, with
+    /// its number.
+    public init(onSignal: @escaping @Sendable (Int32) -> Void) {
         for number in [SIGINT, SIGTERM] {
             previousHandlers.append((number, Foundation.signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
                 self?.lock.withLock { if self?.signal == nil { self?.signal = number } }
-                onSignal()
+                onSignal(number)
             }
             source.resume()
             sources.append(source)

@@ -208,16 +208,12 @@ struct ExportCommand: EaselCommand {
             guard isSingle else { return try exportOnce() }
             // Stopped by Ctrl-C or SIGTERM, a single export removes its temporary file (the
             // output, if there was one, stays as it was) and ends as the signal would.
-            let signals = Locked<SignalWatcher?>(nil)
-            signals.withLock {
-                $0 = SignalWatcher {
-                    PendingTemporaryFiles.removeAll()
-                    let number = signals.withLock { $0?.caught } ?? SIGINT
-                    Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
-                    _exit(128 + number)
-                }
+            let signals = SignalWatcher { number in
+                PendingTemporaryFiles.removeAll()
+                Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
+                _exit(128 + number)
             }
-            defer { signals.withLock { $0?.stop() } }
+            defer { signals.stop() }
             return try exportOne()
         }
         try? reportingFailures(exportOnce)
@@ -263,7 +259,7 @@ struct ExportCommand: EaselCommand {
             // Easel's own outputs are not changes to react to.
             path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
         }
-        let signals = SignalWatcher {}
+        let signals = SignalWatcher { _ in }
         defer { signals.stop() }
         Terminal.printError("easel: watching \(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s"); Ctrl-C stops")
         while signals.caught == nil {
@@ -409,7 +405,7 @@ struct ExportCommand: EaselCommand {
         let items = exporter.plan()
         let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
-        let signals = SignalWatcher { cancellation.cancel() }
+        let signals = SignalWatcher { _ in cancellation.cancel() }
         let printer = EventPrinter(
             display: display, quiet: quiet, verbose: verbose, json: json, dryRun: dryRun,
             paths: PathsAsGiven(given: inputs + [out]))
