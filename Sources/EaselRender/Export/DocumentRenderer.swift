@@ -283,7 +283,9 @@ extension DocumentRenderer {
             do { try PNGEncoder.encode(image!, options: options.png) { stream.append($0) } } catch { throw .png(error) }
             StageTimings.mark("encode")
             // A large image is unmapped on another core while this one waits for the disk.
-            if width * height >= 1_500_000 && EncoderParallelism.threads() > 1 { Parallel.releaseInBackground(&image) }
+            if CairoSceneRenderer.isLarge(width, height) && EncoderParallelism.threads() > 1 {
+                Parallel.releaseInBackground(&image)
+            }
             written = stream
         }
         let stream = written!

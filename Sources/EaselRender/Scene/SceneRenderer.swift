@@ -101,7 +101,7 @@ public enum CairoSceneRenderer {
         try RenderError.wrapping {
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
-            let rows = max(1, stripRows ?? (pixelWidth * pixelHeight >= 1_500_000 ? Self.stripRows : pixelHeight))
+            let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
             guard rows < pixelHeight else {
                 try fitCanvas(
@@ -140,14 +140,14 @@ public enum CairoSceneRenderer {
     /// per core instead of the whole image. Only for images `rasterize` draws in strips (its
     /// strips are the encoder's bands, 512 rows each), with Easel's own PNG writer, and for
     /// `.auto` colour only when the scene starts with an opaque fill of its whole canvas and
-    /// the canvas covers the output. `threads` forces the number of cores. Returns false when it does not apply, or when a band
-    /// turned out not opaque after all: then whatever was emitted must be thrown away.
+    /// the canvas covers the output. `threads` forces the number of cores. Returns false when
+    /// it does not apply, or when a band turned out not opaque after all: then whatever was
+    /// emitted must be thrown away.
     package static func encodePNGInBands(
         _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D, imageFilter: ImageFilter,
         png: PNGEncodingOptions, threads: Int? = nil, emit: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) throws(RenderError) -> Bool {
-        guard encodesPNGInBands(scene, pixelWidth: pixelWidth, pixelHeight: pixelHeight, canvasToOutput: canvasToOutput, png: png)
-        else { return false }
+        guard drawsInStrips(pixelWidth, pixelHeight) else { return false }
         let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
         // The workers only read the scene (its images are immutable pixel buffers).
         let shared = UncheckedSendable(scene)
@@ -170,7 +170,7 @@ public enum CairoSceneRenderer {
     package static func encodesPNGInBands(
         _ scene: Scene, pixelWidth: Int, pixelHeight: Int, canvasToOutput: Transform2D, png: PNGEncodingOptions
     ) -> Bool {
-        guard pixelWidth * pixelHeight >= 1_500_000, Self.stripRows < pixelHeight else { return false }
+        guard drawsInStrips(pixelWidth, pixelHeight) else { return false }
         let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
         return PNGEncoder.encodesDrawnInBands(options: png, expectOpaque: !clip && startsOpaque(scene))
     }
@@ -213,6 +213,13 @@ public enum CairoSceneRenderer {
         let ys = [(Double(rows.lowerBound) - transform.ty) / transform.d, (Double(rows.upperBound) - transform.ty) / transform.d]
         return Rect(x: xs.min()!, y: ys.min()!, width: abs(xs[1] - xs[0]), height: abs(ys[1] - ys[0]))
     }
+
+    /// Whether an image of `width` x `height` pixels is large: 1.5 million pixels or more,
+    /// drawn in strips on the idle cores (and unmapped in the background once written).
+    package static func isLarge(_ width: Int, _ height: Int) -> Bool { width * height >= 1_500_000 }
+
+    /// Whether `rasterize` draws such an image in strips (large, and taller than one strip).
+    static func drawsInStrips(_ width: Int, _ height: Int) -> Bool { isLarge(width, height) && stripRows < height }
 
     /// Rows per strip when a large image is rasterised in strips: the PNG encoder's bands,
     /// so that a band drawn and encoded on its own (`encodePNGInBands`) has the pixels of
