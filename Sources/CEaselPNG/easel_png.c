@@ -541,8 +541,8 @@ easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, ui
                 previous = current;
                 current = swap;
             } else {
-                easel_png_filter_row_rgb((const uint32_t *)row, y > first_row ? (const uint32_t *)(row - stride) : NULL, width,
-                                         cursor);
+                const uint32_t *above = y > first_row ? (const uint32_t *)(row - stride) : NULL;
+                easel_png_filter_row_rgb((const uint32_t *)row, above, width, cursor);
             }
         }
         size_t length = (size_t)(cursor - chunk);

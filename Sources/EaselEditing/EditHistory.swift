@@ -58,11 +58,11 @@ struct HistoryStore {
 
     var indexURL: URL { folder.appendingPathComponent("index.json") }
 
-    /// The stored history for the document whose bytes are `current`, or an empty one (with
-    /// the reason) when there is none, or it is stale or unreadable.
     /// The note of a history kept for another version of the document.
     static let changedOutsideNote = "the document changed outside easel since its last edit, so its undo history was reset"
 
+    /// The stored history for the document whose bytes are `current`, or an empty one (with
+    /// the reason) when there is none, or it is stale or unreadable.
     func load(current: [UInt8]) -> (history: EditHistory, note: String?) {
         var status = stat()
         guard lstat(indexURL.path, &status) == 0 else { return (EditHistory(), nil) }

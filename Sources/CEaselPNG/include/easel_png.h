@@ -115,8 +115,8 @@ int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stri
 // Encodes rows [first_row, end_row) as one band of the fast writer: scanlines filtered with
 // UP (a filter byte, then the row's straight-alpha RGB or RGBA bytes each minus the byte
 // above), the band's first row with NONE (its bytes as they are: no row outside the band is
-// read, so a band can be drawn and deflated before or without the rows above it), deflated as a raw deflate stream: a stored block holding the
-// band's first byte, then the rest deflated by ISA-L at `level` (0 to 3) with that byte as
+// read, so a band can be drawn and deflated before or without the rows above it), deflated
+// as a raw deflate stream: a stored block holding the band's first byte, then the rest deflated by ISA-L at `level` (0 to 3) with that byte as
 // its dictionary (see easel_png.c for why), the final block when `last`, else ending with a
 // full flush (byte-aligned, no reference to earlier bands). Appends to `output`. The
 // filtered bytes pass through a small buffer, never the whole band; their Adler-32 (from 1)

@@ -5,17 +5,17 @@ import EaselRender
 import EaselSupport
 
 /// The document of `easel export DOC ...`, opened — then lowered to a scene, its images
-/// decoded — on another core while the command line is parsed. Parsing takes several milliseconds in a new
-/// process (the Swift runtime resolves every option's types on first use), time in which
-/// a single export would otherwise do nothing else.
+/// decoded — on another core while the command line is parsed. Parsing takes several
+/// milliseconds in a new process (the Swift runtime resolves every option's types on first
+/// use), time in which a single export would otherwise do nothing else.
 ///
 /// It is a guess made before parsing: the first argument after `export` that names a
 /// document file. The export takes the result only when the path it finally opens is that
 /// one; otherwise it opens the document as always. The work is what the export would do
 /// anyway (reading the same file through the same registry, lowering it as
 /// `DocumentRenderer.scene` does, its images decoded into the process's shared cache), only
-/// earlier, and never on one core (`EASEL_THREADS=1`), where
-/// it would only compete with the parsing.
+/// earlier, and never on one core (`EASEL_THREADS=1`), where it would only compete with the
+/// parsing.
 enum EarlyOpen {
     /// What was opened early, handed to the export that takes it.
     struct Opened {
