@@ -422,8 +422,10 @@ static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
 // One UP-filtered scanline of an opaque image as RGB, straight from the ARGB32 words of the
 // row and the row above (NULL for a band's first row: NONE, the row above taken as zeros). Four
 // pixels at a time become three little-endian words; the subtraction is byte by byte
-// without borrows between bytes (SWAR), so nothing is converted twice.
-static void easel_png_filter_row_rgb(const uint32_t *row, const uint32_t *above, uint32_t width, uint8_t *out) {
+// without borrows between bytes (SWAR), so nothing is converted twice. Portable C: the
+// reference for the SSSE3 version below, and the filter where that cannot run.
+static void easel_png_filter_row_rgb_portable(const uint32_t *row, const uint32_t *above, uint32_t width,
+                                              uint8_t *out) {
     *out++ = above ? 2 : 0;  // UP, or NONE for a band's first row (its bytes minus zeros)
     uint32_t x = 0;
     const uint32_t high = 0x80808080u;
@@ -443,6 +445,62 @@ static void easel_png_filter_row_rgb(const uint32_t *row, const uint32_t *above,
         out[1] = (uint8_t)((c >> 8) - (p >> 8));
         out[2] = (uint8_t)(c - p);
     }
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+// The same bytes as the portable filter, four pixels a step with SSSE3: one byte-wise
+// subtraction and one shuffle that drops X and puts R, G, B in order. The filter was a
+// tenth of a large export's time; this takes about a third of the portable one's. Only
+// whole 16-byte stores that stay inside the row's own output are made (a row's last
+// pixels go the portable way), so nothing past the row is written.
+__attribute__((target("ssse3"))) static void easel_png_filter_row_rgb_ssse3(const uint32_t *row,
+                                                                           const uint32_t *above, uint32_t width,
+                                                                           uint8_t *out) {
+    *out++ = above ? 2 : 0;
+    const __m128i to_rgb = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    uint32_t x = 0;
+    // Four pixels read, 16 bytes stored of which 12 are theirs: the store stays inside the
+    // row while two more pixels follow (3 * (x + 6) >= 3 * x + 16).
+    for (; x + 6 <= width; x += 4, out += 12) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(row + x));
+        __m128i d = above ? _mm_sub_epi8(c, _mm_loadu_si128((const __m128i *)(above + x))) : c;
+        _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(d, to_rgb));
+    }
+    for (; x < width; x++, out += 3) {
+        uint32_t c = row[x], p = above ? above[x] : 0;
+        out[0] = (uint8_t)((c >> 16) - (p >> 16));
+        out[1] = (uint8_t)((c >> 8) - (p >> 8));
+        out[2] = (uint8_t)(c - p);
+    }
+}
+#endif
+
+static void easel_png_filter_row_rgb(const uint32_t *row, const uint32_t *above, uint32_t width, uint8_t *out) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("ssse3")) {
+        easel_png_filter_row_rgb_ssse3(row, above, width, out);
+        return;
+    }
+#endif
+    easel_png_filter_row_rgb_portable(row, above, width, out);
+}
+
+int easel_png_filter_rows_agree(const uint32_t *pixels, uint32_t width, uint32_t rows) {
+    if (pixels == NULL || width == 0 || rows == 0) return 0;
+    const size_t line_bytes = (size_t)width * 3 + 1;
+    uint8_t *expected = malloc(line_bytes), *actual = malloc(line_bytes);
+    int agree = expected != NULL && actual != NULL;
+    for (uint32_t y = 0; agree && y < rows; y++) {
+        const uint32_t *row = pixels + (size_t)y * width, *above = y > 0 ? row - width : NULL;
+        easel_png_filter_row_rgb_portable(row, above, width, expected);
+        easel_png_filter_row_rgb(row, above, width, actual);
+        agree = memcmp(expected, actual, line_bytes) == 0;
+    }
+    free(expected);
+    free(actual);
+    return agree;
 }
 
 int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,

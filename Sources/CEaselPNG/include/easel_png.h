@@ -108,6 +108,11 @@ void easel_png_buffer_free(easel_png_buffer *buffer);
 // with UP, deflated in row bands by ISA-L (level 1), each band a raw deflate stream ending
 // in a full flush so bands made on different cores join into one zlib stream.
 
+// 1 when the fast writer's RGB scanline filter (SSSE3 where the processor has it) gives
+// the bytes of its portable C version for every row of `pixels` (`rows` rows of `width`
+// ARGB32 words, each filtered against the one above, the first against zeros). For tests.
+int easel_png_filter_rows_agree(const uint32_t *pixels, uint32_t width, uint32_t rows);
+
 // 1 when every pixel of rows [first_row, end_row) is opaque.
 int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
                               uint32_t end_row);
