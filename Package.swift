@@ -182,7 +182,9 @@ let package = Package(
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
-        .testTarget(name: "EaselCairoTests", dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport", "CEaselSystem"]),
+        .testTarget(
+            name: "EaselCairoTests",
+            dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport", "CEaselSystem", "CEaselPNG"]),
         .testTarget(
             name: "EaselRenderTests",
             dependencies: [
