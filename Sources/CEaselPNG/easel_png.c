@@ -419,6 +419,18 @@ static int easel_png_reserve(easel_png_buffer *buffer, size_t more) {
     return 1;
 }
 
+// Pixels [x, width) of a row filtered one at a time (UP over RGB, or NONE with `above`
+// NULL) into `out`: the tail the four-pixel steps below leave.
+static inline void easel_png_filter_pixels_rgb(const uint32_t *row, const uint32_t *above, uint32_t x,
+                                               uint32_t width, uint8_t *out) {
+    for (; x < width; x++, out += 3) {
+        uint32_t c = row[x], p = above ? above[x] : 0;
+        out[0] = (uint8_t)((c >> 16) - (p >> 16));
+        out[1] = (uint8_t)((c >> 8) - (p >> 8));
+        out[2] = (uint8_t)(c - p);
+    }
+}
+
 // One UP-filtered scanline of an opaque image as RGB, straight from the ARGB32 words of the
 // row and the row above (NULL for a band's first row: NONE, the row above taken as zeros). Four
 // pixels at a time become three little-endian words; the subtraction is byte by byte
@@ -439,12 +451,7 @@ static void easel_png_filter_row_rgb_portable(const uint32_t *row, const uint32_
         uint32_t words[3] = {rgb[0] | rgb[1] << 24, rgb[1] >> 8 | rgb[2] << 16, rgb[2] >> 16 | rgb[3] << 8};
         memcpy(out, words, 12);
     }
-    for (; x < width; x++, out += 3) {
-        uint32_t c = row[x], p = above ? above[x] : 0;
-        out[0] = (uint8_t)((c >> 16) - (p >> 16));
-        out[1] = (uint8_t)((c >> 8) - (p >> 8));
-        out[2] = (uint8_t)(c - p);
-    }
+    easel_png_filter_pixels_rgb(row, above, x, width, out);
 }
 
 #if defined(__x86_64__)
@@ -468,12 +475,7 @@ __attribute__((target("ssse3"))) static void easel_png_filter_row_rgb_ssse3(cons
         __m128i d = above ? _mm_sub_epi8(c, _mm_loadu_si128((const __m128i *)(above + x))) : c;
         _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(d, to_rgb));
     }
-    for (; x < width; x++, out += 3) {
-        uint32_t c = row[x], p = above ? above[x] : 0;
-        out[0] = (uint8_t)((c >> 16) - (p >> 16));
-        out[1] = (uint8_t)((c >> 8) - (p >> 8));
-        out[2] = (uint8_t)(c - p);
-    }
+    easel_png_filter_pixels_rgb(row, above, x, width, out);
 }
 #endif
 
