@@ -28,7 +28,7 @@ extension Benchmarks {
             process = Process()
             process.executableURL = easel
             process.arguments = ["serve", folder.path, "--port", "0"] + extra
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             process.standardError = handle
             process.standardOutput = FileHandle.nullDevice

@@ -55,7 +55,7 @@ enum BandedPNGExport {
                 // A reused buffer still holds its last band; a drawing starts on transparent
                 // black, as a new image does.
                 buffer.withUnsafeMutablePixels { pixels in
-                    pixels.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: range.count * stride)
+                    _ = pixels.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: range.count * stride)
                 }
                 let band = try buffer.strip(rows: 0..<range.count)
                 try draw(band, range)

@@ -419,7 +419,7 @@ public struct DocumentEditor {
                     try store.prepare(&trimmed, current: baseBytes).commit()
                     history = trimmed
                 } catch {
-                    kept = " (this could not be saved: \((error as? DocumentError)?.reason ?? "\(error)"))"
+                    kept = " (this could not be saved: \(error.reason))"
                 }
             }
             throw DocumentError(

@@ -151,7 +151,7 @@ public struct GoldenSuite: Sendable {
         let all = try allPairs()
         let pairs = all.filter { $0.problem == nil }.map { ($0.document, $0.name) }
         let results = Locked([Entry?](repeating: nil, count: pairs.count))
-        let registry = self.registry, documents = self.documents, suite = self
+        let registry = self.registry, suite = self
         let (verifierForJobs, optionsForJobs) = (verifier, options)
         let check = { @Sendable (index: Int) in
             let (verifier, options) = (verifierForJobs, optionsForJobs)

@@ -38,17 +38,17 @@ struct ExportWatchTests {
         try s.ok(["add", "d.drawing", "image", "photo.png", "--at", "20,10", "--size", "40x20"])
         let (process, errors) = try Self.start(s, ["export", "d.drawing", "--out", "d.png", "--watch"])
         defer { if process.isRunning { process.terminate() } }
-        #expect(try Self.eventually { (try? s.image("d.png")) != nil })
+        #expect(Self.eventually { (try? s.image("d.png")) != nil })
         Thread.sleep(forTimeInterval: 0.5)
         try s.ok(["background", "d.drawing", "red"])
-        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).r == 255 }, "the document changed")
+        #expect(Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).r == 255 }, "the document changed")
         // The image changes: a solid blue 4x4 PNG.
         let blue = try RasterImage(width: 4, height: 4)
         blue.withUnsafeMutablePixels { pixels in
             for i in 0..<16 { pixels.storeBytes(of: 0xFF00_00FF as UInt32, toByteOffset: i * 4, as: UInt32.self) }
         }
         try s.folder.write(try PNGEncoder.encode(blue), to: "photo.png")
-        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).b == 255 }, "its image changed")
+        #expect(Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).b == 255 }, "its image changed")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -71,11 +71,11 @@ struct ExportWatchTests {
             Thread.sleep(forTimeInterval: 1)
             try s.folder.write(valid, to: "d.drawing")
         } else {
-            #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).b == 255 })
+            #expect(Self.eventually { (try? s.image("d.png"))?.pixel(x: 0, y: 0).b == 255 })
             Thread.sleep(forTimeInterval: 0.5)
         }
         try s.ok(["add", "d.drawing", "rect", "--at", "20,10", "--size", "40x20", "--fill", "red"])
-        #expect(try Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).r == 255 }, "exported again")
+        #expect(Self.eventually { (try? s.image("d.png"))?.pixel(x: 20, y: 10).r == 255 }, "exported again")
         kill(process.processIdentifier, SIGINT)
         // A watch stuck waiting never honours the signal: killed, and a failure, not a hang.
         let stopped = Self.eventually { !process.isRunning }
@@ -92,13 +92,13 @@ struct ExportWatchTests {
         try s.ok(["new", "drawing", "in/a.drawing", "--size", "20x20"])
         let (process, errors) = try Self.start(s, ["export", "in", "--out", "out", "--watch"])
         defer { if process.isRunning { process.terminate() } }
-        #expect(try Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path) })
+        #expect(Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path) })
         Thread.sleep(forTimeInterval: 0.5)
         try FileManager.default.createDirectory(at: s.folder.file("in/sub/deeper"), withIntermediateDirectories: true)
         Thread.sleep(forTimeInterval: 0.3)
         try s.ok(["new", "drawing", "in/sub/deeper/b.drawing", "--size", "20x20"])
         #expect(
-            try Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/sub/deeper/b.png").path) },
+            Self.eventually { FileManager.default.fileExists(atPath: s.folder.file("out/sub/deeper/b.png").path) },
             "a document in a folder made after the watch began")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -127,7 +127,7 @@ struct InterruptedExportTests {
                     fill: Color(red: Double(i % 5) / 5, green: 0.4, blue: 0.7), stroke: Stroke(color: .black, width: 3)))
         }
         let drawing = Drawing(canvasSize: Size(width: 600, height: 400), background: .white, graphics: graphics)
-        try s.folder.write(try DrawingEncoder.encode(drawing), to: "d.drawing")
+        try s.folder.write(DrawingEncoder.encode(drawing), to: "d.drawing")
         // An earlier output of Easel's, which the export may replace.
         try s.ok(["export", "d.drawing", "--out", "d.png", "--scale", "0.1"])
         let earlier = try s.bytes("d.png")

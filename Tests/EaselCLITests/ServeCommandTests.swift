@@ -165,7 +165,7 @@ extension ServeCommandTests {
         let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
         try FileManager.default.copyItem(at: samples.appendingPathComponent(Self.card), to: s.folder.file("docs/\(Self.card)"))
         let log = s.folder.file("serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = s.easel
         process.arguments = ["serve", "docs", "--port", "0", "--log-format", "json", "--access-log"]
