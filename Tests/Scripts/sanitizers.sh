@@ -4,10 +4,10 @@
 # ThreadSanitizer. Each sanitizer has its own build folder; the easel binary the CLI tests
 # start is instrumented too, and a sanitizer report in it fails the test (non-zero exit).
 #   Tests/Scripts/sanitizers.sh [address|thread|all|ci]
-# `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds and
-# the PNG shim (and easel serve's hostile requests) under AddressSanitizer, parallel export,
-# concurrent edits and easel serve's editing and hostile tests under
-# ThreadSanitizer.
+# `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds, the
+# PNG shim and the fast PNG writer (its SSSE3 filter's stores) and easel serve's hostile
+# requests under AddressSanitizer; parallel export, band-by-band export, concurrent edits
+# and easel serve's editing and hostile tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}

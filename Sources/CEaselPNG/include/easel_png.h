@@ -113,6 +113,10 @@ void easel_png_buffer_free(easel_png_buffer *buffer);
 // ARGB32 words, each filtered against the one above, the first against zeros). For tests.
 int easel_png_filter_rows_agree(const uint32_t *pixels, uint32_t width, uint32_t rows);
 
+// 1 when the fast writer filters RGB rows with SSSE3 (x86-64 processors that have it). For
+// tests: on such a machine, `easel_png_filter_rows_agree` compares two different filters.
+int easel_png_filter_uses_ssse3(void);
+
 // 1 when every pixel of rows [first_row, end_row) is opaque.
 int easel_png_rows_are_opaque(const uint8_t *pixels, uint32_t width, size_t stride, uint32_t first_row,
                               uint32_t end_row);
