@@ -1,9 +1,12 @@
 #define _GNU_SOURCE
 #include "easel_system.h"
 
+#include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <malloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int easel_start_writeback(int fd, int64_t offset, int64_t count) {
@@ -31,4 +34,53 @@ int easel_contains_bytes(const void *haystack, size_t length, const void *needle
 
 int easel_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+// What a thread started by easel_thread_start_elsewhere runs first.
+typedef struct {
+    void (*body)(void *);
+    void *context;
+    cpu_set_t allowed;  // the starting thread's processors, given back once running
+    int placed;         // 1 when the thread was started on a narrower set
+} easel_thread_start;
+
+static void *easel_thread_trampoline(void *argument) {
+    easel_thread_start start = *(easel_thread_start *)argument;
+    free(argument);
+    // Placed; from now on the kernel may move it as it sees fit (a failure only keeps it
+    // off the starting processor).
+    if (start.placed) pthread_setaffinity_np(pthread_self(), sizeof start.allowed, &start.allowed);
+    start.body(start.context);
+    return NULL;
+}
+
+int easel_thread_start_elsewhere(pthread_t *thread, void (*body)(void *), void *context) {
+    easel_thread_start *start = malloc(sizeof *start);
+    if (start == NULL) return ENOMEM;
+    start->body = body;
+    start->context = context;
+    start->placed = 0;
+    pthread_attr_t attributes;
+    int status = pthread_attr_init(&attributes);
+    if (status != 0) {
+        free(start);
+        return status;
+    }
+    // Elsewhere: every processor the caller may use but its current one, if any is left.
+    int here = sched_getcpu();
+    if (here >= 0 && here < CPU_SETSIZE && sched_getaffinity(0, sizeof start->allowed, &start->allowed) == 0 &&
+        CPU_ISSET(here, &start->allowed) && CPU_COUNT(&start->allowed) > 1) {
+        cpu_set_t elsewhere = start->allowed;
+        CPU_CLR(here, &elsewhere);
+        start->placed = pthread_attr_setaffinity_np(&attributes, sizeof elsewhere, &elsewhere) == 0;
+    }
+    status = pthread_create(thread, &attributes, easel_thread_trampoline, start);
+    pthread_attr_destroy(&attributes);
+    if (status != 0) free(start);
+    return status;
+}
+
+int easel_thread_processor_count(void) {
+    cpu_set_t allowed;
+    return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
 }

@@ -82,9 +82,9 @@ enum EarlyOpen {
         let documents = arguments.dropFirst(2).filter { DocumentRegistry.standard.isDocument(URL(fileURLWithPath: $0)) }
         let lowerEarly =
             documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
-        state.withLock { $0.path = path }
-        // A thread of its own: Dispatch's threads are shared with Swift's tasks.
-        Thread.detachNewThread {
+        // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
+        // the other core: on the parser's own it would wait for the parsing to yield.
+        let thread = StartedThread.start {
             let result = Result { try DocumentRegistry.standard.open(URL(fileURLWithPath: path)) }
             state.withLock { $0.document = result }
             opened.signal()
@@ -101,12 +101,16 @@ enum EarlyOpen {
             }
             lowering.finish(scene)
         }
+        // Taken by the export only once the thread runs: without one, it opens the document itself.
+        guard let thread else { return }
+        state.withLock { $0.path = path }
+        thread.detach()
     }
 
     /// What opening `path` early gave (waiting for the opening, not for the scene), once;
     /// nil when nothing was opened early for that path, or it was taken already.
     static func take(_ path: String) -> Opened? {
-        // The path is set before the thread starts, and the thread signals exactly once.
+        // The path is set (on this thread) once the thread started, and it signals exactly once.
         guard state.withLock({ $0.path }) == path else { return nil }
         opened.wait()
         return state.withLock { state in

@@ -1,0 +1,27 @@
+import CEaselSystem
+import Testing
+
+@testable import EaselSupport
+
+/// Easel's own worker threads: every index done exactly once, and threads started on
+/// another processor that are free to move anywhere once running.
+@Suite("Parallel work")
+struct ParallelTests {
+    @Test(arguments: [(0, 4), (1, 4), (7, 1), (100, 2), (1000, 8)])
+    func everyIndexRunsExactlyOnce(work: (count: Int, workers: Int)) {
+        let seen = Locked([Int](repeating: 0, count: work.count))
+        Parallel.forEach(count: work.count, workers: work.workers) { index in
+            seen.withLock { $0[index] += 1 }
+        }
+        #expect(seen.withLock { $0 } == [Int](repeating: 1, count: work.count))
+    }
+
+    @Test func aStartedThreadRunsItsBodyAndMayThenUseEveryProcessorItsStarterMay() throws {
+        let processors = easel_thread_processor_count()
+        let seen = Locked<Int32?>(nil)
+        let thread = try #require(StartedThread.start { seen.withLock { $0 = easel_thread_processor_count() } })
+        thread.join()
+        // Started away from the starter's processor (one fewer), then given them all back.
+        #expect(seen.withLock { $0 } == processors)
+    }
+}
