@@ -175,7 +175,7 @@ let package = Package(
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner.
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
-        .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport"]),
+        .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport", "CEaselSystem"]),
         // The README's and the DocC catalogs' Swift samples are parts of Snippets/ (compiled
         // with the package, each an executable): checked here.
         .testTarget(name: "EaselDocumentationTests"),
