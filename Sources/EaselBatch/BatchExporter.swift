@@ -91,41 +91,26 @@ public final class BatchExporter: Sendable {
         let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
         if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
         let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
-        let next = Locked(0)
-        let workers = min(options.jobs, max(1, items.count))
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            group.enter()
-            let thread = Thread { [self] in
-                defer { group.leave() }
-                while !cancellation.isCancelled {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < items.count else { return }
-                    let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
-                    // In flight: an encode uses only the cores no other document is using.
-                    EncoderParallelism.begin()
-                    let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
-                    EncoderParallelism.end()
-                    if let record { journal?.append(key: items[index].key, entry: record) }
-                    let snapshot: BatchProgress = state.withLock { state in
-                        state.entries[index] = entry
-                        if let record { state.manifest.entries[items[index].key] = record }
-                        state.count(entry.status)
-                        return BatchProgress(
-                            total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
-                            failed: state.failed, elapsed: Date().timeIntervalSince(start))
-                    }
-                    if entry.status == .failed && options.failFast { cancellation.cancel() }
-                    reporting.withLock { progress(snapshot, entry) }
-                }
+        // `jobs` documents at a time; after a cancellation the rest are not started.
+        Parallel.forEach(count: items.count, workers: options.jobs) { [self] index in
+            guard !cancellation.isCancelled else { return }
+            let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
+            // In flight: an encode uses only the cores no other document is using.
+            EncoderParallelism.begin()
+            let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
+            EncoderParallelism.end()
+            if let record { journal?.append(key: items[index].key, entry: record) }
+            let snapshot: BatchProgress = state.withLock { state in
+                state.entries[index] = entry
+                if let record { state.manifest.entries[items[index].key] = record }
+                state.count(entry.status)
+                return BatchProgress(
+                    total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                    failed: state.failed, elapsed: Date().timeIntervalSince(start))
             }
-            thread.stackSize = 4 << 20
-            thread.start()
+            if entry.status == .failed && options.failFast { cancellation.cancel() }
+            reporting.withLock { progress(snapshot, entry) }
         }
-        group.wait()
 
         let final = state.withLock { $0 }
         if !options.dryRun && !options.syncEachOutput { FileIO.syncFileSystem(containing: outputFolder.path) }
