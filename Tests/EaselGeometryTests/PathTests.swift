@@ -21,6 +21,21 @@ struct PathTests {
         }
     }
 
+    @Test func controlPointBoundsTakeEveryNamedPointControlPointsIncluded() throws {
+        #expect(Path().controlPointBounds == nil)
+        #expect(try Path(validating: [.closeSubpath]).controlPointBounds == nil)
+        let path = try Path(validating: [
+            .move(to: Point(x: 5, y: 5)),
+            .quadCurve(to: Point(x: 6, y: 6), control: Point(x: -3, y: 4)),
+            .curve(to: Point(x: 7, y: 1), control1: Point(x: 2, y: 20), control2: Point(x: 11, y: -2)),
+            .closeSubpath,
+            .line(to: Point(x: 4, y: 3)),
+        ])
+        #expect(path.controlPointBounds == Rect(x: -3, y: -2, width: 14, height: 22))
+        let point = try Path(validating: [.move(to: Point(x: 2, y: -1))])
+        #expect(point.controlPointBounds == Rect(x: 2, y: -1, width: 0, height: 0))
+    }
+
     @Test func rotationIsClockwiseOnScreen() {
         // In a y-down space, +x turned 90 degrees clockwise points down (+y).
         let p = Transform2D.rotation(degrees: 90).apply(to: Point(x: 1, y: 0))
