@@ -17,11 +17,25 @@ public struct Path: Hashable, Sendable {
 
         /// Every point the element names, end point last.
         public var points: [Point] {
+            var points: [Point] = []
+            points.reserveCapacity(3)
+            forEachPoint { points.append($0) }
+            return points
+        }
+
+        /// Calls `body` with each point the element names, in `points`' order, without
+        /// making an array (for loops over every point of many paths).
+        func forEachPoint(_ body: (Point) -> Void) {
             switch self {
-            case .move(let p), .line(let p): return [p]
-            case .quadCurve(let p, let c): return [c, p]
-            case .curve(let p, let c1, let c2): return [c1, c2, p]
-            case .closeSubpath: return []
+            case .move(let p), .line(let p): body(p)
+            case .quadCurve(let p, let c):
+                body(c)
+                body(p)
+            case .curve(let p, let c1, let c2):
+                body(c1)
+                body(c2)
+                body(p)
+            case .closeSubpath: break
             }
         }
 
@@ -226,19 +240,7 @@ public struct Path: Hashable, Sendable {
             }
             bounds = (min(b.x0, p.x), min(b.y0, p.y), max(b.x1, p.x), max(b.y1, p.y))
         }
-        for element in elements {
-            switch element {
-            case .move(let p), .line(let p): include(p)
-            case .quadCurve(let p, let c):
-                include(c)
-                include(p)
-            case .curve(let p, let c1, let c2):
-                include(c1)
-                include(c2)
-                include(p)
-            case .closeSubpath: break
-            }
-        }
+        for element in elements { element.forEachPoint(include) }
         guard let b = bounds else { return nil }
         return Rect(x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0)
     }
