@@ -68,6 +68,7 @@ struct Results: Codable {
     var golden: [GoldenPair] = []
     var speed: Speed?
     var serve: Serve?
+    var reading: Reading?
 }
 
 struct Benchmarks {

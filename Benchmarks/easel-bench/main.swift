@@ -11,7 +11,7 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden, speed or serve.
+// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden, speed, serve or read.
 // --pixelmatch FILE adds pixelmatch (its JavaScript module, run with node) to the golden section.
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
@@ -196,6 +196,19 @@ if runs("speed") {
                     + " (\(speed.easelBytes / 1024) KiB / \(speed.zlibLevel1Bytes / 1024) KiB)",
                 "≤ 1.15x",
             ],
+        ])
+}
+
+if runs("read") {
+    let reading = try bench.reading()
+    results.reading = reading
+    printTable(
+        "10. Reading the 1,000-shape drawing (\(reading.fileBytes / 1024) KiB) in the process, warm", ["stage", "time"],
+        [
+            ["read the file", reading.readFile.text],
+            ["parse the JSON", reading.parse.text],
+            ["parse and decode into a Drawing", reading.parseAndDecode.text],
+            ["lower the drawing to a scene", reading.lower.text],
         ])
 }
 

@@ -135,12 +135,8 @@ public enum DrawingDecoder {
         let center = try centerNode.numbers(count: 2, meaning: "x, y")
         let sizeNode = try node.required("size")
         let size = try sizeNode.numbers(count: 2, meaning: "width, height")
-        for (value, place) in [(center[0], centerNode), (center[1], centerNode), (size[0], sizeNode), (size[1], sizeNode)]
-        where abs(value) > DrawingLimits.maxCoordinate {
-            throw place.error(
-                .limitExceeded(
-                    "\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))
-        }
+        try checkCoordinates(center, of: centerNode)
+        try checkCoordinates(size, of: sizeNode)
         guard size[0] >= 0, size[1] >= 0 else {
             throw sizeNode.invalid("a size cannot be negative, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
         }
@@ -151,6 +147,15 @@ public enum DrawingDecoder {
             } ?? 0
         return GraphicTransform(
             center: Point(x: center[0], y: center[1]), size: Size(width: size[0], height: size[1]), rotationDegrees: rotation)
+    }
+
+    /// Throws, naming `node`, for the first of `numbers` beyond the coordinate limit.
+    static func checkCoordinates(_ numbers: [Double], of node: JSONNode) throws(DocumentError) {
+        for value in numbers where abs(value) > DrawingLimits.maxCoordinate {
+            throw node.error(
+                .limitExceeded(
+                    "\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))
+        }
     }
 
     /// A colour: `[r, g, b]` or `[r, g, b, a]` in (extended) sRGB, or `"#RRGGBB"` / `"#RRGGBBAA"`.

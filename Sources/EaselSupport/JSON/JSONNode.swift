@@ -3,13 +3,38 @@
 /// Document decoders are written against this type.
 package struct JSONNode: Sendable {
     package let value: JSONValue
-    package let path: KeyPath
     package let file: String
+    /// The path of the object or array holding this value, or this value's own path when
+    /// `lastComponent` is nil.
+    private let base: KeyPath
+    /// Where this value sits in `base`, not yet linked to it: a path is one allocation, and
+    /// only an object's members are looked up one at a time through its path (an error, an
+    /// array's items or a child's path make it when they need it). A decoder reads most of
+    /// its values as leaves, so this saves most of a document's paths.
+    private let lastComponent: KeyPath.Component?
+
+    /// Where this value sits in the document.
+    package var path: KeyPath { lastComponent.map { base.appending($0) } ?? base }
 
     package init(value: JSONValue, path: KeyPath = KeyPath(), file: String) {
         self.value = value
-        self.path = path
         self.file = file
+        self.base = path
+        self.lastComponent = nil
+    }
+
+    /// The value at `component` of the container whose path is `parent`. An object's own
+    /// path is made at once, since its members are looked up through it one by one.
+    private init(value: JSONValue, in parent: KeyPath, at component: KeyPath.Component, file: String) {
+        self.value = value
+        self.file = file
+        if case .object = value {
+            self.base = parent.appending(component)
+            self.lastComponent = nil
+        } else {
+            self.base = parent
+            self.lastComponent = component
+        }
     }
 
     /// Parses `bytes` into the root node, turning syntax errors into `DocumentError`s.
@@ -43,7 +68,8 @@ package struct JSONNode: Sendable {
     /// The members of an object, in file order.
     package func members() throws(DocumentError) -> [(key: String, node: JSONNode)] {
         guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
-        return members.map { (key: $0.key, node: JSONNode(value: $0.value, path: path.appending(key: $0.key), file: file)) }
+        let path = self.path
+        return members.map { (key: $0.key, node: JSONNode(value: $0.value, in: path, at: .key($0.key), file: file)) }
     }
 
     /// The member `key` of an object; throws when this is not an object or the key is missing.
@@ -57,7 +83,7 @@ package struct JSONNode: Sendable {
     package func optional(_ key: String) throws(DocumentError) -> JSONNode? {
         guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
         guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return JSONNode(value: member.value, path: path.appending(key: key), file: file)
+        return JSONNode(value: member.value, in: path, at: .key(key), file: file)
     }
 
     /// The member `key`, or nil when it is missing or null.
@@ -73,7 +99,8 @@ package struct JSONNode: Sendable {
         if items.count > maxCount {
             throw error(.limitExceeded("\(items.count) \(what), over the limit of \(maxCount)"))
         }
-        return items.enumerated().map { JSONNode(value: $1, path: path.appending(index: $0), file: file) }
+        let path = self.path
+        return items.enumerated().map { JSONNode(value: $1, in: path, at: .index($0), file: file) }
     }
 
     /// An array of exactly `count` finite numbers, as Apple's CGSize, CGPoint and colour

@@ -40,8 +40,9 @@ package struct KeyPath: Hashable, Sendable, CustomStringConvertible {
         return result.reversed()
     }
 
-    package func appending(key: String) -> KeyPath { KeyPath(last: Link(parent: last, component: .key(key))) }
-    package func appending(index: Int) -> KeyPath { KeyPath(last: Link(parent: last, component: .index(index))) }
+    package func appending(_ component: Component) -> KeyPath { KeyPath(last: Link(parent: last, component: component)) }
+    package func appending(key: String) -> KeyPath { appending(.key(key)) }
+    package func appending(index: Int) -> KeyPath { appending(.index(index)) }
 
     package static func == (lhs: KeyPath, rhs: KeyPath) -> Bool { lhs.last === rhs.last || lhs.components == rhs.components }
     package func hash(into hasher: inout Hasher) { hasher.combine(components) }
