@@ -154,6 +154,35 @@ public final class RasterImage {
         self.init(adopting: surface)
     }
 
+    /// A `width` x `height` image drawing into `region`, which the surface keeps until
+    /// cairo lets it go. Its pixels are whatever the region holds (zeros when new).
+    convenience init(width: Int, height: Int, drawingInto region: WarmBandMemory.Region) throws(CairoError) {
+        try RenderLimits.checkOutput(width: width, height: height)
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        precondition(stride * height <= region.byteCount, "the image does not fit its memory")
+        let surface = cairo_image_surface_create_for_data(
+            region.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
+            Int32(stride))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw CairoError.status(status, in: "cairo_image_surface_create_for_data(\(width)x\(height))")
+        }
+        let retained = Unmanaged.passRetained(region).toOpaque()
+        let attached = cairo_surface_set_user_data(surface, &RasterImage.regionKey, retained) { region in
+            Unmanaged<WarmBandMemory.Region>.fromOpaque(region!).release()
+        }
+        guard attached == CAIRO_STATUS_SUCCESS else {
+            Unmanaged<WarmBandMemory.Region>.fromOpaque(retained).release()
+            cairo_surface_destroy(surface)
+            throw CairoError.status(attached, in: "cairo_surface_set_user_data")
+        }
+        self.init(adopting: surface)
+    }
+
+    /// The key under which a surface holds the memory region it draws into.
+    nonisolated(unsafe) private static var regionKey = cairo_user_data_key_t()
+
     /// The key under which a shared surface holds its `PixelBuffer`.
     nonisolated(unsafe) private static var pixelBufferKey = cairo_user_data_key_t()
 

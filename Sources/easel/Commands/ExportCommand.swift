@@ -282,6 +282,8 @@ struct ExportCommand: EaselCommand {
     private func exportOne() throws {
         StageTimings.mark("arguments")
         defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
+        // Band memory touched ahead for this export, and not taken by it, is not kept.
+        defer { WarmBandMemory.discard() }
         let deadline = RenderTimeout.deadline(seconds: timeout)
         let located: LocatedDocument
         var early: EarlyOpen.Opened? = nil

@@ -53,7 +53,7 @@ enum EarlyOpen {
                     return !state.taken
                 })
             else { return nil }
-            done.wait()
+            waitWarmingBandMemory(for: done)
             return state.withLock { state in
                 defer { state.scene = nil }
                 return state.scene
@@ -104,6 +104,8 @@ enum EarlyOpen {
         // Taken by the export only once the thread runs: without one, it opens the document itself.
         guard let thread else { return }
         state.withLock { $0.path = path }
+        // One export, of one document: its first bands' memory is touched while it waits.
+        if lowerEarly { WarmBandMemory.prepare(count: min(EncoderParallelism.threads(), 4)) }
         thread.detach()
     }
 
@@ -112,10 +114,21 @@ enum EarlyOpen {
     static func take(_ path: String) -> Opened? {
         // The path is set (on this thread) once the thread started, and it signals exactly once.
         guard state.withLock({ $0.path }) == path else { return nil }
-        opened.wait()
+        waitWarmingBandMemory(for: opened)
         return state.withLock { state in
             defer { (state.path, state.document) = (nil, nil) }
             return state.document.map { Opened(document: $0, lowering: lowering) }
+        }
+    }
+
+    /// Waits for `semaphore`'s signal, touching the band buffers' memory meanwhile (see
+    /// `WarmBandMemory`): time the export's main thread would otherwise spend idle.
+    fileprivate static func waitWarmingBandMemory(for semaphore: DispatchSemaphore) {
+        while semaphore.wait(timeout: .now()) == .timedOut {
+            guard WarmBandMemory.warmStep() else {
+                semaphore.wait()
+                return
+            }
         }
     }
 }
