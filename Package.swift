@@ -61,14 +61,20 @@ let package = Package(
         // System calls the Glibc module leaves out (sync_file_range).
         .target(name: "CEaselSystem"),
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
+        // Libraries only some documents or commands need are opened the first time they are
+        // (dlopen), not linked: a process that draws no text and decodes no JPEG or WebP
+        // starts without them and the six they bring (README, design notes). Their headers
+        // come from the -dev packages (libharfbuzz-dev, libfribidi-dev, libturbojpeg0-dev,
+        // libwebp-dev, libedit-dev); each module wraps the functions Easel calls.
+        .target(name: "CEaselOnDemand"),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
-        .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .target(name: "CEaselHarfBuzz", dependencies: ["CEaselOnDemand"]),
+        .target(name: "CEaselFriBidi", dependencies: ["CEaselOnDemand"]),
         // Photos as people have them: JPEG (libjpeg-turbo) and WebP (libwebp).
-        .systemLibrary(name: "CEaselTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CEaselWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "CEaselTurboJPEG", dependencies: ["CEaselOnDemand"]),
+        .target(name: "CEaselWebP", dependencies: ["CEaselOnDemand"]),
         // The interactive session's line editor (libedit's readline interface).
-        .systemLibrary(name: "CEaselEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(name: "CEaselEdit", dependencies: ["CEaselOnDemand"]),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error

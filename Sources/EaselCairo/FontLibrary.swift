@@ -2,6 +2,8 @@ import Foundation
 import EaselSupport
 import CEaselCairo
 import CEaselFreeType
+import CEaselFriBidi
+import CEaselHarfBuzz
 
 /// A loaded font: a cairo font face made from a FreeType face, plus a measuring scaled font
 /// at 1 unit per em. Faces are shared by every render in the process; after loading, all
@@ -59,6 +61,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingFile(String)
     case unreadable(String, code: Int32)
     case cairo(String)
+    /// HarfBuzz or FriBidi, which lay text out, cannot be loaded: the loader's message.
+    case textLibraryMissing(String)
 
     /// A one-line message for the user naming the font file and what went wrong.
     public var description: String {
@@ -69,6 +73,9 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the font file \(path) is not installed (on Debian or Ubuntu: apt-get install \(package); `easel doctor` lists every missing font)"
         case .unreadable(let path, let code): return "FreeType cannot read the font file \(path) (error \(code))"
         case .cairo(let message): return "cairo cannot use a font: \(message)"
+        case .textLibraryMissing(let message):
+            return
+                "text needs HarfBuzz and FriBidi, and \(message) (on Debian or Ubuntu: apt-get install libharfbuzz0b libfribidi0; `easel doctor` checks every library)"
         }
     }
 }
@@ -126,12 +133,20 @@ public final class FontLibrary: Sendable {
     /// is in its own font: a process that never needs Thai never opens the Thai font).
     public var lazyFallbacks: LazyFallbacks { LazyFallbacks(library: self, files: FontMap.fallbacks) }
 
+    /// The dynamic loader's message for a library that could not be opened.
+    static func libraryError(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0) } ?? "it cannot be loaded"
+    }
+
     /// The fallback faces that are installed, in order.
     public var fallbackFaces: [FontFace] {
         FontMap.fallbacks.compactMap { try? face(for: $0) }
     }
 
     private static func load(_ file: FontMap.FontFile, state: inout State) -> Result<FontFace, FontError> {
+        // Opened on first use, as text is (CEaselOnDemand): a face is only for laying text out.
+        guard easel_harfbuzz_open() != 0 else { return .failure(.textLibraryMissing(libraryError(easel_harfbuzz_error()))) }
+        guard easel_fribidi_open() != 0 else { return .failure(.textLibraryMissing(libraryError(easel_fribidi_error()))) }
         guard FileManager.default.fileExists(atPath: file.path) else { return .failure(.missingFile(file.path)) }
         if state.library == nil {
             var library: FT_Library?

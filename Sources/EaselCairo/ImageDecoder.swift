@@ -43,6 +43,26 @@ public enum ImageDecoder {
         public var width: Int, height: Int
     }
 
+    /// Opens the library that decodes `format` (on first use: CEaselOnDemand), or throws
+    /// saying why it cannot be opened and which package provides it.
+    static func openLibrary(for format: ImageFormat) throws(ImageError) {
+        let (opened, error, library, package): (Bool, UnsafePointer<CChar>?, String, String)
+        switch format {
+        case .png: return
+        case .jpeg:
+            (opened, error, library, package) = (
+                easel_turbojpeg_open() != 0, easel_turbojpeg_error(), "libjpeg-turbo", "libturbojpeg0"
+            )
+        case .webp: (opened, error, library, package) = (easel_webp_open() != 0, easel_webp_error(), "libwebp", "libwebp7")
+        }
+        guard !opened else { return }
+        throw ImageError(
+            format: format,
+            message:
+                "\(library) cannot be loaded: \(error.map { String(cString: $0) } ?? "unknown error") (on Debian or Ubuntu: apt-get install \(package))"
+        )
+    }
+
     /// The header of PNG, JPEG or WebP bytes. Bytes of no known format are reported as PNG's
     /// "not a PNG image" error.
     public static func header(of bytes: [UInt8]) throws -> Header {
@@ -51,8 +71,9 @@ public enum ImageDecoder {
             let (width, height) = try jpegSize(bytes)
             return Header(format: .jpeg, width: width, height: height)
         case .webp:
+            try openLibrary(for: .webp)
             var width: Int32 = 0, height: Int32 = 0
-            guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
+            guard easel_WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
                 throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
             }
             return Header(format: .webp, width: Int(width), height: Int(height))
@@ -93,51 +114,55 @@ public enum ImageDecoder {
     // MARK: JPEG
 
     static func jpegSize(_ bytes: [UInt8]) throws -> (Int, Int) {
-        guard let handle = tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
-        defer { tjDestroy(handle) }
+        try openLibrary(for: .jpeg)
+        guard let handle = easel_tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
+        defer { easel_tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw ImageError(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
+        guard easel_tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
         }
         return (Int(width), Int(height))
     }
 
     static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer {
-        guard let handle = tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
-        defer { tjDestroy(handle) }
+        try openLibrary(for: .jpeg)
+        guard let handle = easel_tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
+        defer { easel_tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw ImageError(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
+        guard easel_tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
         }
         try check(Int(width), Int(height), maxPixels: maxPixels, format: .jpeg)
         let pixels = PixelBuffer(width: Int(width), height: Int(height))
         // BGRA in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG is
         // opaque, so premultiplying changes nothing.
-        let status = tjDecompress2(
+        let status = easel_tjDecompress2(
             handle, bytes, UInt(bytes.count), pixels.bytes.assumingMemoryBound(to: UInt8.self), width, Int32(pixels.stride),
             height, Int32(TJPF_BGRA.rawValue), TJFLAG_ACCURATEDCT)
         // A warning (a truncated file) still gives an image, as the app shows one; an error
         // gives none.
-        if status != 0 && tjGetErrorCode(handle) == TJERR_FATAL.rawValue {
-            throw ImageError(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
+        if status != 0 && easel_tjGetErrorCode(handle) == TJERR_FATAL.rawValue {
+            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
         }
         let oriented = Orientation(exifOf: bytes).apply(to: pixels)
-        if status != 0 { oriented.damage = String(cString: tjGetErrorStr2(handle)) }
+        if status != 0 { oriented.damage = String(cString: easel_tjGetErrorStr2(handle)) }
         return oriented
     }
 
     // MARK: WebP
 
     static func decodeWebP(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer {
+        try openLibrary(for: .webp)
         var width: Int32 = 0, height: Int32 = 0
-        guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
+        guard easel_WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
             throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
         }
         try check(Int(width), Int(height), maxPixels: maxPixels, format: .webp)
         let pixels = PixelBuffer(width: Int(width), height: Int(height))
         let size = pixels.stride * pixels.height
         guard
-            WebPDecodeBGRAInto(bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), size, Int32(pixels.stride))
+            easel_WebPDecodeBGRAInto(
+                bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), size, Int32(pixels.stride))
                 != nil
         else { throw ImageError(format: .webp, message: "libwebp cannot decode it") }
         // libwebp gives straight alpha; cairo wants it premultiplied.

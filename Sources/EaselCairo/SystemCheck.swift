@@ -3,6 +3,7 @@ import CEaselFreeType
 import CEaselFriBidi
 import CEaselHarfBuzz
 import CEaselPNG
+import CEaselTurboJPEG
 import CEaselWebP
 import EaselGeometry
 import Foundation
@@ -53,20 +54,45 @@ public enum SystemCheck {
     public static func run(fonts: [FontMap.FontFile] = FontMap.allFiles) -> Report {
         var items = [cairoItem(), pngItem(), freeTypeItem()]
         items.append(
-            Item(
-                name: "HarfBuzz", ok: true, detail: String(cString: hb_version_string()), debianPackage: "libharfbuzz0b",
-                fedoraPackage: "harfbuzz"))
+            onDemandItem(
+                "HarfBuzz", opened: easel_harfbuzz_open() != 0, error: easel_harfbuzz_error(), debian: "libharfbuzz0b",
+                fedora: "harfbuzz"
+            ) {
+                String(cString: easel_hb_version_string())
+            })
         items.append(
-            Item(
-                name: "FriBidi", ok: true, detail: FRIBIDI_VERSION + " (the headers it was built with)",
-                debianPackage: "libfribidi0", fedoraPackage: "fribidi"))
-        let webp = WebPGetDecoderVersion()
+            onDemandItem(
+                "FriBidi", opened: easel_fribidi_open() != 0, error: easel_fribidi_error(), debian: "libfribidi0",
+                fedora: "fribidi"
+            ) {
+                FRIBIDI_VERSION + " (the headers it was built with)"
+            })
         items.append(
-            Item(
-                name: "libwebp", ok: true, detail: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)",
-                debianPackage: "libwebp7", fedoraPackage: "libwebp"))
+            onDemandItem(
+                "libjpeg-turbo", opened: easel_turbojpeg_open() != 0, error: easel_turbojpeg_error(), debian: "libturbojpeg0",
+                fedora: "turbojpeg"
+            ) { "the TurboJPEG API" })
+        items.append(
+            onDemandItem(
+                "libwebp", opened: easel_webp_open() != 0, error: easel_webp_error(), debian: "libwebp7", fedora: "libwebp"
+            ) {
+                let webp = easel_WebPGetDecoderVersion()
+                return "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)"
+            })
         items += fonts.map(fontItem)
         return Report(items: items)
+    }
+
+    /// A library opened on first use (CEaselOnDemand): `detail` once it opened, or the
+    /// dynamic loader's message when it cannot be.
+    static func onDemandItem(
+        _ name: String, opened: Bool, error: UnsafePointer<CChar>?, debian: String, fedora: String, detail: () -> String
+    ) -> Item {
+        guard opened else {
+            let message = error.map { String(cString: $0) } ?? "it cannot be loaded"
+            return Item(name: name, ok: false, detail: message, debianPackage: debian, fedoraPackage: fedora)
+        }
+        return Item(name: name, ok: true, detail: detail(), debianPackage: debian, fedoraPackage: fedora)
     }
 
     /// cairo draws a red square and makes an SVG and a PDF page.
