@@ -1,3 +1,4 @@
+import EaselBatch
 import EaselDocuments
 import EaselTestSupport
 import Foundation
@@ -79,6 +80,26 @@ struct OutputProtectionTests {
         #expect(result.stderr.contains("photo.png would replace an existing file"), "\(result.stderr)")
         #expect(try s.bytes("d/photo.png") == image, "the image the drawing uses is untouched")
         #expect(FileManager.default.fileExists(atPath: s.folder.file("d/other.png").path), "the other document is exported")
+    }
+
+    /// A single export looks through the output's folder before its document is read (the
+    /// look does not depend on it): an output that appears after that look is still looked
+    /// for among the folder's documents before anything replaces it.
+    @Test func theFolderIsLookedThroughAgainWhenTheOutputAppearsAfterTheFirstLook() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "a.drawing", "--size", "40x30"])
+        try s.folder.write(try TestPNG.solid(), to: "photo.png")
+        try s.ok(["add", "a.drawing", "image", "photo.png"])
+        try FileManager.default.moveItem(at: s.folder.file("photo.png"), to: s.folder.file("elsewhere.png"))
+        try s.ok(["new", "drawing", "b.drawing", "--size", "40x30"])
+        let output = s.folder.file("photo.png")
+        let check = OutputProtection.SingleExportCheck(output: output, format: .png)  // nothing there yet
+        try FileManager.default.moveItem(at: s.folder.file("elsewhere.png"), to: output)
+        let other = try DocumentRegistry.standard.open(s.folder.file("b.drawing"))
+        #expect(throws: DocumentError.self, "a.drawing uses photo.png") { try check.check(of: other) }
+        // And an earlier output there is replaced, looked at early or late.
+        try s.ok(["export", "b.drawing", "--out", "b.png"])
+        try OutputProtection.SingleExportCheck(output: s.folder.file("b.png"), format: .png).check(of: other)
     }
 
     @Test func aReportNeverReplacesADocument() throws {

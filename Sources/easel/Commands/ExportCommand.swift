@@ -285,6 +285,10 @@ struct ExportCommand: EaselCommand {
         // Band memory touched ahead for this export, and not taken by it, is not kept.
         defer { WarmBandMemory.discard() }
         let deadline = RenderTimeout.deadline(seconds: timeout)
+        var options = render.renderOptions(outputPath: out == "-" ? nil : out)
+        // While the document is read on another core: what the output's folder protects.
+        let outputCheck =
+            out == "-" ? nil : OutputProtection.SingleExportCheck(output: URL(fileURLWithPath: out), format: options.format)
         let located: LocatedDocument
         var early: EarlyOpen.Opened? = nil
         if inputs[0] == "-" {
@@ -298,7 +302,6 @@ struct ExportCommand: EaselCommand {
             located = try early?.document.get() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
         }
         StageTimings.mark("read")
-        var options = render.renderOptions(outputPath: out == "-" ? nil : out)
         if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
         let started = Date()
         func scene() throws -> Scene {
@@ -315,7 +318,7 @@ struct ExportCommand: EaselCommand {
             file = (exported.width, exported.height, exported.warnings)
         } else {
             let output = URL(fileURLWithPath: out)
-            try OutputProtection.checkSingleExport(of: located, to: output, format: options.format)
+            try outputCheck?.check(of: located)
             StageTimings.mark("check output")
             // Written as it is encoded, to a temporary file renamed over the output at the end;
             // parent folders are made as needed, once the rendering succeeded.
