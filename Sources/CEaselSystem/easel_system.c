@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int easel_start_writeback(int fd, int64_t offset, int64_t count) {
 #ifdef SYNC_FILE_RANGE_WRITE
@@ -78,6 +79,41 @@ int easel_thread_start_elsewhere(pthread_t *thread, void (*body)(void *), void *
     pthread_attr_destroy(&attributes);
     if (status != 0) free(start);
     return status;
+}
+
+// The first number in the file at `path`, or -1 (also for "max", no limit).
+static long long first_number_in(const char *path) {
+    FILE *file = fopen(path, "re");
+    if (file == NULL) return -1;
+    long long value = -1;
+    if (fscanf(file, "%lld", &value) != 1) value = -1;
+    fclose(file);
+    return value;
+}
+
+// The CPU quota in processors, rounded up, or -1 when there is none.
+static int cgroup_quota(void) {
+    long long quota = -1, period = -1;
+    FILE *file = fopen("/sys/fs/cgroup/cpu.max", "re");  // cgroup v2: "max 100000" or "200000 100000"
+    if (file != NULL) {
+        char first[32];
+        if (fscanf(file, "%31s %lld", first, &period) == 2 && strcmp(first, "max") != 0) quota = atoll(first);
+        fclose(file);
+    } else {
+        quota = first_number_in("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");  // cgroup v1; -1 is no limit
+        period = first_number_in("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+    }
+    if (quota <= 0 || period <= 0) return -1;
+    long long processors = (quota + period - 1) / period;
+    return processors > 4096 ? 4096 : (int)processors;
+}
+
+int easel_available_processor_count(void) {
+    int allowed = easel_thread_processor_count();
+    if (allowed <= 0) allowed = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (allowed <= 0) allowed = 1;
+    int quota = cgroup_quota();
+    return quota > 0 && quota < allowed ? quota : allowed;
 }
 
 int easel_thread_processor_count(void) {

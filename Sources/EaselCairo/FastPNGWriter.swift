@@ -249,10 +249,10 @@ public enum EncoderParallelism {
         return max(1, cores - others)
     }
 
-    /// The cores this process may use, read once: Foundation reads the cgroup's quota files
-    /// on every `activeProcessorCount`, and an export asks several times (0.1–0.3 ms each).
+    /// The cores this process may use, read once (the cgroup's quota files are read on every
+    /// count, and an export asks several times).
     private static let cores: Int = {
         let limit = getenv("EASEL_THREADS").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? .max
-        return min(ProcessInfo.processInfo.activeProcessorCount, limit)
+        return min(Parallel.availableProcessors, limit)
     }()
 }

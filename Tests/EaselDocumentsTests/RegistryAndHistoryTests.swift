@@ -33,6 +33,19 @@ struct RegistryAndHistoryTests {
         #expect(ContentType.drawing.conforms(to: "public.json"))
     }
 
+    /// `isDocument(path:)` (a path's name, no URL made) agrees with `isDocument(_:)`.
+    @Test func aPathIsADocumentExactlyWhenItsURLIs() {
+        let registry = DocumentRegistry.standard
+        let paths = [
+            "a.rwcard", "dir/b.drawing", "C.DRAWING", "d.rwcard/", "in/e.drawing//", "f.rwcard.bak", "noext", ".rwcard",
+            "dir/.drawing", "x.png", "dir.drawing/sub.png", "g.", "/", "", "h..drawing", "/abs/path/i.Rwcard",
+        ]
+        for path in paths {
+            #expect(
+                registry.isDocument(path: path) == registry.isDocument(URL(fileURLWithPath: path)), "\(path)")
+        }
+    }
+
     @Test func libraryUsersRegisterTheirOwnTypes() throws {
         var registry = DocumentRegistry.standard
         registry.register(Note.self)

@@ -1,4 +1,5 @@
 import CEaselSystem
+import Foundation
 import Testing
 
 @testable import EaselSupport
@@ -7,6 +8,14 @@ import Testing
 /// another processor that are free to move anywhere once running.
 @Suite("Parallel work")
 struct ParallelTests {
+    /// Counted as Foundation counts them (its cgroup quota, else its affinity mask), never
+    /// more than the affinity mask allows.
+    @Test func availableProcessorsAreFoundationsCountWithinTheAffinityMask() {
+        let affinity = Int(easel_thread_processor_count())
+        #expect(affinity >= 1)
+        #expect(Parallel.availableProcessors == min(ProcessInfo.processInfo.activeProcessorCount, affinity))
+    }
+
     @Test(arguments: [(0, 4), (1, 4), (7, 1), (100, 2), (1000, 8)])
     func everyIndexRunsExactlyOnce(work: (count: Int, workers: Int)) {
         let seen = Locked([Int](repeating: 0, count: work.count))

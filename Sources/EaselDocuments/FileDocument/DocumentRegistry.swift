@@ -49,6 +49,21 @@ public struct DocumentRegistry: Sendable {
     /// True when a registered type reads files with `url`'s extension; the file is not read.
     public func isDocument(_ url: URL) -> Bool { entry(for: url) != nil }
 
+    /// `isDocument` for a path as typed (a file, or a package folder with or without a `/`
+    /// after it), without making a URL: a new process's first URLs cost a few tenths of a
+    /// millisecond, which a single export's early opening of its document would wait for.
+    public func isDocument(path: String) -> Bool {
+        var name = Substring(path)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        // As URL's pathExtension: after the last dot, which neither starts nor ends the name.
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+            return false
+        }
+        let ext = name[name.index(after: dot)...].lowercased()
+        return entries.contains { $0.contentType.preferredFilenameExtension.lowercased() == ext }
+    }
+
     /// Where the document at `url` keeps its content and resources, as its registered type
     /// says, without reading it (the batch exporter's up-to-date check uses this); nil for a
     /// file no registered type reads.

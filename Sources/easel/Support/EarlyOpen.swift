@@ -73,13 +73,15 @@ enum EarlyOpen {
     /// Starts opening the document `arguments` (the process's, program name first) name,
     /// when they are a single export's.
     static func start(arguments: [String]) {
+        // Decided by the paths' names, without URLs: this runs before anything else.
+        let registry = DocumentRegistry.standard
         guard arguments.count > 2, arguments[1] == "export", EncoderParallelism.threads() > 1,
             let path = arguments.dropFirst(2).first(where: { !$0.hasPrefix("-") && $0 != "-" }),
-            DocumentRegistry.standard.isDocument(URL(fileURLWithPath: path))
+            registry.isDocument(path: path)
         else { return }
         // Another background asked for, or several documents (a batch, whose workers would
         // only be slowed): the export lowers its documents itself.
-        let documents = arguments.dropFirst(2).filter { DocumentRegistry.standard.isDocument(URL(fileURLWithPath: $0)) }
+        let documents = arguments.dropFirst(2).filter { registry.isDocument(path: $0) }
         let lowerEarly =
             documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
         // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
