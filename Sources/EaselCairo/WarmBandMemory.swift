@@ -16,11 +16,11 @@ import Glibc
 /// `warmBytes` in all. A band wider than what was touched faults in the rest itself, as it
 /// would have anyway; regions no export takes are given back by `discard`.
 package enum WarmBandMemory {
-    /// The most bytes touched in all, spread evenly over the regions: two bands 2,048
-    /// pixels wide. A wait longer than it takes to touch them is a document so large that
-    /// its faults matter less, and the pages would stay in memory unused if the export were
-    /// narrower.
-    static let warmBytes = 8 << 20
+    /// The most bytes touched in all, spread evenly over the regions: two bands 1,536
+    /// pixels wide (a card is 1,300). Pages touched beyond a band's size are only given back
+    /// (at the process's end, on its path), and a wait long enough to touch them all is a
+    /// document so large that its faults matter less.
+    static let warmBytes = 6 << 20
     /// Touched per step in each region, so a waiting thread looks at what it waits for
     /// every few dozen microseconds.
     static let stepBytes = 32 << 10

@@ -106,13 +106,21 @@ public struct Path: Hashable, Sendable {
     /// Appends `element` as is; traps if any of its points is not finite (use
     /// `init(validating:)` for untrusted input).
     public mutating func append(_ element: Element) {
-        precondition(element.points.allSatisfy(\.isFinite), "Path points must be finite: \(element)")
+        // Point by point: an array of them for each element appended was most of the cost
+        // of building a drawing's paths.
+        element.forEachPoint { precondition($0.isFinite, "Path points must be finite: \(element)") }
         elements.append(element)
+    }
+
+    /// Makes room for `count` more elements (one allocation for a shape of known size).
+    public mutating func reserveCapacity(adding count: Int) {
+        elements.reserveCapacity(elements.count + count)
     }
 
     /// A closed polygon through `points`.
     public mutating func addPolygon(_ points: [Point]) {
         guard let first = points.first else { return }
+        reserveCapacity(adding: points.count + 1)
         move(to: first)
         for point in points.dropFirst() { addLine(to: point) }
         closeSubpath()
@@ -131,6 +139,7 @@ public struct Path: Hashable, Sendable {
     public mutating func addEllipse(in rect: Rect) {
         let (cx, cy, rx, ry) = (rect.midX, rect.midY, rect.width / 2, rect.height / 2)
         let k = 0.5522847498307936  // 4/3 * tan(pi/8): the standard quarter-circle control distance
+        reserveCapacity(adding: 6)
         move(to: Point(x: cx + rx, y: cy))
         addCurve(
             to: Point(x: cx, y: cy + ry),
@@ -225,6 +234,12 @@ public struct Path: Hashable, Sendable {
         var result = Path()
         result.elements = elements.map { $0.mapPoints(transform.apply) }
         return result
+    }
+
+    /// Maps every point through `transform`, in place (no new array when this path's
+    /// elements are not shared).
+    public mutating func apply(_ transform: Transform2D) {
+        for index in elements.indices { elements[index] = elements[index].mapPoints(transform.apply) }
     }
 
     /// The bounds of every point the path names, control points included (nil when empty).

@@ -59,8 +59,10 @@ public enum DrawingDecoder {
     }
 
     static func decodeGraphics(_ node: JSONNode, depth: Int, context: inout Context) throws(DocumentError) -> [Graphic] {
+        let items = try node.array(maxCount: DrawingLimits.maxGraphics, of: "graphics")
         var graphics: [Graphic] = []
-        for item in try node.array(maxCount: DrawingLimits.maxGraphics, of: "graphics") {
+        graphics.reserveCapacity(items.count)
+        for item in items {
             context.graphicCount += 1
             if context.graphicCount > DrawingLimits.maxGraphics {
                 throw item.error(.limitExceeded("more than \(DrawingLimits.maxGraphics) graphics in the drawing"))
@@ -132,13 +134,13 @@ public enum DrawingDecoder {
 
     static func decodeTransform(_ node: JSONNode) throws(DocumentError) -> GraphicTransform {
         let centerNode = try node.required("center")
-        let center = try centerNode.numbers(count: 2, meaning: "x, y")
+        let center = try centerNode.pair(meaning: "x, y")
         let sizeNode = try node.required("size")
-        let size = try sizeNode.numbers(count: 2, meaning: "width, height")
-        try checkCoordinates(center, of: centerNode)
-        try checkCoordinates(size, of: sizeNode)
-        guard size[0] >= 0, size[1] >= 0 else {
-            throw sizeNode.invalid("a size cannot be negative, found \(formatNumber(size[0]))x\(formatNumber(size[1]))")
+        let size = try sizeNode.pair(meaning: "width, height")
+        try checkCoordinates(center.0, center.1, of: centerNode)
+        try checkCoordinates(size.0, size.1, of: sizeNode)
+        guard size.0 >= 0, size.1 >= 0 else {
+            throw sizeNode.invalid("a size cannot be negative, found \(formatNumber(size.0))x\(formatNumber(size.1))")
         }
         let rotation =
             try node.optional("rotation").map { (n) throws(DocumentError) in
@@ -146,12 +148,12 @@ public enum DrawingDecoder {
                     in: -DrawingLimits.maxRotationDegrees...DrawingLimits.maxRotationDegrees, meaning: "the rotation in degrees")
             } ?? 0
         return GraphicTransform(
-            center: Point(x: center[0], y: center[1]), size: Size(width: size[0], height: size[1]), rotationDegrees: rotation)
+            center: Point(x: center.0, y: center.1), size: Size(width: size.0, height: size.1), rotationDegrees: rotation)
     }
 
-    /// Throws, naming `node`, for the first of `numbers` beyond the coordinate limit.
-    static func checkCoordinates(_ numbers: [Double], of node: JSONNode) throws(DocumentError) {
-        for value in numbers where abs(value) > DrawingLimits.maxCoordinate {
+    /// Throws, naming `node`, for the first of a pair of numbers beyond the coordinate limit.
+    static func checkCoordinates(_ first: Double, _ second: Double, of node: JSONNode) throws(DocumentError) {
+        for value in [first, second] where abs(value) > DrawingLimits.maxCoordinate {
             throw node.error(
                 .limitExceeded(
                     "\(formatNumber(value)) is beyond the coordinate limit of ±\(formatNumber(DrawingLimits.maxCoordinate))"))

@@ -15,6 +15,8 @@ public enum DrawingLowering {
     ) -> Scene {
         var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file)
         var scene = Scene(canvasSize: drawing.canvasSize)
+        // Most graphics are a fill and a stroke: room for them at once.
+        scene.operations.reserveCapacity(1 + 2 * drawing.graphics.count)
         if let background = drawing.background {
             var path = Path()
             path.addRect(Rect(origin: .zero, size: drawing.canvasSize))
@@ -68,7 +70,11 @@ public enum DrawingLowering {
             }
         }
 
-        mutating func lower(_ graphic: Graphic, parent: Transform2D, keyPath: String, into scene: inout Scene) {
+        /// `keyPath` names the graphic in warnings, made only for one (a string for each of a
+        /// drawing's graphics was a tenth of the lowering).
+        mutating func lower(
+            _ graphic: Graphic, parent: Transform2D, keyPath: @autoclosure () -> String, into scene: inout Scene
+        ) {
             guard graphic.opacity > 0 else { return }
             let frameToCanvas = graphic.transform.frameToParent.concatenating(parent)
             let rect = graphic.transform.localRect
@@ -81,12 +87,12 @@ public enum DrawingLowering {
                 case .loaded(let pixels, let source):
                     if let damage = pixels.damage {
                         scene.warnings.append(
-                            ImageLoader.damageWarning(damage, source: source, file: file, keyPath: keyPath + ".file"))
+                            ImageLoader.damageWarning(damage, source: source, file: file, keyPath: keyPath() + ".file"))
                     }
                     loadedImage = (pixels, source)
                     clipRect = ImagePlacement.fittedRect(for: pixels, in: rect.size)
                 case .failed(let reason):
-                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath + ".file", message: reason))
+                    scene.warnings.append(DocumentWarning(file: file, keyPath: keyPath() + ".file", message: reason))
                 }
             }
 
@@ -94,7 +100,7 @@ public enum DrawingLowering {
             if let path = clip, path.elements.count > RenderBudgets.maxPathElements {
                 scene.warnings.append(
                     DocumentWarning(
-                        file: file, keyPath: keyPath + ".clip",
+                        file: file, keyPath: keyPath() + ".clip",
                         message:
                             "the clip path has \(path.elements.count) elements, over the budget of \(RenderBudgets.maxPathElements); the element is not drawn"
                     ))
@@ -107,9 +113,9 @@ public enum DrawingLowering {
 
             switch graphic.kind {
             case .group(let children):
-                lower(children, parent: frameToCanvas, keyPath: keyPath + ".children", into: &scene)
+                lower(children, parent: frameToCanvas, keyPath: keyPath() + ".children", into: &scene)
             case .text(let content):
-                lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath, into: &scene)
+                lowerText(content, graphic: graphic, frameToCanvas: frameToCanvas, keyPath: keyPath(), into: &scene)
             case .image(let name):
                 if let loadedImage {
                     scene.operations.append(
@@ -120,11 +126,12 @@ public enum DrawingLowering {
                     scene.operations += ErrorImage.operations(in: rect.size, frameToCanvas: frameToCanvas, fonts: fonts)
                 }
             default:
-                guard let path = DrawingLowering.shapePath(graphic.kind, in: rect)?.applying(frameToCanvas) else { return }
+                guard var path = DrawingLowering.shapePath(graphic.kind, in: rect) else { return }
+                path.apply(frameToCanvas)
                 guard path.elements.count <= RenderBudgets.maxPathElements else {
                     scene.warnings.append(
                         DocumentWarning(
-                            file: file, keyPath: keyPath + ".elements",
+                            file: file, keyPath: keyPath() + ".elements",
                             message:
                                 "the path has \(path.elements.count) elements, over the budget of \(RenderBudgets.maxPathElements); it is not drawn"
                         ))
@@ -138,7 +145,7 @@ public enum DrawingLowering {
                     if dashes > Double(RenderBudgets.maxDashSegments) {
                         scene.warnings.append(
                             DocumentWarning(
-                                file: file, keyPath: keyPath + ".stroke.dash",
+                                file: file, keyPath: keyPath() + ".stroke.dash",
                                 message:
                                     "the dash pattern would draw about \(Int(dashes)) dashes, over the budget of \(RenderBudgets.maxDashSegments); the stroke is drawn solid"
                             ))

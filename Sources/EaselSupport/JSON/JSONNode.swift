@@ -123,6 +123,19 @@ package struct JSONNode: Sendable {
         return result
     }
 
+    /// `numbers(count: 2, meaning:)` as a pair, with no array made (a drawing's every
+    /// graphic has two: its centre and its size).
+    package func pair(meaning: String) throws(DocumentError) -> (Double, Double) {
+        guard case .array(let items) = value, items.count == 2 else {
+            throw typeMismatch(expected: "an array of 2 numbers (\(meaning))")
+        }
+        func number(_ index: Int) throws(DocumentError) -> Double {
+            if case .number(let number) = items[index], number.isFinite { return number }
+            return try JSONNode(value: items[index], path: path.appending(index: index), file: file).double()
+        }
+        return (try number(0), try number(1))
+    }
+
     // MARK: Scalars
 
     /// A finite number. Non-finite values (1e999 overflows to infinity) are refused.
