@@ -103,18 +103,20 @@ public enum DocumentRenderer {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
-        // The images decode on the idle cores at once, and the texts' fonts load meanwhile;
-        // the lowering then finds them ready. (On one core the lowering does both, in order.)
+        // The images decode on the idle cores at once, and the texts' fonts load as one more
+        // job among them; the lowering then finds both ready. (On one core the lowering does
+        // both, in order.)
         let threads = EncoderParallelism.threads()
         let texts = threads > 1 ? renderable.textsToLayOut : []
-        let loader = UncheckedSendable(images)
-        Parallel.forEach(count: texts.isEmpty ? 1 : 2, workers: threads) { job in
-            if job == 0 {
-                loader.value.prefetch(located.document.referencedFileNames, inFolder: located.resourceFolder, threads: threads)
-            } else {
-                TextPlacement.layOutAhead(texts, fonts: .shared)
-            }
+        let layOutTexts: (@Sendable () -> Void)?
+        if texts.isEmpty {
+            layOutTexts = nil
+        } else {
+            layOutTexts = { TextPlacement.layOutAhead(texts, fonts: .shared) }
         }
+        images.prefetch(
+            located.document.referencedFileNames, inFolder: located.resourceFolder, threads: threads,
+            alongside: layOutTexts)
         StageTimings.mark("decode images")
         let context = LoweringContext(
             resourceFolder: located.resourceFolder, file: located.displayName, images: images,

@@ -90,9 +90,16 @@ public final class ImageLoader {
     /// resolves them) on `threads` cores at once, ahead of the lowering that asks for them
     /// one by one. Only the decoding moves: the lowering still checks every budget, in the
     /// document's order, and each outcome is the one it would have had. An image the budgets
-    /// will refuse by its header is not decoded.
-    public func prefetch(_ names: [String], inFolder folder: URL, threads: Int) {
-        guard threads > 1 else { return }
+    /// will refuse by its header is not decoded. `alongside`, when given, runs as one more
+    /// job among the decodings (a render lays its texts out there: with three photos on two
+    /// cores, one core would otherwise wait for the third).
+    public func prefetch(
+        _ names: [String], inFolder folder: URL, threads: Int, alongside: (@Sendable () -> Void)? = nil
+    ) {
+        guard threads > 1 else {
+            alongside?()
+            return
+        }
         // What to decode, in the document's order: each file once, within the budgets as
         // far as the headers tell.
         var jobs: [(url: URL, version: String?, bytes: [UInt8])] = []
@@ -109,7 +116,7 @@ public final class ImageLoader {
                 guard let read = try? FileIO.readBytes(at: file.path, maxBytes: RenderLimits.maxImageFileBytes) else { continue }
                 (url, version, bytes) = (file, SharedImageCache.key(of: read), read)
             }
-            guard cache[url] == nil, !jobs.contains(where: { $0.url == url }),
+            guard cache[url] == nil, prefetched[url] == nil, !jobs.contains(where: { $0.url == url }),
                 let header = try? ImageDecoder.header(of: bytes)
             else { continue }
             let pixels = header.width.multipliedReportingOverflow(by: header.height)
@@ -118,12 +125,16 @@ public final class ImageLoader {
             predictedPixels += pixels.partialValue
             jobs.append((url, version, bytes))
         }
-        guard !jobs.isEmpty else { return }
+        guard !jobs.isEmpty else {
+            alongside?()
+            return
+        }
         let results = Locked([Result<PixelBuffer, any Error>?](repeating: nil, count: jobs.count))
         let maxPixels = maxPixels
         let sharedImages = sharedImages
         let work = jobs.map { (version: $0.version, bytes: $0.bytes) }
-        Parallel.forEach(count: work.count, workers: threads) { index in
+        Parallel.forEach(count: work.count + (alongside == nil ? 0 : 1), workers: threads) { index in
+            guard index < work.count else { return alongside!() }
             let job = work[index]
             let result = Result {
                 try sharedImages.image(for: job.version) {

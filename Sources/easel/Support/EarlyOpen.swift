@@ -90,16 +90,20 @@ enum EarlyOpen {
             let result = Result { try DocumentRegistry.standard.open(URL(fileURLWithPath: path)) }
             state.withLock { $0.document = result }
             opened.signal()
-            // Then its images, into the shared cache, on every idle core (here, not inside
-            // the lowering's own prefetch, which runs beside the texts' layout and so decodes
-            // on one core), then its scene, while the export checks its output. The export
-            // takes the scene unless it asks for another background; a lowering that fails is
-            // left for the export to do again, and to report.
+            // Then its scene, while the export checks its output: the lowering decodes the
+            // images on every idle core, its texts laid out among them. The export takes the
+            // scene unless it asks for another background (then only the images are decoded
+            // here, into the shared cache, for the export's own lowering); a lowering that
+            // fails is left for the export to do again, and to report.
             var scene: Scene? = nil
             if case .success(let located) = result {
-                ImageLoader().prefetch(
-                    located.document.referencedFileNames, inFolder: located.resourceFolder, threads: EncoderParallelism.threads())
-                if lowerEarly { scene = try? DocumentRenderer.scene(for: located) }
+                if lowerEarly {
+                    scene = try? DocumentRenderer.scene(for: located)
+                } else {
+                    ImageLoader().prefetch(
+                        located.document.referencedFileNames, inFolder: located.resourceFolder,
+                        threads: EncoderParallelism.threads())
+                }
             }
             lowering.finish(scene)
         }
