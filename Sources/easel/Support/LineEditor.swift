@@ -36,7 +36,8 @@ enum LineEditor {
     /// with something in them go into the history.
     static func readLine(prompt: String) -> String? {
         guard isAvailable else {
-            FileHandle.standardError.write(Data(prompt.utf8))
+            // Where libedit shows it: on standard output.
+            FileHandle.standardOutput.write(Data(prompt.utf8))
             return Swift.readLine(strippingNewline: true)
         }
         guard let raw = easel_readline(prompt) else { return nil }
