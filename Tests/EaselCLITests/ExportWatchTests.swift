@@ -143,6 +143,8 @@ struct InterruptedExportTests {
         process.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 128 + signal, "\(process.terminationStatus) \(log)")
+        let said = signal == SIGINT ? "easel: interrupted; nothing was written" : "easel: terminated; nothing was written"
+        #expect(log.contains(said), "\(log)")
         #expect(try temporaryFiles().isEmpty, "no temporary file left")
         #expect(try s.bytes("d.png") == earlier, "the earlier output as it was")
     }

@@ -208,12 +208,9 @@ struct ExportCommand: EaselCommand {
             guard isSingle else { return try exportOnce() }
             // Stopped by Ctrl-C or SIGTERM, a single export removes its temporary file (the
             // output, if there was one, stays as it was) and ends as the signal would.
-            let signals = SignalWatcher { number in
-                PendingTemporaryFiles.removeAll()
-                Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
-                _exit(128 + number)
-            }
-            defer { signals.stop() }
+            SignalEnding.start(
+                interrupted: "easel: interrupted; nothing was written", terminated: "easel: terminated; nothing was written")
+            defer { SignalEnding.stop() }
             return try exportOne()
         }
         try? reportingFailures(exportOnce)
