@@ -134,24 +134,7 @@ public final class RasterImage {
     /// buffer's memory and keeps the buffer alive for as long as cairo holds the surface
     /// (a PDF or SVG surface may hold it until it is finished).
     public convenience init(sharing pixels: PixelBuffer) throws(CairoError) {
-        let surface = cairo_image_surface_create_for_data(
-            pixels.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-            Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride))!
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            throw CairoError.status(status, in: "cairo_image_surface_create_for_data(\(pixels.width)x\(pixels.height))")
-        }
-        let retained = Unmanaged.passRetained(pixels).toOpaque()
-        let attached = cairo_surface_set_user_data(surface, &RasterImage.pixelBufferKey, retained) { buffer in
-            Unmanaged<PixelBuffer>.fromOpaque(buffer!).release()
-        }
-        guard attached == CAIRO_STATUS_SUCCESS else {
-            Unmanaged<PixelBuffer>.fromOpaque(retained).release()
-            cairo_surface_destroy(surface)
-            throw CairoError.status(attached, in: "cairo_surface_set_user_data")
-        }
-        self.init(adopting: surface)
+        try self.init(over: pixels.bytes, width: pixels.width, height: pixels.height, stride: pixels.stride, keeping: pixels)
     }
 
     /// A `width` x `height` image drawing into `region`, which the surface keeps until
@@ -160,31 +143,35 @@ public final class RasterImage {
         try RenderLimits.checkOutput(width: width, height: height)
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
         precondition(stride * height <= region.byteCount, "the image does not fit its memory")
+        try self.init(over: region.bytes, width: width, height: height, stride: stride, keeping: region)
+    }
+
+    /// An ARGB32 image over memory that is not cairo's (rows `stride` bytes apart), whose
+    /// surface keeps `owner`, the memory's owner, alive until cairo lets the surface go.
+    private convenience init(
+        over bytes: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, keeping owner: AnyObject
+    ) throws(CairoError) {
         let surface = cairo_image_surface_create_for_data(
-            region.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
-            Int32(stride))!
+            bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
             throw CairoError.status(status, in: "cairo_image_surface_create_for_data(\(width)x\(height))")
         }
-        let retained = Unmanaged.passRetained(region).toOpaque()
-        let attached = cairo_surface_set_user_data(surface, &RasterImage.regionKey, retained) { region in
-            Unmanaged<WarmBandMemory.Region>.fromOpaque(region!).release()
+        let retained = Unmanaged.passRetained(owner).toOpaque()
+        let attached = cairo_surface_set_user_data(surface, &RasterImage.ownerKey, retained) { owner in
+            Unmanaged<AnyObject>.fromOpaque(owner!).release()
         }
         guard attached == CAIRO_STATUS_SUCCESS else {
-            Unmanaged<WarmBandMemory.Region>.fromOpaque(retained).release()
+            Unmanaged<AnyObject>.fromOpaque(retained).release()
             cairo_surface_destroy(surface)
             throw CairoError.status(attached, in: "cairo_surface_set_user_data")
         }
         self.init(adopting: surface)
     }
 
-    /// The key under which a surface holds the memory region it draws into.
-    nonisolated(unsafe) private static var regionKey = cairo_user_data_key_t()
-
-    /// The key under which a shared surface holds its `PixelBuffer`.
-    nonisolated(unsafe) private static var pixelBufferKey = cairo_user_data_key_t()
+    /// The key under which a surface over outside memory holds that memory's owner.
+    nonisolated(unsafe) private static var ownerKey = cairo_user_data_key_t()
 
     /// Takes ownership of an ARGB32 or RGB24 image surface (they share the pixel layout).
     init(adopting surface: OpaquePointer) {
