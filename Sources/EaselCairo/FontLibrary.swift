@@ -133,11 +133,6 @@ public final class FontLibrary: Sendable {
     /// is in its own font: a process that never needs Thai never opens the Thai font).
     public var lazyFallbacks: LazyFallbacks { LazyFallbacks(library: self, files: FontMap.fallbacks) }
 
-    /// The dynamic loader's message for a library that could not be opened.
-    static func libraryError(_ message: UnsafePointer<CChar>?) -> String {
-        message.map { String(cString: $0) } ?? "it cannot be loaded"
-    }
-
     /// The fallback faces that are installed, in order.
     public var fallbackFaces: [FontFace] {
         FontMap.fallbacks.compactMap { try? face(for: $0) }
@@ -145,8 +140,12 @@ public final class FontLibrary: Sendable {
 
     private static func load(_ file: FontMap.FontFile, state: inout State) -> Result<FontFace, FontError> {
         // Opened on first use, as text is (CEaselOnDemand): a face is only for laying text out.
-        guard easel_harfbuzz_open() != 0 else { return .failure(.textLibraryMissing(libraryError(easel_harfbuzz_error()))) }
-        guard easel_fribidi_open() != 0 else { return .failure(.textLibraryMissing(libraryError(easel_fribidi_error()))) }
+        guard easel_harfbuzz_open() != 0 else {
+            return .failure(.textLibraryMissing(OnDemandLibrary.failure(easel_harfbuzz_error())))
+        }
+        guard easel_fribidi_open() != 0 else {
+            return .failure(.textLibraryMissing(OnDemandLibrary.failure(easel_fribidi_error())))
+        }
         guard FileManager.default.fileExists(atPath: file.path) else { return .failure(.missingFile(file.path)) }
         if state.library == nil {
             var library: FT_Library?

@@ -59,7 +59,7 @@ public enum ImageDecoder {
         throw ImageError(
             format: format,
             message:
-                "\(library) cannot be loaded: \(error.map { String(cString: $0) } ?? "unknown error") (on Debian or Ubuntu: apt-get install \(package))"
+                "\(library) cannot be loaded: \(OnDemandLibrary.failure(error)) (on Debian or Ubuntu: apt-get install \(package))"
         )
     }
 

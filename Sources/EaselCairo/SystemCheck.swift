@@ -89,8 +89,8 @@ public enum SystemCheck {
         _ name: String, opened: Bool, error: UnsafePointer<CChar>?, debian: String, fedora: String, detail: () -> String
     ) -> Item {
         guard opened else {
-            let message = error.map { String(cString: $0) } ?? "it cannot be loaded"
-            return Item(name: name, ok: false, detail: message, debianPackage: debian, fedoraPackage: fedora)
+            return Item(
+                name: name, ok: false, detail: OnDemandLibrary.failure(error), debianPackage: debian, fedoraPackage: fedora)
         }
         return Item(name: name, ok: true, detail: detail(), debianPackage: debian, fedoraPackage: fedora)
     }

@@ -2,9 +2,9 @@ import CEaselSystem
 import Foundation
 
 /// The temporary files this process has made beside users' files (`AtomicFileStream`) and
-/// not yet renamed over their targets or removed, so that a command stopped by a signal
-/// can remove them on its way out: an interrupted export leaves the folder as it found it.
-/// Each is also registered with `SignalEnding`'s handler, which removes them itself.
+/// not yet renamed over their targets or removed, registered with `SignalEnding`'s handler
+/// so that a command stopped by a signal removes them on its way out: an interrupted export
+/// leaves the folder as it found it.
 package enum PendingTemporaryFiles {
     /// Each path, with its slot in the signal handler's table (-1: not in it).
     private static let paths = Locked([String: Int32]())
@@ -28,19 +28,6 @@ package enum PendingTemporaryFiles {
     package static func remove(_ path: String) {
         unlink(path)
         forget(path)
-    }
-
-    /// Removes every temporary file still pending (for a process about to end on a signal);
-    /// one renamed in the meantime is simply not there any more.
-    package static func removeAll() {
-        let pending: [String: Int32] = paths.withLock { paths in
-            defer { paths.removeAll() }
-            return paths
-        }
-        for (path, slot) in pending {
-            unlink(path)
-            easel_pending_file_remove(slot)
-        }
     }
 }
 

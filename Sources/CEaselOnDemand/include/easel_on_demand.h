@@ -42,9 +42,10 @@ const char *easel_library_file(easel_library library);
 // `easel_library_open` first wherever a missing library can be reported as an error.
 void *easel_on_demand_function(easel_library library, const char *symbol, void **cache);
 
-// `name` (a function the library's header declares) as a pointer to the library's own,
-// looked up on the first call from this place: `EASEL_ON_DEMAND(EASEL_LIBRARY_WEBP,
-// WebPGetInfo)(data, size, &width, &height)`.
+// `name` (a function or variable the library's header declares) as the library's own,
+// looked up on the first use from this place (dlsym gives a variable's address as it gives
+// a function's): `EASEL_ON_DEMAND(EASEL_LIBRARY_WEBP, WebPGetInfo)(data, size, &width,
+// &height)`, or `EASEL_ON_DEMAND(EASEL_LIBRARY_EDIT, rl_readline_name) = "easel"`.
 #define EASEL_ON_DEMAND(library, name)                                                                   \
     (*({                                                                                                 \
         static void *easel_on_demand_slot;                                                               \
