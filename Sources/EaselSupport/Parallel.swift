@@ -55,6 +55,15 @@ package enum Parallel {
         guard let thread = StartedThread.start(release) else { return release() }
         thread.detach()
     }
+
+    /// Drops `values` (the caller's only references to them) on a thread of its own, as
+    /// `releaseInBackground(_:)` drops one object.
+    package static func releaseInBackground<Value>(all values: inout [Value]) {
+        guard !values.isEmpty else { return }
+        var box: ReleasedValues<Value>? = ReleasedValues(values)
+        values = []
+        releaseInBackground(&box)
+    }
 }
 
 /// A thread of Easel's own, started on another processor than the caller's when the
@@ -101,4 +110,10 @@ package struct StartedThread: Sendable {
 package struct UncheckedSendable<Value>: @unchecked Sendable {
     package let value: Value
     package init(_ value: Value) { self.value = value }
+}
+
+/// Values handed to another thread to be dropped there.
+private final class ReleasedValues<Value> {
+    let values: [Value]
+    init(_ values: [Value]) { self.values = values }
 }

@@ -33,4 +33,30 @@ struct ParallelTests {
         // Started away from the starter's processor (one fewer), then given them all back.
         #expect(seen.withLock { $0 } == processors)
     }
+
+    /// Values handed over are dropped on another thread, every one of them, and the caller's
+    /// array is left empty.
+    @Test func valuesReleasedInBackgroundAreDroppedOnAnotherThread() {
+        let dropped = Locked<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        final class Watched: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let caller = pthread_self()
+        var values = (0..<3).map { _ in
+            Watched {
+                let count = dropped.withLock { list in
+                    list.append(pthread_equal(pthread_self(), caller) == 0)
+                    return list.count
+                }
+                if count == 3 { done.signal() }
+            }
+        }
+        Parallel.releaseInBackground(all: &values)
+        #expect(values.isEmpty)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(dropped.withLock { $0 } == [true, true, true])
+    }
 }

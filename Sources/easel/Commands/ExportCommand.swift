@@ -296,7 +296,7 @@ struct ExportCommand: EaselCommand {
             }
             // Usually opened already, while the arguments were parsed.
             early = EarlyOpen.take(inputs[0])
-            located = try early?.document.get() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
+            located = try early?.document() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
         }
         StageTimings.mark("read")
         if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
