@@ -20,7 +20,7 @@ public enum CardDecoder {
                 kind: .limitExceeded("the file is \(bytes.count) bytes, over the card limit of \(CardLimits.maxFileBytes) bytes"))
         }
         let root = try JSONNode.parse(bytes, file: file)
-        guard case .object = root.value else { throw root.typeMismatch(expected: "a card object") }
+        guard case .object = root.shape else { throw root.typeMismatch(expected: "a card object") }
 
         let id = try decodeID(root.required("id"), fileNameID: fileNameID, warnings: &warnings)
         if let fileNameID, fileNameID != id {

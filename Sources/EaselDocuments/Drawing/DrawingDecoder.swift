@@ -162,14 +162,14 @@ public enum DrawingDecoder {
 
     /// A colour: `[r, g, b]` or `[r, g, b, a]` in (extended) sRGB, or `"#RRGGBB"` / `"#RRGGBBAA"`.
     package static func decodeColor(_ node: JSONNode) throws(DocumentError) -> Color {
-        switch node.value {
-        case .string(let text):
-            guard let color = try? Color(hex: text) else {
+        switch node.shape {
+        case .string:
+            guard let color = try? Color(hex: node.string()) else {
                 throw node.typeMismatch(expected: "a colour as \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]")
             }
             return color
-        case .array(let items) where items.count == 3 || items.count == 4:
-            let c = try node.numbers(count: items.count, meaning: "red, green, blue[, alpha]")
+        case .array(let count) where count == 3 || count == 4:
+            let c = try node.numbers(count: count, meaning: "red, green, blue[, alpha]")
             return Color(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1)
         default:
             throw node.typeMismatch(expected: "a colour as \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]")
@@ -210,7 +210,8 @@ public enum DrawingDecoder {
 
     /// A clip: a library shape's name, or `{"path": [elements]}` in the unit square.
     static func decodeClip(_ node: JSONNode) throws(DocumentError) -> ClipShape {
-        if case .string(let name) = node.value {
+        if case .string = node.shape {
+            let name = try node.string()
             guard let shape = LibraryShape(name: name) else {
                 throw node.invalid(
                     "unknown clip shape \"\(name)\"; expected one of \(LibraryShape.allCases.map(\.name).joined(separator: ", ")) or {\"path\": [...]}"
@@ -218,7 +219,7 @@ public enum DrawingDecoder {
             }
             return .library(shape)
         }
-        guard case .object = node.value else {
+        guard case .object = node.shape else {
             throw node.typeMismatch(expected: "a clip-shape name or {\"path\": [...]}")
         }
         return .custom(try decodePath(node.required("path")))
@@ -229,9 +230,12 @@ public enum DrawingDecoder {
     static func decodePath(_ node: JSONNode) throws(DocumentError) -> Path {
         var elements: [Path.Element] = []
         for item in try node.array(maxCount: DrawingLimits.maxPathElements, of: "path elements") {
-            guard case .array(let parts) = item.value, case .string(let verb)? = parts.first else {
+            var parts: [JSONNode] = []
+            if case .array = item.shape { parts = try item.array() }
+            guard let first = parts.first, first.shape == .string else {
                 throw item.typeMismatch(expected: "a path element such as [\"move\", x, y]")
             }
+            let verb = try first.string()
             let arity = ["move": 2, "line": 2, "quad": 4, "cubic": 6, "close": 0][verb]
             guard let arity else {
                 throw item.invalid("unknown path element \"\(verb)\"; expected move, line, quad, cubic or close")
@@ -240,8 +244,8 @@ public enum DrawingDecoder {
                 throw item.typeMismatch(expected: "[\"\(verb)\"\(String(repeating: ", number", count: arity))]")
             }
             var numbers: [Double] = []
-            for (index, part) in parts.dropFirst().enumerated() {
-                let number = try JSONNode(value: part, path: item.path.appending(index: index + 1), file: item.file).double()
+            for part in parts.dropFirst() {
+                let number = try part.double()
                 guard abs(number) <= DrawingLimits.maxCoordinate else {
                     throw item.error(.limitExceeded("\(formatNumber(number)) is beyond the coordinate limit"))
                 }

@@ -2,7 +2,9 @@
 /// that throw a `DocumentError` naming that place, what was expected and what was found.
 /// Document decoders are written against this type.
 package struct JSONNode: Sendable {
-    package let value: JSONValue
+    /// The parsed text this value is part of, and its entry there.
+    private let tape: JSONTape
+    private let index: Int
     package let file: String
     /// The path of the object or array holding this value, or this value's own path when
     /// `lastComponent` is nil.
@@ -16,19 +18,30 @@ package struct JSONNode: Sendable {
     /// Where this value sits in the document.
     package var path: KeyPath { lastComponent.map { base.appending($0) } ?? base }
 
+    /// The value as a tree (made anew on each call: decoders read through the typed
+    /// accessors, and `shape` tells what a value is).
+    package var value: JSONValue { tape.value(at: index) }
+
     package init(value: JSONValue, path: KeyPath = KeyPath(), file: String) {
-        self.value = value
+        self.init(tape: JSONTape(value), path: path, file: file)
+    }
+
+    private init(tape: JSONTape, path: KeyPath, file: String) {
+        self.tape = tape
+        self.index = 0
         self.file = file
         self.base = path
         self.lastComponent = nil
     }
 
-    /// The value at `component` of the container whose path is `parent`. An object's own
-    /// path is made at once, since its members are looked up through it one by one.
-    private init(value: JSONValue, in parent: KeyPath, at component: KeyPath.Component, file: String) {
-        self.value = value
+    /// The value at entry `index` of `tape`, at `component` of the container whose path is
+    /// `parent`. An object's own path is made at once, since its members are looked up
+    /// through it one by one.
+    private init(_ tape: JSONTape, at index: Int, in parent: KeyPath, component: KeyPath.Component, file: String) {
+        self.tape = tape
+        self.index = index
         self.file = file
-        if case .object = value {
+        if tape.entries[index].kind == .object {
             self.base = parent.appending(component)
             self.lastComponent = nil
         } else {
@@ -40,7 +53,7 @@ package struct JSONNode: Sendable {
     /// Parses `bytes` into the root node, turning syntax errors into `DocumentError`s.
     package static func parse(_ bytes: [UInt8], file: String, limits: JSONLimits = .default) throws(DocumentError) -> JSONNode {
         do {
-            return JSONNode(value: try JSONParser.parse(bytes, limits: limits), file: file)
+            return JSONNode(tape: try JSONParser.parseTape(bytes, limits: limits), path: KeyPath(), file: file)
         } catch {
             let keyPath = error.keyPath == "(top level)" ? "" : error.keyPath
             throw DocumentError(
@@ -49,6 +62,28 @@ package struct JSONNode: Sendable {
         }
     }
 
+    /// What a value is, with an array's or object's size.
+    package enum Shape: Equatable, Sendable {
+        case null, bool, number, string
+        case array(count: Int)
+        case object(count: Int)
+    }
+
+    /// What this value is.
+    package var shape: Shape {
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .bool: return .bool
+        case .number: return .number
+        case .string: return .string
+        case .array: return .array(count: Int(entry.count))
+        case .object: return .object(count: Int(entry.count))
+        }
+    }
+
+    private var entry: JSONTape.Entry { tape.entries[index] }
+
     // MARK: Errors at this node
 
     package func error(_ kind: DocumentError.Kind) -> DocumentError {
@@ -56,20 +91,29 @@ package struct JSONNode: Sendable {
     }
 
     package func typeMismatch(expected: String) -> DocumentError {
-        error(.typeMismatch(expected: expected, found: value.summary))
+        error(.typeMismatch(expected: expected, found: tape.summary(at: index)))
     }
 
     package func invalid(_ reason: String) -> DocumentError { error(.invalidValue(reason)) }
 
     // MARK: Objects
 
-    package var isNull: Bool { value == .null }
+    package var isNull: Bool { entry.kind == .null }
 
     /// The members of an object, in file order.
     package func members() throws(DocumentError) -> [(key: String, node: JSONNode)] {
-        guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
+        let entry = self.entry
+        guard entry.kind == .object else { throw typeMismatch(expected: "an object") }
         let path = self.path
-        return members.map { (key: $0.key, node: JSONNode(value: $0.value, in: path, at: .key($0.key), file: file)) }
+        var members: [(key: String, node: JSONNode)] = []
+        members.reserveCapacity(Int(entry.count))
+        var key = index + 1
+        for _ in 0..<entry.count {
+            let name = tape.string(at: key)
+            members.append((name, JSONNode(tape, at: key + 1, in: path, component: .key(name), file: file)))
+            key = tape.end(of: key + 1)
+        }
+        return members
     }
 
     /// The member `key` of an object; throws when this is not an object or the key is missing.
@@ -81,9 +125,16 @@ package struct JSONNode: Sendable {
     /// The member `key` of an object, or nil when the key is missing. An explicit `null` is
     /// returned as a node (check `isNull`).
     package func optional(_ key: String) throws(DocumentError) -> JSONNode? {
-        guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
-        guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return JSONNode(value: member.value, in: path, at: .key(key), file: file)
+        let entry = self.entry
+        guard entry.kind == .object else { throw typeMismatch(expected: "an object") }
+        var member = index + 1
+        for _ in 0..<entry.count {
+            if tape.string(at: member) == key {
+                return JSONNode(tape, at: member + 1, in: path, component: .key(key), file: file)
+            }
+            member = tape.end(of: member + 1)
+        }
+        return nil
     }
 
     /// The member `key`, or nil when it is missing or null.
@@ -95,30 +146,33 @@ package struct JSONNode: Sendable {
     // MARK: Arrays
 
     package func array(maxCount: Int = .max, of what: String = "items") throws(DocumentError) -> [JSONNode] {
-        guard case .array(let items) = value else { throw typeMismatch(expected: "an array") }
-        if items.count > maxCount {
-            throw error(.limitExceeded("\(items.count) \(what), over the limit of \(maxCount)"))
+        let entry = self.entry
+        guard entry.kind == .array else { throw typeMismatch(expected: "an array") }
+        if entry.count > maxCount {
+            throw error(.limitExceeded("\(entry.count) \(what), over the limit of \(maxCount)"))
         }
         let path = self.path
-        return items.enumerated().map { JSONNode(value: $1, in: path, at: .index($0), file: file) }
+        var items: [JSONNode] = []
+        items.reserveCapacity(Int(entry.count))
+        var item = index + 1
+        for position in 0..<Int(entry.count) {
+            items.append(JSONNode(tape, at: item, in: path, component: .index(position), file: file))
+            item = tape.end(of: item)
+        }
+        return items
     }
 
     /// An array of exactly `count` finite numbers, as Apple's CGSize, CGPoint and colour
     /// components encode.
     package func numbers(count: Int, meaning: String) throws(DocumentError) -> [Double] {
-        guard case .array(let items) = value, items.count == count else {
+        let entry = self.entry
+        guard entry.kind == .array, entry.count == count else {
             throw typeMismatch(expected: "an array of \(count) numbers (\(meaning))")
         }
         var result: [Double] = []
         result.reserveCapacity(count)
-        for (index, item) in items.enumerated() {
-            // Finite numbers are read in place; a node (and its key path) is made only to
-            // describe an item that is not one.
-            if case .number(let number) = item, number.isFinite {
-                result.append(number)
-            } else {
-                result.append(try JSONNode(value: item, path: path.appending(index: index), file: file).double())
-            }
+        for position in 0..<count {
+            result.append(try number(at: position))
         }
         return result
     }
@@ -126,21 +180,31 @@ package struct JSONNode: Sendable {
     /// `numbers(count: 2, meaning:)` as a pair, with no array made (a drawing's every
     /// graphic has two: its centre and its size).
     package func pair(meaning: String) throws(DocumentError) -> (Double, Double) {
-        guard case .array(let items) = value, items.count == 2 else {
+        let entry = self.entry
+        guard entry.kind == .array, entry.count == 2 else {
             throw typeMismatch(expected: "an array of 2 numbers (\(meaning))")
         }
-        func number(_ index: Int) throws(DocumentError) -> Double {
-            if case .number(let number) = items[index], number.isFinite { return number }
-            return try JSONNode(value: items[index], path: path.appending(index: index), file: file).double()
+        return (try number(at: 0), try number(at: 1))
+    }
+
+    /// Item `position` of this array, a finite number, when the items before it are numbers
+    /// (as `numbers` and `pair` read them: each number is one entry). Finite numbers are read
+    /// in place; a node (and its key path) is made only to describe an item that is not one.
+    private func number(at position: Int) throws(DocumentError) -> Double {
+        let item = index + 1 + position
+        if tape.entries[item].kind == .number {
+            let number = tape.number(at: item)
+            if number.isFinite { return number }
         }
-        return (try number(0), try number(1))
+        return try JSONNode(tape, at: item, in: path, component: .index(position), file: file).double()
     }
 
     // MARK: Scalars
 
     /// A finite number. Non-finite values (1e999 overflows to infinity) are refused.
     package func double() throws(DocumentError) -> Double {
-        guard case .number(let number) = value else { throw typeMismatch(expected: "a number") }
+        guard entry.kind == .number else { throw typeMismatch(expected: "a number") }
+        let number = tape.number(at: index)
         guard number.isFinite else { throw invalid("the number is too large to represent (not finite)") }
         return number
     }
@@ -158,7 +222,8 @@ package struct JSONNode: Sendable {
 
     /// A whole number (JSON has one number type; `2.0` counts, `2.5` does not).
     package func int() throws(DocumentError) -> Int {
-        guard case .number(let number) = value else { throw typeMismatch(expected: "a whole number") }
+        guard entry.kind == .number else { throw typeMismatch(expected: "a whole number") }
+        let number = tape.number(at: index)
         guard number.isFinite, number == number.rounded(), abs(number) < 1e15 else {
             throw typeMismatch(expected: "a whole number")
         }
@@ -166,12 +231,12 @@ package struct JSONNode: Sendable {
     }
 
     package func string() throws(DocumentError) -> String {
-        guard case .string(let string) = value else { throw typeMismatch(expected: "a string") }
-        return string
+        guard entry.kind == .string else { throw typeMismatch(expected: "a string") }
+        return tape.string(at: index)
     }
 
     package func bool() throws(DocumentError) -> Bool {
-        guard case .bool(let bool) = value else { throw typeMismatch(expected: "true or false") }
-        return bool
+        guard entry.kind == .bool else { throw typeMismatch(expected: "true or false") }
+        return entry.payload != 0
     }
 }

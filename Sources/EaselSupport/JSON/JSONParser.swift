@@ -26,14 +26,26 @@ package struct JSONParser {
     private let limits: JSONLimits
     private var index = 0
     private var depth = 0
+    /// The tape being written.
+    private var entries: [JSONTape.Entry] = []
+    private var strings: [String] = []
+    /// The keys (indices in `strings`) of the objects being read, innermost last: each
+    /// object's own keys are the stack's top part while it is read, for the duplicate check.
+    private var keys: [Int] = []
 
+    /// Parses `bytes` into a tree of values.
     package static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONValue {
-        let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
+        try parseTape(bytes, limits: limits).value(at: 0)
+    }
+
+    /// Parses `bytes` into a tape, its root value at entry 0.
+    package static func parseTape(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONTape {
+        let result: Result<JSONTape, Failure> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: limits)
             return Result { () throws(Failure) in try parser.parseDocument() }
         }
         switch result {
-        case .success(let value): return value
+        case .success(let tape): return tape
         case .failure(let failure):
             let (line, column) = Self.position(of: failure.offset, in: bytes)
             let keyPath = KeyPath(failure.reversedPath.reversed()).description
@@ -44,37 +56,52 @@ package struct JSONParser {
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
+        // Room for the values a document of this size usually has (a pretty-printed drawing
+        // spends about 18 bytes on each, compact JSON 4 or more), so the arrays seldom grow;
+        // pages are only touched as they fill.
+        entries.reserveCapacity(min(bytes.count / 4, 1 << 20) + 1)
+        strings.reserveCapacity(min(bytes.count / 16, 1 << 18) + 1)
     }
 
-    private mutating func parseDocument() throws(Failure) -> JSONValue {
+    private mutating func parseDocument() throws(Failure) -> JSONTape {
         // A UTF-8 byte order mark is tolerated, as Foundation's reader tolerates it.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         if index >= bytes.count { throw error("the file is empty (no JSON value)") }
-        let value = try parseValue()
+        try parseValue()
         skipWhitespace()
         if index < bytes.count { throw error("unexpected data after the JSON value") }
-        return value
+        return JSONTape(entries: entries, strings: strings)
     }
 
     // MARK: Values
 
-    private mutating func parseValue() throws(Failure) -> JSONValue {
+    private mutating func append(_ kind: JSONTape.Entry.Kind, payload: UInt64 = 0) {
+        entries.append(JSONTape.Entry(payload: payload, count: 0, kind: kind))
+    }
+
+    private mutating func appendString(_ string: String) -> Int {
+        strings.append(string)
+        append(.string, payload: UInt64(strings.count - 1))
+        return strings.count - 1
+    }
+
+    private mutating func parseValue() throws(Failure) {
         guard index < bytes.count else { throw error("the data ends where a value was expected") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): try parseObject()
+        case UInt8(ascii: "["): try parseArray()
+        case UInt8(ascii: "\""): _ = appendString(try parseString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            return .bool(true)
+            append(.bool, payload: 1)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            return .bool(false)
+            append(.bool, payload: 0)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+            append(.null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): append(.number, payload: try parseNumber().bitPattern)
         default: throw error("unexpected \(describeByte(bytes[index])) where a value was expected")
         }
     }
@@ -84,30 +111,40 @@ package struct JSONParser {
         if depth > limits.maxDepth { throw error("nesting deeper than the limit of \(limits.maxDepth) levels") }
     }
 
-    private mutating func parseObject() throws(Failure) -> JSONValue {
+    /// Ends the container whose entry is at `start`, holding `count` items or members.
+    private mutating func close(_ start: Int, count: Int) {
+        entries[start].payload = UInt64(entries.count)
+        entries[start].count = UInt32(count)
+        depth -= 1
+    }
+
+    private mutating func parseObject() throws(Failure) {
         try enterContainer()
         index += 1
-        var members: [(key: String, value: JSONValue)] = []
-        // Documents' objects have a handful of members: one allocation instead of four growths.
-        members.reserveCapacity(8)
+        let start = entries.count
+        append(.object)
+        // This object's keys, above those of the objects around it.
+        let firstKey = keys.count
+        defer { keys.removeSubrange(firstKey...) }
         // Duplicate keys: a linear search while the object is small (documents' objects have
         // a handful of members), a set once it is large.
         var seen = Set<String>()
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-            depth -= 1
-            return .object(members)
+            close(start, count: 0)
+            return
         }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key in the object") }
             let key = try parseString()
+            let count = keys.count - firstKey
             let isDuplicate: Bool
-            if members.count < 16 {
-                isDuplicate = members.contains { $0.key == key }
+            if count < 16 {
+                isDuplicate = keys[firstKey...].contains { strings[$0] == key }
             } else {
-                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                if seen.isEmpty { seen = Set(keys[firstKey...].map { strings[$0] }) }
                 isDuplicate = !seen.insert(key).inserted
             }
             if isDuplicate {
@@ -115,55 +152,53 @@ package struct JSONParser {
                 failure.reversedPath.append(.key(key))
                 throw failure
             }
-            if members.count >= limits.maxContainerCount {
+            if count >= limits.maxContainerCount {
                 throw error("an object with more than \(limits.maxContainerCount) members")
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            let value: JSONValue
-            do { value = try parseValue() } catch { throw error.inside(.key(key)) }
-            members.append((key, value))
+            keys.append(appendString(key))
+            do { try parseValue() } catch { throw error.inside(.key(key)) }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                depth -= 1
-                return .object(members)
+                close(start, count: count + 1)
+                return
             default: throw error("expected ',' or '}' in the object")
             }
         }
     }
 
-    private mutating func parseArray() throws(Failure) -> JSONValue {
+    private mutating func parseArray() throws(Failure) {
         try enterContainer()
         index += 1
-        var items: [JSONValue] = []
-        // Most arrays are a point, a size or a colour: room for four from the start.
-        items.reserveCapacity(4)
+        let start = entries.count
+        append(.array)
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
-            depth -= 1
-            return .array(items)
+            close(start, count: 0)
+            return
         }
+        var count = 0
         while true {
-            if items.count >= limits.maxContainerCount {
+            if count >= limits.maxContainerCount {
                 throw error("an array with more than \(limits.maxContainerCount) items")
             }
             skipWhitespace()
-            let value: JSONValue
-            do { value = try parseValue() } catch { throw error.inside(.index(items.count)) }
-            items.append(value)
+            do { try parseValue() } catch { throw error.inside(.index(count)) }
+            count += 1
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
                 index += 1
-                depth -= 1
-                return .array(items)
+                close(start, count: count)
+                return
             default: throw error("expected ',' or ']' in the array")
             }
         }
