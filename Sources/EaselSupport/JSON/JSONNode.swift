@@ -5,7 +5,6 @@ package struct JSONNode: Sendable {
     /// The parsed text this value is part of, and its entry there.
     private let tape: JSONTape
     private let index: Int
-    package let file: String
     /// The path of the object or array holding this value, or this value's own path when
     /// `lastComponent` is nil.
     private let base: KeyPath
@@ -18,18 +17,20 @@ package struct JSONNode: Sendable {
     /// Where this value sits in the document.
     package var path: KeyPath { lastComponent.map { base.appending($0) } ?? base }
 
+    /// The file the value was read from, as errors name it.
+    package var file: String { tape.file }
+
     /// The value as a tree (made anew on each call: decoders read through the typed
     /// accessors, and `shape` tells what a value is).
     package var value: JSONValue { tape.value(at: index) }
 
     package init(value: JSONValue, path: KeyPath = KeyPath(), file: String) {
-        self.init(tape: JSONTape(value), path: path, file: file)
+        self.init(tape: JSONTape(value, file: file), path: path)
     }
 
-    private init(tape: JSONTape, path: KeyPath, file: String) {
+    private init(tape: JSONTape, path: KeyPath) {
         self.tape = tape
         self.index = 0
-        self.file = file
         self.base = path
         self.lastComponent = nil
     }
@@ -37,10 +38,9 @@ package struct JSONNode: Sendable {
     /// The value at entry `index` of `tape`, at `component` of the container whose path is
     /// `parent`. An object's own path is made at once, since its members are looked up
     /// through it one by one.
-    private init(_ tape: JSONTape, at index: Int, in parent: KeyPath, component: KeyPath.Component, file: String) {
+    private init(_ tape: JSONTape, at index: Int, in parent: KeyPath, component: KeyPath.Component) {
         self.tape = tape
         self.index = index
-        self.file = file
         if tape.entries[index].kind == .object {
             self.base = parent.appending(component)
             self.lastComponent = nil
@@ -53,7 +53,7 @@ package struct JSONNode: Sendable {
     /// Parses `bytes` into the root node, turning syntax errors into `DocumentError`s.
     package static func parse(_ bytes: [UInt8], file: String, limits: JSONLimits = .default) throws(DocumentError) -> JSONNode {
         do {
-            return JSONNode(tape: try JSONParser.parseTape(bytes, limits: limits), path: KeyPath(), file: file)
+            return JSONNode(tape: try JSONParser.parseTape(bytes, file: file, limits: limits), path: KeyPath())
         } catch {
             let keyPath = error.keyPath == "(top level)" ? "" : error.keyPath
             throw DocumentError(
@@ -110,7 +110,7 @@ package struct JSONNode: Sendable {
         var key = index + 1
         for _ in 0..<entry.count {
             let name = tape.string(at: key)
-            members.append((name, JSONNode(tape, at: key + 1, in: path, component: .key(name), file: file)))
+            members.append((name, JSONNode(tape, at: key + 1, in: path, component: .key(name))))
             key = tape.end(of: key + 1)
         }
         return members
@@ -130,7 +130,7 @@ package struct JSONNode: Sendable {
         var member = index + 1
         for _ in 0..<entry.count {
             if tape.string(at: member) == key {
-                return JSONNode(tape, at: member + 1, in: path, component: .key(key), file: file)
+                return JSONNode(tape, at: member + 1, in: path, component: .key(key))
             }
             member = tape.end(of: member + 1)
         }
@@ -156,7 +156,7 @@ package struct JSONNode: Sendable {
         items.reserveCapacity(Int(entry.count))
         var item = index + 1
         for position in 0..<Int(entry.count) {
-            items.append(JSONNode(tape, at: item, in: path, component: .index(position), file: file))
+            items.append(JSONNode(tape, at: item, in: path, component: .index(position)))
             item = tape.end(of: item)
         }
         return items
@@ -196,7 +196,7 @@ package struct JSONNode: Sendable {
             let number = tape.number(at: item)
             if number.isFinite { return number }
         }
-        return try JSONNode(tape, at: item, in: path, component: .index(position), file: file).double()
+        return try JSONNode(tape, at: item, in: path, component: .index(position)).double()
     }
 
     // MARK: Scalars

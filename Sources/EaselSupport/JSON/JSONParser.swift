@@ -38,11 +38,13 @@ package struct JSONParser {
         try parseTape(bytes, limits: limits).value(at: 0)
     }
 
-    /// Parses `bytes` into a tape, its root value at entry 0.
-    package static func parseTape(_ bytes: [UInt8], limits: JSONLimits = .default) throws(SyntaxError) -> JSONTape {
+    /// Parses `bytes`, the text of `file`, into a tape, its root value at entry 0.
+    package static func parseTape(_ bytes: [UInt8], file: String = "", limits: JSONLimits = .default) throws(SyntaxError)
+        -> JSONTape
+    {
         let result: Result<JSONTape, Failure> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: limits)
-            return Result { () throws(Failure) in try parser.parseDocument() }
+            return Result { () throws(Failure) in try parser.parseDocument(file: file) }
         }
         switch result {
         case .success(let tape): return tape
@@ -63,7 +65,7 @@ package struct JSONParser {
         strings.reserveCapacity(min(bytes.count / 16, 1 << 18) + 1)
     }
 
-    private mutating func parseDocument() throws(Failure) -> JSONTape {
+    private mutating func parseDocument(file: String) throws(Failure) -> JSONTape {
         // A UTF-8 byte order mark is tolerated, as Foundation's reader tolerates it.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
@@ -71,7 +73,7 @@ package struct JSONParser {
         try parseValue()
         skipWhitespace()
         if index < bytes.count { throw error("unexpected data after the JSON value") }
-        return JSONTape(entries: entries, strings: strings)
+        return JSONTape(entries: entries, strings: strings, file: file)
     }
 
     // MARK: Values

@@ -27,18 +27,22 @@ package final class JSONTape: Sendable {
     let entries: [Entry]
     /// The strings and keys the entries point to.
     let strings: [String]
+    /// The file the text was read from, as errors name it (kept here once, not in every
+    /// `JSONNode`: a node is made for each value a decoder reads).
+    package let file: String
 
-    init(entries: [Entry], strings: [String]) {
+    init(entries: [Entry], strings: [String], file: String) {
         self.entries = entries
         self.strings = strings
+        self.file = file
     }
 
-    /// A tape holding `value` (a document made or changed in memory).
-    package convenience init(_ value: JSONValue) {
+    /// A tape holding `value` (a document made or changed in memory), from `file`.
+    package convenience init(_ value: JSONValue, file: String) {
         var entries: [Entry] = []
         var strings: [String] = []
         Self.append(value, to: &entries, strings: &strings)
-        self.init(entries: entries, strings: strings)
+        self.init(entries: entries, strings: strings, file: file)
     }
 
     private static func append(_ value: JSONValue, to entries: inout [Entry], strings: inout [String]) {
