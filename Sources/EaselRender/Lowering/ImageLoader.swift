@@ -104,21 +104,23 @@ public final class ImageLoader {
         // far as the headers tell.
         var jobs: [(url: URL, version: String?, bytes: [UInt8])] = []
         var predictedPixels = decodedPixels
+        // A file loaded, prefetched or queued already is not read again.
+        func isNew(_ url: URL) -> Bool { cache[url] == nil && prefetched[url] == nil && !jobs.contains { $0.url == url } }
         for name in names {
             let url: URL
             let version: String?
             let bytes: [UInt8]
             if let memoryFiles {
-                guard let sent = memoryFiles[name] else { continue }
-                (url, version, bytes) = (folder.appendingPathComponent(name), nil, sent)
+                url = folder.appendingPathComponent(name)
+                guard let sent = memoryFiles[name], isNew(url) else { continue }
+                (version, bytes) = (nil, sent)
             } else {
-                guard case .file(let file) = FolderFileResolver.resolve(name, inFolder: folder) else { continue }
-                guard let read = try? FileIO.readBytes(at: file.path, maxBytes: RenderLimits.maxImageFileBytes) else { continue }
+                guard case .file(let file) = FolderFileResolver.resolve(name, inFolder: folder), isNew(file),
+                    let read = try? FileIO.readBytes(at: file.path, maxBytes: RenderLimits.maxImageFileBytes)
+                else { continue }
                 (url, version, bytes) = (file, SharedImageCache.key(of: read), read)
             }
-            guard cache[url] == nil, prefetched[url] == nil, !jobs.contains(where: { $0.url == url }),
-                let header = try? ImageDecoder.header(of: bytes)
-            else { continue }
+            guard let header = try? ImageDecoder.header(of: bytes) else { continue }
             let pixels = header.width.multipliedReportingOverflow(by: header.height)
             guard !pixels.overflow, pixels.partialValue <= maxPixels, predictedPixels + pixels.partialValue <= maxTotalPixels
             else { continue }
