@@ -1,7 +1,7 @@
 import CEaselSystem
 import Foundation
 
-/// This process's memory use, from /proc/self/status.
+/// This process's memory: its use, from /proc/self/status, and how malloc keeps it.
 package enum ProcessMemory {
     /// The peak resident set size ("high water mark") in bytes, or nil where /proc is absent.
     package static var peakResidentBytes: Int? {
