@@ -12,7 +12,7 @@ SHELL := /bin/bash
 # The C libraries Easel links (cairo, FreeType, libpng, HarfBuzz, FriBidi), pkg-config to find them, and the
 # font files the renderer loads by path (see Sources/EaselCairo/FontMap.swift).
 APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
-	libharfbuzz-dev libfribidi-dev libturbojpeg0-dev libwebp-dev libedit-dev libisal-dev \
+	libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev libwebp-dev libedit-dev libisal-dev \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
 	fonts-open-sans fonts-wqy-microhei fonts-symbola fonts-quicksand fonts-linuxlibertine \
 	fonts-ebgaramond fonts-dancingscript fonts-lobster fonts-noto-core fonts-noto-color-emoji

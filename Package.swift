@@ -64,14 +64,15 @@ let package = Package(
         // Libraries only some documents or commands need are opened the first time they are
         // (dlopen), not linked: a process that draws no text and decodes no JPEG or WebP
         // starts without them and the six they bring (README, design notes). Their headers
-        // come from the -dev packages (libharfbuzz-dev, libfribidi-dev, libturbojpeg0-dev,
+        // come from the -dev packages (libharfbuzz-dev, libfribidi-dev, libjpeg62-turbo-dev,
         // libwebp-dev, libedit-dev); each module wraps the functions Easel calls.
         .target(name: "CEaselOnDemand"),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .target(name: "CEaselHarfBuzz", dependencies: ["CEaselOnDemand"]),
         .target(name: "CEaselFriBidi", dependencies: ["CEaselOnDemand"]),
-        // Photos as people have them: JPEG (libjpeg-turbo) and WebP (libwebp).
-        .target(name: "CEaselTurboJPEG", dependencies: ["CEaselOnDemand"]),
+        // Photos as people have them: JPEG (libjpeg-turbo's libjpeg API, for its progress monitor:
+        // a deadline and a scan limit between rows) and WebP (libwebp).
+        .target(name: "CEaselJPEG", dependencies: ["CEaselOnDemand"]),
         .target(name: "CEaselWebP", dependencies: ["CEaselOnDemand"]),
         // The interactive session's line editor (libedit's readline interface).
         .target(name: "CEaselEdit", dependencies: ["CEaselOnDemand"]),
@@ -91,7 +92,7 @@ let package = Package(
             name: "EaselCairo",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselHarfBuzz", "CEaselFriBidi",
-                "CEaselTurboJPEG", "CEaselWebP",
+                "CEaselJPEG", "CEaselWebP",
             ]),
         // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
         .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
@@ -223,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "EaselReliabilityTests",
             dependencies: [
-                "EaselDocuments", "EaselCairo", "EaselRender", "EaselGeometry", "EaselSupport", "EaselFuzzProperties",
+                "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselGeometry", "EaselSupport",
+                "EaselFuzzProperties",
                 "EaselTestSupport",
             ]),
         .testTarget(

@@ -19,7 +19,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static easel_library_state libraries[] = {
     [EASEL_LIBRARY_HARFBUZZ] = {.file = "libharfbuzz.so.0"},
     [EASEL_LIBRARY_FRIBIDI] = {.file = "libfribidi.so.0"},
-    [EASEL_LIBRARY_TURBOJPEG] = {.file = "libturbojpeg.so.0"},
+    [EASEL_LIBRARY_JPEG] = {.file = "libjpeg.so.62"},
     [EASEL_LIBRARY_WEBP] = {.file = "libwebp.so.7"},
     [EASEL_LIBRARY_EDIT] = {.file = "libedit.so.2"},
 };

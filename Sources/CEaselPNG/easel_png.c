@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *easel_png_libpng_version(void) { return png_get_libpng_ver(NULL); }
 
@@ -58,6 +59,9 @@ struct easel_png_reader {
     easel_png_header header;
     int header_read;
     int pixels_read;
+    uint64_t time_allowed_ns;
+    uint64_t deadline_ns;
+    int past_deadline;
     easel_png_error_state error;
 };
 
@@ -81,9 +85,31 @@ static easel_png_status easel_png_reader_fail(easel_png_reader *reader, easel_pn
 
 // The status for a longjmp out of libpng, from what the callbacks recorded.
 static easel_png_status easel_png_reader_status_after_error(const easel_png_reader *reader) {
+    if (reader->past_deadline) return EASEL_PNG_DEADLINE;
     if (reader->error.truncated) return EASEL_PNG_TRUNCATED;
     if (reader->error.out_of_memory) return EASEL_PNG_OUT_OF_MEMORY;
     return EASEL_PNG_CORRUPT;
+}
+
+static uint64_t easel_png_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+// libpng's row callback: stops the decode once its deadline has passed.
+static void easel_png_row_done(png_structp png, png_uint_32 row, int pass) {
+    (void)pass;
+    easel_png_reader *reader = (easel_png_reader *)png_get_io_ptr(png);
+    if (reader->deadline_ns == 0 || row % 16 != 0) return;
+    if (easel_png_now_ns() >= reader->deadline_ns) {
+        reader->past_deadline = 1;
+        png_error(png, "the decode ran past its deadline and was stopped");
+    }
+}
+
+void easel_png_reader_set_time_allowed(easel_png_reader *reader, uint64_t nanoseconds) {
+    if (reader != NULL) reader->time_allowed_ns = nanoseconds;
 }
 
 easel_png_reader *easel_png_reader_create(const uint8_t *bytes, size_t length) {
@@ -208,6 +234,10 @@ easel_png_status easel_png_reader_read_argb32(easel_png_reader *reader, uint8_t 
     const int native_order = 0;
 #endif
     png_set_interlace_handling(png);
+    if (reader->time_allowed_ns != 0) {
+        reader->deadline_ns = easel_png_now_ns() + reader->time_allowed_ns;
+        png_set_read_status_fn(png, easel_png_row_done);
+    }
     png_read_update_info(png, reader->info);
     if (png_get_rowbytes(png, reader->info) != (png_size_t)width * 4) {
         png_error(png, "unexpected row size after conversion to RGBA");

@@ -194,8 +194,8 @@ public final class BatchExporter: Sendable {
             do {
                 let deadline = options.deadlineFromNow
                 let located = try registry.open(item.input)
-                var scene = try DocumentRenderer.scene(for: located, background: options.render.background)
-                scene.deadline = deadline
+                let scene = try DocumentRenderer.scene(
+                    for: located, background: options.render.background, deadline: deadline)
                 try writeThumbnail(of: scene, to: thumbnail, for: item, protection: protection)
                 var record = previous
                 record.thumbnail = thumbnail
@@ -222,8 +222,7 @@ public final class BatchExporter: Sendable {
             let images = located.referencedFiles.map {
                 ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
             }
-            var scene = try DocumentRenderer.scene(for: located, background: options.render.background)
-            scene.deadline = deadline
+            let scene = try DocumentRenderer.scene(for: located, background: options.render.background, deadline: deadline)
             let file = try DocumentRenderer.export(scene, options: options.render)
             // Both rendered before either is written: a thumbnail past the deadline (or
             // failing otherwise) leaves no output behind for a document reported as failed.

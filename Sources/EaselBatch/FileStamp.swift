@@ -43,8 +43,9 @@ public struct FileStamp: Codable, Hashable, Sendable {
         guard stat(path, &status) == 0 else { return nil }
         return FileStamp(
             size: Int64(status.st_size),
-            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            // Wrapping arithmetic: a stamp is compared, never read as a time, and a file may claim any date.
+            modified: Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec),
             inode: UInt64(status.st_ino),
-            changed: Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec))
+            changed: Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec))
     }
 }

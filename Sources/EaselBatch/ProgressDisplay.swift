@@ -1,3 +1,4 @@
+import EaselGeometry
 import EaselSupport
 import Foundation
 
@@ -23,7 +24,7 @@ public final class ProgressDisplay: @unchecked Sendable {
             lastDraw = Date()
             let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
             let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-            let eta = String(format: "%d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+            let eta = String(format: "%d:%02d", Int(saturating: remaining) / 60, Int(saturating: remaining) % 60)
             let line = String(
                 format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
             StandardStreams.writeError(Array(("\r\u{1B}[K" + line).utf8))

@@ -38,6 +38,8 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(String)
     case outOfMemory
     case encodeFailed(String)
+    /// The decode ran past its deadline and was stopped.
+    case pastDeadline
 
     /// A one-line message for the user, with libpng's own explanation where there is one.
     public var description: String {
@@ -48,6 +50,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let m): return "PNG too large: \(m)"
         case .outOfMemory: return "out of memory while handling a PNG"
         case .encodeFailed(let m): return "PNG encoding failed: \(m)"
+        case .pastDeadline: return "PNG: the decode ran past its deadline and was stopped"
         }
     }
 }

@@ -1,4 +1,4 @@
-import CEaselTurboJPEG
+import CEaselJPEG
 import CEaselWebP
 
 /// The image formats Easel reads, told apart by their first bytes (never by a file's name:
@@ -41,7 +41,29 @@ public enum ImageDecoder {
         public var format: ImageFormat
         /// The width and height as stored (before an EXIF orientation turns them).
         public var width: Int, height: Int
+        /// Bytes the decoder itself allocates besides the decoded pixels (a progressive
+        /// JPEG's coefficient buffers: 2 bytes per sample of each colour component).
+        public var workBytes = 0
+
+        /// The width, height and format of an image whose decoder needs no memory of its own.
+        public init(format: ImageFormat, width: Int, height: Int, workBytes: Int = 0) {
+            (self.format, self.width, self.height, self.workBytes) = (format, width, height, workBytes)
+        }
+
+        /// What decoding the image costs in memory, in pixels of 4 bytes: its own pixels and
+        /// the decoder's work memory. Budgets count this, not the pixels alone, so a small
+        /// progressive file cannot make the decoder hold more than the budget allows.
+        public var costInPixels: Int {
+            let pixels = width.multipliedReportingOverflow(by: height)
+            let total = pixels.partialValue.addingReportingOverflow((workBytes + 3) / 4)
+            return pixels.overflow || total.overflow ? .max : total.partialValue
+        }
     }
+
+    /// The most scans a JPEG may have. Encoders write at most a few dozen (a progressive
+    /// file of libjpeg's default script has 10); a file of thousands of empty scans makes
+    /// the decoder pass over the whole image for each (a decoder bomb).
+    public static let maxJPEGScans = 100
 
     /// Opens the library that decodes `format` (on first use: CEaselOnDemand), or throws
     /// saying why it cannot be opened and which package provides it.
@@ -51,7 +73,7 @@ public enum ImageDecoder {
         case .png: return
         case .jpeg:
             (opened, error, library, package) = (
-                easel_turbojpeg_open() != 0, easel_turbojpeg_error(), "libjpeg-turbo", "libturbojpeg0"
+                easel_jpeg_open() != 0, easel_jpeg_library_error(), "libjpeg-turbo", "libjpeg62-turbo"
             )
         case .webp: (opened, error, library, package) = (easel_webp_open() != 0, easel_webp_error(), "libwebp", "libwebp7")
         }
@@ -68,8 +90,7 @@ public enum ImageDecoder {
     public static func header(of bytes: [UInt8]) throws -> Header {
         switch ImageFormat.sniff(bytes) {
         case .jpeg:
-            let (width, height) = try jpegSize(bytes)
-            return Header(format: .jpeg, width: width, height: height)
+            return try jpegHeader(bytes)
         case .webp:
             try openLibrary(for: .webp)
             var width: Int32 = 0, height: Int32 = 0
@@ -83,21 +104,29 @@ public enum ImageDecoder {
         }
     }
 
-    /// Decodes PNG, JPEG or WebP bytes into Swift-owned pixels.
-    public static func decodePixels(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws -> PixelBuffer {
+    /// Decodes PNG, JPEG or WebP bytes into Swift-owned pixels. An image that would cost more
+    /// than `maxPixels` (its pixels and the decoder's work memory, `Header.costInPixels`) is
+    /// refused from its header; with a `deadline` (`DispatchTime` uptime nanoseconds, as
+    /// `Scene.deadline`; by default the thread's, `DecodeDeadline.applying`), a PNG or JPEG
+    /// decode stops between rows once it has passed.
+    public static func decodePixels(
+        _ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels, deadline: UInt64? = nil
+    ) throws -> PixelBuffer {
+        let deadline = deadline ?? DecodeDeadline.current
         switch ImageFormat.sniff(bytes) {
-        case .jpeg: return try decodeJPEG(bytes, maxPixels: maxPixels)
-        case .webp: return try decodeWebP(bytes, maxPixels: maxPixels)
-        case .png, nil: return try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels)
+        case .jpeg: return try decodeJPEG(bytes, maxPixels: maxPixels, deadline: deadline)
+        case .webp: return try decodeWebP(bytes, maxPixels: maxPixels, deadline: deadline)
+        case .png, nil: return try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
         }
     }
 
-    /// Decodes into a cairo image of its own.
+    /// Decodes into a cairo image of its own (within the thread's deadline, if any).
     public static func decode(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws -> RasterImage {
         try RasterImage(copying: try decodePixels(bytes, maxPixels: maxPixels))
     }
 
-    static func check(_ width: Int, _ height: Int, maxPixels: Int, format: ImageFormat) throws {
+    static func check(_ header: Header, maxPixels: Int) throws {
+        let (width, height, format) = (header.width, header.height, header.format)
         guard width > 0, height > 0 else { throw ImageError(format: format, message: "the image is \(width)x\(height) pixels") }
         let pixels = width.multipliedReportingOverflow(by: height)
         guard width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide, !pixels.overflow,
@@ -109,55 +138,75 @@ public enum ImageDecoder {
                     "the image is \(width)x\(height) pixels; at most \(maxPixels) pixels and \(RenderLimits.maxOutputSide) a side"
             )
         }
+        guard header.costInPixels <= maxPixels else {
+            throw ImageError(
+                format: format,
+                message:
+                    "decoding the \(width)x\(height) image takes \(header.workBytes >> 20) MiB of the decoder's own memory besides its pixels, over the limit of \((maxPixels * 4) >> 20) MiB in all"
+            )
+        }
+    }
+
+    /// Nanoseconds left before `deadline` (nil: no limit); throws as PNG's decoder does when
+    /// none are left, so that a decode that could not finish in time is not started.
+    @discardableResult
+    static func timeLeft(before deadline: UInt64?, format: ImageFormat) throws -> UInt64? {
+        do {
+            return try DecodeDeadline.nanosecondsLeft(before: deadline)
+        } catch {
+            throw ImageError(format: format, message: "the decode ran past its deadline and was stopped")
+        }
     }
 
     // MARK: JPEG
 
-    static func jpegSize(_ bytes: [UInt8]) throws -> (Int, Int) {
+    static func jpegHeader(_ bytes: [UInt8]) throws -> Header {
         try openLibrary(for: .jpeg)
-        guard let handle = easel_tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
-        defer { easel_tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard easel_tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
-        }
-        return (Int(width), Int(height))
+        var header = easel_jpeg_header()
+        var message = [CChar](repeating: 0, count: 200)
+        let status = easel_jpeg_read_header(bytes, bytes.count, &header, &message, message.count)
+        guard status == EASEL_JPEG_OK else { throw ImageError(format: .jpeg, message: Self.text(message)) }
+        return Header(
+            format: .jpeg, width: Int(header.width), height: Int(header.height),
+            workBytes: Int(clamping: header.work_bytes))
     }
 
-    static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer {
-        try openLibrary(for: .jpeg)
-        guard let handle = easel_tjInitDecompress() else { throw ImageError(format: .jpeg, message: "out of memory") }
-        defer { easel_tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard easel_tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
-        }
-        try check(Int(width), Int(height), maxPixels: maxPixels, format: .jpeg)
-        let pixels = PixelBuffer(width: Int(width), height: Int(height))
-        // BGRA in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG is
-        // opaque, so premultiplying changes nothing.
-        let status = easel_tjDecompress2(
-            handle, bytes, UInt(bytes.count), pixels.bytes.assumingMemoryBound(to: UInt8.self), width, Int32(pixels.stride),
-            height, Int32(TJPF_BGRA.rawValue), TJFLAG_ACCURATEDCT)
-        // A warning (a truncated file) still gives an image, as the app shows one; an error
-        // gives none.
-        if status != 0 && easel_tjGetErrorCode(handle) == TJERR_FATAL.rawValue {
-            throw ImageError(format: .jpeg, message: String(cString: easel_tjGetErrorStr2(handle)))
+    static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?) throws -> PixelBuffer {
+        let header = try jpegHeader(bytes)
+        try check(header, maxPixels: maxPixels)
+        var limits = easel_jpeg_limits()
+        limits.max_scans = Int32(Self.maxJPEGScans)
+        limits.time_allowed_ns = try timeLeft(before: deadline, format: .jpeg) ?? 0
+        let pixels = PixelBuffer(width: header.width, height: header.height)
+        var message = [CChar](repeating: 0, count: 200)
+        // B, G, R, A in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG
+        // is opaque, so premultiplying changes nothing.
+        let status = easel_jpeg_decode(
+            bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, &message,
+            message.count)
+        // A truncated file still gives an image, as the app shows one; anything else gives none.
+        guard status == EASEL_JPEG_OK || status == EASEL_JPEG_TRUNCATED else {
+            throw ImageError(format: .jpeg, message: Self.text(message))
         }
         let oriented = Orientation(exifOf: bytes).apply(to: pixels)
-        if status != 0 { oriented.damage = String(cString: easel_tjGetErrorStr2(handle)) }
+        if status == EASEL_JPEG_TRUNCATED { oriented.damage = Self.text(message) }
         return oriented
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     // MARK: WebP
 
-    static func decodeWebP(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer {
+    static func decodeWebP(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?) throws -> PixelBuffer {
         try openLibrary(for: .webp)
         var width: Int32 = 0, height: Int32 = 0
         guard easel_WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
             throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
         }
-        try check(Int(width), Int(height), maxPixels: maxPixels, format: .webp)
+        try check(Header(format: .webp, width: Int(width), height: Int(height)), maxPixels: maxPixels)
+        try timeLeft(before: deadline, format: .webp)
         let pixels = PixelBuffer(width: Int(width), height: Int(height))
         let size = pixels.stride * pixels.height
         guard

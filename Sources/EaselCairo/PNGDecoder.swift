@@ -30,12 +30,16 @@ public enum PNGDecoder {
     }
 
     /// Decodes into Swift-owned memory, with no cairo object (what a scene holds).
-    public static func decodePixels(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws(PNGError)
-        -> PixelBuffer
-    {
+    /// With a `deadline` (`DispatchTime` uptime nanoseconds, as `Scene.deadline`), the decode
+    /// stops with `.pastDeadline` once it has passed (checked every 16 rows).
+    public static func decodePixels(
+        _ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels, deadline: UInt64? = nil
+    ) throws(PNGError) -> PixelBuffer {
+        let timeAllowed = try DecodeDeadline.nanosecondsLeft(before: deadline) ?? 0
         let result: Result<PixelBuffer, PNGError> = bytes.withUnsafeBufferPointer { buffer in
             guard let reader = easel_png_reader_create(buffer.baseAddress, buffer.count) else { return .failure(.outOfMemory) }
             defer { easel_png_reader_destroy(reader) }
+            easel_png_reader_set_time_allowed(reader, timeAllowed)
             var header = easel_png_header()
             var status = easel_png_reader_read_header(reader, UInt64(max(0, maxPixels)), &header)
             guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
@@ -76,6 +80,7 @@ public enum PNGDecoder {
         case EASEL_PNG_TRUNCATED: return .truncated(message)
         case EASEL_PNG_TOO_LARGE: return .tooLarge(message)
         case EASEL_PNG_OUT_OF_MEMORY: return .outOfMemory
+        case EASEL_PNG_DEADLINE: return .pastDeadline
         default: return .corrupt(message.isEmpty ? "libpng status \(status.rawValue)" : message)
         }
     }

@@ -3,7 +3,7 @@ import CEaselFreeType
 import CEaselFriBidi
 import CEaselHarfBuzz
 import CEaselPNG
-import CEaselTurboJPEG
+import CEaselJPEG
 import CEaselWebP
 import EaselGeometry
 import Foundation
@@ -69,9 +69,9 @@ public enum SystemCheck {
             })
         items.append(
             onDemandItem(
-                "libjpeg-turbo", opened: easel_turbojpeg_open() != 0, error: easel_turbojpeg_error(), debian: "libturbojpeg0",
-                fedora: "turbojpeg"
-            ) { "the TurboJPEG API" })
+                "libjpeg-turbo", opened: easel_jpeg_open() != 0, error: easel_jpeg_library_error(), debian: "libjpeg62-turbo",
+                fedora: "libjpeg-turbo"
+            ) { "the libjpeg API" })
         items.append(
             onDemandItem(
                 "libwebp", opened: easel_webp_open() != 0, error: easel_webp_error(), debian: "libwebp7", fedora: "libwebp"

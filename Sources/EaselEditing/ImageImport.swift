@@ -29,8 +29,8 @@ public enum ImageImport {
             return try CardFolder.addImage(png: png, to: folder)
         }
         let scale = Double(cardImageMaxSide) / Double(max(image.width, image.height))
-        let width = max(1, Int((Double(image.width) * scale).rounded())),
-            height = max(1, Int((Double(image.height) * scale).rounded()))
+        let width = max(1, Int(saturating: (Double(image.width) * scale).rounded())),
+            height = max(1, Int(saturating: (Double(image.height) * scale).rounded()))
         let shrunk = try RasterImage(width: width, height: height)
         let context = try CairoContext(image: shrunk)
         try context.concatenate(.scale(x: Double(width) / Double(image.width), y: Double(height) / Double(image.height)))

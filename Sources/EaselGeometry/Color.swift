@@ -37,7 +37,7 @@ public struct Color: Codable, Hashable, Sendable, CustomStringConvertible {
     /// `#RRGGBB` or `#RRGGBBAA` of the clamped colour.
     public var hex: String {
         let c = clamped
-        let bytes = [c.red, c.green, c.blue, c.alpha].map { Int(($0 * 255).rounded()) }
+        let bytes = [c.red, c.green, c.blue, c.alpha].map { Int(saturating: ($0 * 255).rounded()) }
         let digits = (bytes[3] == 255 ? bytes.prefix(3) : bytes[...]).map { byte -> String in
             let text = String(byte, radix: 16, uppercase: true)
             return text.count == 1 ? "0" + text : text

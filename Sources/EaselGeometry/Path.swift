@@ -189,8 +189,9 @@ public struct Path: Hashable, Sendable {
             move(to: start)
         }
         let sweep = toDegrees - fromDegrees
-        guard sweep != 0 else { return }
-        let segments = max(1, Int((abs(sweep) / 90).rounded(.up)))
+        guard sweep != 0, sweep.isFinite else { return }
+        // A quarter turn a curve, and at most a thousand turns: more only draws over itself.
+        let segments = min(4_000, max(1, Int(saturating: (abs(sweep) / 90).rounded(.up))))
         let step = sweep / Double(segments)
         // Control points sit on the tangents at distance k*r, k = 4/3 * tan(step/4).
         let k = 4.0 / 3.0 * tan(step * .pi / 180 / 4)

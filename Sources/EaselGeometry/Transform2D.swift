@@ -32,7 +32,7 @@ public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
     public static func rotation(degrees: Double) -> Transform2D {
         // Exact values for quarter turns keep right-angle rotations free of rounding noise.
         let turns = degrees / 90
-        if turns == turns.rounded() {
+        if turns == turns.rounded(), abs(turns) < 1e9 {
             switch ((Int(turns) % 4) + 4) % 4 {
             case 0: return .identity
             case 1: return Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)

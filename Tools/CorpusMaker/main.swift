@@ -242,6 +242,15 @@ try add(
     drawing(#"{"kind":"line","from":[0,0],"to":[1,1],\#(frame),"stroke":{"color":[0,0,0,1],"width":1,"dash":[0.001]}}"#),
     "renders", ["over the budget of 100000; the stroke is drawn solid"])
 try add(
+    "budget-dash-1e-300", document: "d.drawing",
+    drawing(#"{"kind":"line","from":[0,0],"to":[1,1],\#(frame),"stroke":{"color":[0,0,0,1],"width":1,"dash":[1e-300]}}"#),
+    "renders", ["more than a trillion dashes, over the budget of 100000; the stroke is drawn solid"])
+try add(
+    "number-subnormal-sizes", document: "d.drawing",
+    drawing(
+        #"{"kind":"star","points":5,"innerRatio":5e-324,"transform":{"center":[5e-324,-5e-324],"size":[5e-324,5e-324],"rotation":-5e-324},"stroke":{"color":[0,0,0,1],"width":5e-324,"dash":[5e-324,1e-300]}}"#
+    ), "renders", [])
+try add(
     "budget-font-size-100000", document: "d.drawing",
     drawing(#"{"kind":"text","text":"Hello","fontSize":100000,\#(frame),"fill":[0,0,0,1]}"#), "renders",
     ["over the budget of 32767; it is not drawn"])

@@ -2,7 +2,7 @@
 #define EASEL_ON_DEMAND_H
 // Libraries only some documents or commands need, opened (dlopen) the first time one is
 // needed instead of by the dynamic loader at every start: HarfBuzz and FriBidi for text,
-// libjpeg-turbo and libwebp for photos, libedit for the interactive session. A process
+// libjpeg-turbo (libjpeg API) and libwebp for photos, libedit for the interactive session. A process
 // that draws no text and decodes no JPEG or WebP never loads them (nor the 6 libraries
 // they bring: GLib, PCRE2, graphite2, ncurses' terminfo, libbsd, libmd), which took
 // about 1.6 ms off every process's start (README, design notes).
@@ -20,7 +20,7 @@ extern "C" {
 typedef enum {
     EASEL_LIBRARY_HARFBUZZ,
     EASEL_LIBRARY_FRIBIDI,
-    EASEL_LIBRARY_TURBOJPEG,
+    EASEL_LIBRARY_JPEG,
     EASEL_LIBRARY_WEBP,
     EASEL_LIBRARY_EDIT,
 } easel_library;

@@ -23,6 +23,7 @@ typedef enum {
     EASEL_PNG_TOO_LARGE = 5,        // the header claims more pixels than the caller allows
     EASEL_PNG_OUT_OF_MEMORY = 6,
     EASEL_PNG_ENCODE_FAILED = 7,
+    EASEL_PNG_DEADLINE = 8,         // the decode ran past the time allowed (easel_png_reader_set_time_allowed)
 } easel_png_status;
 
 // The version of the libpng loaded at run time ("1.6.39"), for `easel doctor`.
@@ -48,6 +49,11 @@ easel_png_reader *easel_png_reader_create(const uint8_t *bytes, size_t length);
 // `max_pixels` pixels, or a side over 2^30, before any pixel memory is allocated.
 easel_png_status easel_png_reader_read_header(easel_png_reader *reader, uint64_t max_pixels,
                                               easel_png_header *header);
+
+// Bounds the next easel_png_reader_read_argb32 to `nanoseconds` from its start (0: no
+// limit): it is checked after every 16 rows of every pass, and the decode stops with
+// EASEL_PNG_DEADLINE once the time is up.
+void easel_png_reader_set_time_allowed(easel_png_reader *reader, uint64_t nanoseconds);
 
 // Decodes the whole image, any colour type and bit depth, interlaced or not, into
 // premultiplied ARGB32 at `destination` (height rows of `stride` bytes, stride >= 4 * width).

@@ -269,6 +269,10 @@ public enum DrawingDecoder {
 
     static func point(_ node: JSONNode) throws(DocumentError) -> Point {
         let numbers = try node.numbers(count: 2, meaning: "x, y in the unit square of the frame")
+        // Bounded as a path's points are: scaled by the frame, a larger one is not finite.
+        for number in numbers where abs(number) > DrawingLimits.maxCoordinate {
+            throw node.error(.limitExceeded("\(formatNumber(number)) is beyond the coordinate limit"))
+        }
         return Point(x: numbers[0], y: numbers[1])
     }
 

@@ -95,10 +95,12 @@ public struct ExportedFile {
 /// threads at once; fonts are shared through `FontLibrary.shared`.
 public enum DocumentRenderer {
     /// Lowers a document to a scene, resolving its images in its resource folder.
-    /// `background`, when set, replaces the document's own.
+    /// `background`, when set, replaces the document's own. With a `deadline` (`DispatchTime`
+    /// uptime nanoseconds: `RenderTimeout.deadline(seconds:)`), decoding its images and laying
+    /// out its texts stop at it (throwing `.timedOut`), and the scene keeps it for drawing.
     public static func scene(
         for located: LocatedDocument, background: Color? = nil,
-        images: ImageLoader = ImageLoader()
+        images: ImageLoader = ImageLoader(), deadline: UInt64? = nil
     ) throws(RenderError) -> Scene {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
@@ -112,8 +114,9 @@ public enum DocumentRenderer {
         if texts.isEmpty {
             layOutTexts = nil
         } else {
-            layOutTexts = { TextPlacement.layOutAhead(texts, fonts: .shared) }
+            layOutTexts = { TextPlacement.layOutAhead(texts, fonts: .shared, deadline: deadline) }
         }
+        images.deadline = deadline
         images.prefetch(
             located.document.referencedFileNames, inFolder: located.resourceFolder, threads: threads,
             alongside: layOutTexts)
@@ -123,6 +126,8 @@ public enum DocumentRenderer {
             background: background)
         var scene = renderable.scene(in: context)
         scene.file = located.displayName
+        scene.deadline = deadline
+        if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { throw .timedOut(file: located.displayName) }
         return scene
     }
 

@@ -56,7 +56,7 @@ public enum CardLowering {
             guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings),
                 let line = TextPlacement.layout(
                     element.text, fontName: element.textFont, fonts: fonts, file: file,
-                    keyPath: keyPath, fontKey: ".textFont", warnings: &scene.warnings)
+                    keyPath: keyPath, fontKey: ".textFont", deadline: images.deadline, warnings: &scene.warnings)
             else { continue }
             let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
             scene.operations.append(

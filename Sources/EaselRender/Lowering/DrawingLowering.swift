@@ -147,7 +147,7 @@ public enum DrawingLowering {
                             DocumentWarning(
                                 file: file, keyPath: keyPath() + ".stroke.dash",
                                 message:
-                                    "the dash pattern would draw about \(Int(dashes)) dashes, over the budget of \(RenderBudgets.maxDashSegments); the stroke is drawn solid"
+                                    "the dash pattern would draw \(dashes < 1e12 ? "about \(Int(saturating: dashes))" : "more than a trillion") dashes, over the budget of \(RenderBudgets.maxDashSegments); the stroke is drawn solid"
                             ))
                         style.dash = []
                     }
@@ -167,7 +167,7 @@ public enum DrawingLowering {
             guard !content.string.isEmpty, content.fontSize > 0,
                 let line = TextPlacement.layout(
                     content.string, fontName: content.fontFamily, fonts: fonts, file: file,
-                    keyPath: keyPath, fontKey: ".font", warnings: &scene.warnings)
+                    keyPath: keyPath, fontKey: ".font", deadline: images.deadline, warnings: &scene.warnings)
             else { return }
             let drawnSize = content.fontSize * RenderBudgets.lengthScale(of: frameToCanvas)
             guard drawnSize <= RenderBudgets.maxTextSize else {

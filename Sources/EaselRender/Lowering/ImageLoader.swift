@@ -20,8 +20,13 @@ public final class ImageLoader {
     public let maxPixels: Int
     /// The most pixels all the images of one render may have together (see `RenderBudgets`).
     public let maxTotalPixels: Int
-    /// Pixels decoded so far.
+    /// Pixels decoded so far, counted as `ImageDecoder.Header.costInPixels` (an image's
+    /// pixels and its decoder's work memory).
     public private(set) var decodedPixels = 0
+    /// The render's deadline (`DispatchTime` uptime nanoseconds, as `Scene.deadline`), nil
+    /// for none: decoding stops at it, and so does the lowering's text layout, which reads it
+    /// here. A render whose lowering reached it fails as timed out.
+    public var deadline: UInt64?
     /// Where decoded images are shared with other renders (the process's cache unless a
     /// caller, such as a test counting decodings, keeps its own).
     public let sharedImages: SharedImageCache
@@ -121,10 +126,9 @@ public final class ImageLoader {
                 (url, version, bytes) = (file, SharedImageCache.key(of: read), read)
             }
             guard let header = try? ImageDecoder.header(of: bytes) else { continue }
-            let pixels = header.width.multipliedReportingOverflow(by: header.height)
-            guard !pixels.overflow, pixels.partialValue <= maxPixels, predictedPixels + pixels.partialValue <= maxTotalPixels
-            else { continue }
-            predictedPixels += pixels.partialValue
+            let cost = header.costInPixels
+            guard cost <= maxPixels, predictedPixels + cost <= maxTotalPixels else { continue }
+            predictedPixels += cost
             jobs.append((url, version, bytes))
         }
         guard !jobs.isEmpty else {
@@ -132,7 +136,7 @@ public final class ImageLoader {
             return
         }
         let results = Locked([Result<PixelBuffer, any Error>?](repeating: nil, count: jobs.count))
-        let maxPixels = maxPixels
+        let maxPixels = maxPixels, deadline = deadline
         let sharedImages = sharedImages
         let work = jobs.map { (version: $0.version, bytes: $0.bytes) }
         Parallel.forEach(count: work.count + (alongside == nil ? 0 : 1), workers: threads) { index in
@@ -140,7 +144,7 @@ public final class ImageLoader {
             let job = work[index]
             let result = Result {
                 try sharedImages.image(for: job.version) {
-                    try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels)
+                    try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels, deadline: deadline)
                 }
             }
             results.withLock { $0[index] = result }
@@ -185,19 +189,22 @@ public final class ImageLoader {
             }
             // The budget is checked from the header, before any pixel memory exists.
             let header = try ImageDecoder.header(of: bytes)
-            let pixels = header.width.multipliedReportingOverflow(by: header.height)
-            if !pixels.overflow, pixels.partialValue <= maxPixels, decodedPixels + pixels.partialValue > maxTotalPixels {
+            let cost = header.costInPixels
+            if cost <= maxPixels, decodedPixels + cost > maxTotalPixels {
                 throw DocumentError(
                     file: url.path,
                     kind: .limitExceeded(
-                        "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels; it is not drawn"
+                        "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels (\(maxTotalPixels * 4 >> 20) MB, the decoder's own memory included); it is not drawn"
                     ))
             }
             // Shared with every render in the process when the very same file was decoded before.
+            let deadline = deadline
             let decoded =
                 try early?.get()
-                ?? sharedImages.image(for: version) { try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels) }
-            decodedPixels += decoded.width * decoded.height
+                ?? sharedImages.image(for: version) {
+                    try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
+                }
+            decodedPixels += cost
             outcome = .loaded(decoded, url)
         } catch let error as DocumentError {
             outcome = .failed(error.description)

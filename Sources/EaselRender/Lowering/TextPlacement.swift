@@ -1,6 +1,7 @@
 import EaselGeometry
 import EaselDocuments
 import EaselCairo
+import Dispatch
 
 /// Places one laid-out line of text in a frame: horizontally by alignment, vertically
 /// centred (the line box, ascent + descent, centred on the frame's middle).
@@ -23,21 +24,27 @@ enum TextPlacement {
 
     /// Lays `texts` out and throws the lines away: their fonts (and the fallbacks they need)
     /// are then loaded in `fonts` for the lowering, which lays them out again at no cost.
-    static func layOutAhead(_ texts: [(text: String, fontName: String)], fonts: FontLibrary) {
+    static func layOutAhead(_ texts: [(text: String, fontName: String)], fonts: FontLibrary, deadline: UInt64?) {
         var ignored: [DocumentWarning] = []
         for (text, fontName) in texts {
-            _ = layout(text, fontName: fontName, fonts: fonts, file: "", keyPath: "", fontKey: "", warnings: &ignored)
+            _ = layout(
+                text, fontName: fontName, fonts: fonts, file: "", keyPath: "", fontKey: "", deadline: deadline,
+                warnings: &ignored)
         }
     }
 
     /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
     /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
     /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
-    /// nil (with a warning) when no font can be loaded at all.
+    /// nil (with a warning) when no font can be loaded at all. Past `deadline` (the
+    /// render's, `DispatchTime` uptime nanoseconds) it lays nothing out and returns nil: the
+    /// render then ends as timed out (`DocumentRenderer.scene`), and a document of thousands
+    /// of texts cannot hold a worker past it.
     static func layout(
         _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
-        warnings: inout [DocumentWarning]
+        deadline: UInt64?, warnings: inout [DocumentWarning]
     ) -> TextLine? {
+        if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return nil }
         do {
             let (face, features, substituted) = try fonts.resolve(named: fontName)
             if substituted {

@@ -102,6 +102,9 @@ enum EarlyOpen {
         // images) than given back to the system and faulted in anew. On one core as on two.
         if documents.count == 1 && !arguments.contains("--watch") { ProcessMemory.keepLargeBlocksInHeap() }
         guard EncoderParallelism.threads() > 1 else { return }
+        // A time limit applies from the decoding on, and is known only once parsed: such an
+        // export opens and lowers its document itself, under its deadline.
+        guard !arguments.contains(where: { $0 == "--timeout" || $0.hasPrefix("--timeout=") }) else { return }
         // Another background asked for, or several documents (a batch, whose workers would
         // only be slowed): the export lowers its documents itself.
         let lowerEarly =

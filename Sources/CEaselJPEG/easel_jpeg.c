@@ -1,0 +1,164 @@
+#include "easel_jpeg.h"
+
+#include <easel_on_demand.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+#define CALL(name) EASEL_ON_DEMAND(EASEL_LIBRARY_JPEG, name)
+
+int easel_jpeg_open(void) { return easel_library_open(EASEL_LIBRARY_JPEG); }
+
+const char *easel_jpeg_library_error(void) { return easel_library_error(EASEL_LIBRARY_JPEG); }
+
+// One decode's state, reached from libjpeg's callbacks through the error manager (the
+// first member, so the pointers convert).
+typedef struct {
+    struct jpeg_error_mgr error;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    easel_jpeg_status status;
+    int truncated;
+    uint64_t deadline_ns;
+    int max_scans;
+    char *message;
+    size_t message_size;
+} decode_state;
+
+static uint64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void write_message(decode_state *state, const char *text) {
+    if (state->message == NULL || state->message_size == 0) return;
+    snprintf(state->message, state->message_size, "%s", text);
+}
+
+static void stop(decode_state *state, easel_jpeg_status status, const char *text) {
+    state->status = status;
+    write_message(state, text);
+    longjmp(state->jump, 1);
+}
+
+static void on_error(j_common_ptr cinfo) {
+    decode_state *state = (decode_state *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    stop(state, EASEL_JPEG_ERROR, text);
+}
+
+static void on_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;  // trace messages
+    decode_state *state = (decode_state *)cinfo->err;
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER) {
+        // A truncated file: libjpeg pads it out; keep what arrived.
+        state->truncated = 1;
+        write_message(state, "the file ends early (Premature end of JPEG file)");
+        return;
+    }
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    stop(state, EASEL_JPEG_ERROR, text);
+}
+
+static void on_progress(j_common_ptr cinfo) {
+    decode_state *state = (decode_state *)cinfo->err;
+    if (cinfo->is_decompressor && state->max_scans > 0 &&
+        ((j_decompress_ptr)cinfo)->input_scan_number > state->max_scans) {
+        char text[96];
+        snprintf(text, sizeof text, "the file has more than %d scans", state->max_scans);
+        stop(state, EASEL_JPEG_TOO_MANY_SCANS, text);
+    }
+    if (state->deadline_ns != 0 && now_ns() >= state->deadline_ns) {
+        stop(state, EASEL_JPEG_DEADLINE, "the decode ran past its deadline and was stopped");
+    }
+}
+
+static void prepare(struct jpeg_decompress_struct *cinfo, decode_state *state, char *message, size_t message_size) {
+    memset(state, 0, sizeof *state);
+    state->message = message;
+    state->message_size = message_size;
+    if (message != NULL && message_size > 0) message[0] = 0;
+    cinfo->err = CALL(jpeg_std_error)(&state->error);
+    state->error.error_exit = on_error;
+    state->error.emit_message = on_message;
+}
+
+// The bytes of the whole-image coefficient buffers jdcoefct.c allocates for a multi-scan
+// file: each component's blocks, padded to its sampling factors, 64 coefficients of 2
+// bytes each. Valid after jpeg_read_header.
+static uint64_t coefficient_bytes(struct jpeg_decompress_struct *cinfo) {
+    uint64_t total = 0;
+    for (int i = 0; i < cinfo->num_components; i++) {
+        jpeg_component_info *component = &cinfo->comp_info[i];
+        uint64_t h = (uint64_t)component->h_samp_factor, v = (uint64_t)component->v_samp_factor;
+        uint64_t columns = ((uint64_t)component->width_in_blocks + h - 1) / h * h;
+        uint64_t rows = ((uint64_t)component->height_in_blocks + v - 1) / v * v;
+        total += columns * rows * sizeof(JBLOCK);
+    }
+    return total;
+}
+
+easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, easel_jpeg_header *header,
+                                         char *message, size_t message_size) {
+    if (!easel_jpeg_open()) return EASEL_JPEG_UNAVAILABLE;
+    struct jpeg_decompress_struct cinfo;
+    decode_state state;
+    prepare(&cinfo, &state, message, message_size);
+    if (setjmp(state.jump)) {
+        CALL(jpeg_destroy_decompress)(&cinfo);
+        return state.status;
+    }
+    CALL(jpeg_CreateDecompress)(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
+    CALL(jpeg_mem_src)(&cinfo, bytes, (unsigned long)length);
+    CALL(jpeg_read_header)(&cinfo, TRUE);
+    header->width = cinfo.image_width;
+    header->height = cinfo.image_height;
+    header->components = cinfo.num_components;
+    header->multiple_scans = CALL(jpeg_has_multiple_scans)(&cinfo) ? 1 : 0;
+    header->work_bytes = header->multiple_scans ? coefficient_bytes(&cinfo) : 0;
+    CALL(jpeg_destroy_decompress)(&cinfo);
+    return EASEL_JPEG_OK;
+}
+
+easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                    const easel_jpeg_limits *limits, char *message, size_t message_size) {
+    if (!easel_jpeg_open()) return EASEL_JPEG_UNAVAILABLE;
+    struct jpeg_decompress_struct cinfo;
+    decode_state state;
+    prepare(&cinfo, &state, message, message_size);
+    state.max_scans = limits != NULL ? limits->max_scans : 0;
+    if (limits != NULL && limits->time_allowed_ns != 0) state.deadline_ns = now_ns() + limits->time_allowed_ns;
+    if (setjmp(state.jump)) {
+        CALL(jpeg_destroy_decompress)(&cinfo);
+        return state.status;
+    }
+    CALL(jpeg_CreateDecompress)(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
+    state.progress.progress_monitor = on_progress;
+    cinfo.progress = &state.progress;
+    CALL(jpeg_mem_src)(&cinfo, bytes, (unsigned long)length);
+    CALL(jpeg_read_header)(&cinfo, TRUE);
+    // The accurate integer DCT and fancy upsampling: the pixels TurboJPEG gave with
+    // TJFLAG_ACCURATEDCT, which the goldens hold.
+    cinfo.out_color_space = JCS_EXT_BGRA;
+    cinfo.dct_method = JDCT_ISLOW;
+    CALL(jpeg_start_decompress)(&cinfo);
+    if (cinfo.output_width != cinfo.image_width || cinfo.output_height != cinfo.image_height ||
+        cinfo.output_components != 4) {
+        stop(&state, EASEL_JPEG_ERROR, "unexpected output size");
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = destination + (size_t)cinfo.output_scanline * stride;
+        CALL(jpeg_read_scanlines)(&cinfo, &row, 1);
+    }
+    CALL(jpeg_finish_decompress)(&cinfo);
+    CALL(jpeg_destroy_decompress)(&cinfo);
+    return state.truncated ? EASEL_JPEG_TRUNCATED : EASEL_JPEG_OK;
+}
