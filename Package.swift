@@ -173,11 +173,12 @@ let package = Package(
         ),
         // libFuzzer targets (Fuzz/fuzz.sh builds them with -sanitize=fuzzer).
         .target(
-            name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselCairo", "EaselRender"],
+            name: "EaselFuzzProperties", dependencies: ["EaselDocuments", "EaselCairo", "EaselRender", "EaselServer"],
             path: "Fuzz/EaselFuzzProperties"),
         .executableTarget(name: "easel-fuzz-documents", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-documents"),
         .executableTarget(name: "easel-fuzz-png", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-png"),
         .executableTarget(name: "easel-fuzz-render", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-render"),
+        .executableTarget(name: "easel-fuzz-zip", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-zip"),
 
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner.

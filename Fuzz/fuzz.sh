@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes Easel's document decoding and PNG decoding with libFuzzer.
+# Fuzzes Easel's document decoding, PNG decoding, rendering and zip bodies with libFuzzer.
 #
-#   Fuzz/fuzz.sh documents|png|render|all [SECONDS] [extra libFuzzer flags...]
+#   Fuzz/fuzz.sh documents|png|render|zip|all [SECONDS] [extra libFuzzer flags...]
 #
 # Builds the targets with -sanitize=fuzzer,address into .build-fuzz (the C libpng shim is
 # instrumented too), seeds a working corpus from Fuzz/seeds (committed) and runs each
@@ -17,9 +17,9 @@ shift $(( $# > 2 ? 2 : $# ))
 
 targets=()
 case "$which" in
-  documents|png|render) targets=("$which") ;;
-  all) targets=(documents png render) ;;
-  *) echo "usage: $0 documents|png|render|all [SECONDS] [libFuzzer flags]" >&2; exit 64 ;;
+  documents|png|render|zip) targets=("$which") ;;
+  all) targets=(documents png render zip) ;;
+  *) echo "usage: $0 documents|png|render|zip|all [SECONDS] [libFuzzer flags]" >&2; exit 64 ;;
 esac
 
 for target in "${targets[@]}"; do

@@ -2,6 +2,7 @@ import Foundation
 import EaselDocuments
 import EaselCairo
 import EaselRender
+import EaselServer
 
 /// The properties the fuzz targets check on every input, shared with the regression test
 /// that runs every committed seed and finding (Fuzz/seeds) in the ordinary suite.
@@ -38,6 +39,24 @@ public enum FuzzProperties {
         for y in 0..<image.height {
             for x in 0..<image.width where again.premultipliedPixel(x: x, y: y) != image.premultipliedPixel(x: x, y: y) {
                 return "re-encoding changed pixel (\(x), \(y))"
+            }
+        }
+        return nil
+    }
+
+    /// A zip body reads as `POST /api/render` reads it (the structure check, then
+    /// ZIPFoundation, under small limits) to a document and images, or is refused with a
+    /// 400 or 413 that says why. A trap or a hang inside ZIPFoundation is the failure
+    /// libFuzzer reports (Easel issue 36).
+    public static func zipReads(_ bytes: [UInt8]) -> String? {
+        let limits = ZipBody.Limits(maxEntries: 64, maxFileBytes: 1 << 20, maxTotalBytes: 4 << 20)
+        do {
+            let contents = try ZipBody.read(bytes, registry: .standard, limits: limits)
+            if contents.documentPath.isEmpty { return "a zip read to a document without a path" }
+        } catch {
+            // `description` is the status code and the detail.
+            guard error.description.hasPrefix("400 ") || error.description.hasPrefix("413 "), !error.detail.isEmpty else {
+                return "a zip refused as \(error.description)"
             }
         }
         return nil

@@ -44,6 +44,11 @@ int easel_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
 
+int easel_lock_byte(int fd, int64_t offset) {
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = offset, .l_len = 1, .l_pid = 0};
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
 // What a thread started by easel_thread_start_elsewhere runs first.
 typedef struct {
     void (*body)(void *);

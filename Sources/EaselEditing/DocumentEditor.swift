@@ -9,10 +9,11 @@ import Foundation
 /// library users can do the same. Any registered document type that conforms to
 /// `EditableDocument` can be edited.
 ///
-/// The history and the edit lock live in Easel's state folder (`$XDG_STATE_HOME/easel`),
-/// keyed by the document's real path, so nothing is left beside the user's documents;
-/// sidecars of earlier Easel versions (`.NAME.easel-history`, `.NAME.easel-lock`) are moved
-/// there the first time the document is edited.
+/// The history lives in Easel's state folder (`$XDG_STATE_HOME/easel`), keyed by the
+/// document's real path; sidecars of earlier Easel versions (`.NAME.easel-history`,
+/// `.NAME.easel-lock`) are moved there the first time the document is edited. The edit lock
+/// lives beside the document (`DocumentLock`), where every editor of the folder sees it,
+/// whether or not they share a state folder.
 public struct DocumentEditor {
     /// The document's file (or package folder).
     public var url: URL { located.url }
@@ -30,6 +31,12 @@ public struct DocumentEditor {
     public var canUndo: Bool { !history.undo.isEmpty || !pending.isEmpty }
     /// Whether there is an undone edit to redo.
     public var canRedo: Bool { !history.redo.isEmpty || !pendingRedo.isEmpty }
+    /// True when this state folder holds no history of the document as it is now: it was
+    /// never edited with this state folder, or last written by an editor whose history is
+    /// elsewhere (an `easel serve` replica with a state folder of its own, the CLI of another
+    /// user, another program). Undo and redo then have nothing, and the reason is this, not
+    /// that nothing was done.
+    public private(set) var historyIsElsewhere = false
     /// The most undo steps kept for a document (the oldest are dropped first, also when
     /// the steps together pass 64 MiB).
     public static let maxUndoSteps = EditHistory.maxDepth
@@ -78,7 +85,7 @@ public struct DocumentEditor {
         var opened = try registry.open(url)
         if locking {
             let folder = try state.folder(forDocument: url)
-            lock = try DocumentLock(at: folder.appendingPathComponent("lock"), for: url, timeout: lockTimeout)
+            lock = try DocumentLock(beside: url, timeout: lockTimeout)
             // Read it again under the lock: another easel may have saved it meanwhile.
             opened = try registry.open(url)
             store = HistoryStore(folder: folder, document: url)
@@ -100,7 +107,9 @@ public struct DocumentEditor {
         // removed at once, under the lock: said once, even if this edit fails. One that could
         // not be read is left for a save to replace: the fault may pass (a file limit, a
         // newer Easel's format).
-        if let store, historyNote == HistoryStore.changedOutsideNote { store.reset() }
+        historyIsElsewhere =
+            historyNote == HistoryStore.changedOutsideNote || !readStore.hasIndex || readStore.isMarkedChangedOutside
+        if let store, historyNote == HistoryStore.changedOutsideNote { store.reset(changedOutside: baseBytes) }
         if store != nil { try migrateLegacySidecars() }
     }
 
@@ -137,7 +146,7 @@ public struct DocumentEditor {
         _ = try registry.locate(document, at: url)
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
         let folder = try state.folder(forDocument: url)
-        try withExtendedLifetime(try DocumentLock(at: folder.appendingPathComponent("lock"), for: url)) {
+        try withExtendedLifetime(try DocumentLock(beside: url)) {
             let temporary = url.deletingLastPathComponent().appendingPathComponent(
                 ".easel-new-\(UUID().uuidString).\(url.pathExtension)")
             do {

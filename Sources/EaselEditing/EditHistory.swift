@@ -74,6 +74,10 @@ struct HistoryStore {
             guard try root.required("documentHash").string() == EditHistory.hash(current) else {
                 return (EditHistory(), Self.changedOutsideNote)
             }
+            // Reset already for this very version, which another editor wrote (said once, when
+            // it was found): nothing to undo until an edit here starts a history again
+            // (`isMarkedChangedOutside` tells why).
+            if try root.optional("changedOutside")?.bool() == true { return (EditHistory(), nil) }
             func steps(_ key: String) throws -> [EditHistory.Step] {
                 try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in
                     let name = try node.string()
@@ -132,6 +136,34 @@ struct HistoryStore {
     func reset() {
         try? FileManager.default.removeItem(at: indexURL)
         Self.removeSteps(in: folder, except: [])
+    }
+
+    /// Removes the stored history of a document another editor changed, keeping only that
+    /// fact for its version `current`, so that every later undo of that version says why
+    /// there is nothing to undo (see `DocumentEditor.historyLostToAnotherEditor`).
+    func reset(changedOutside current: [UInt8]) {
+        reset()
+        let root: JSONValue = .object([
+            ("format", .string("org.easel.history")),
+            ("version", .number(2)),
+            ("document", .string(StateFolder.realPath(of: document))),
+            ("documentHash", .string(EditHistory.hash(current))),
+            ("changedOutside", .bool(true)),
+            ("undo", .array([])),
+            ("redo", .array([])),
+        ])
+        try? AtomicFile.write(JSONWriter.prettyPrinted(root), to: indexURL.path, permissions: 0o600)
+    }
+
+    /// Whether there is a stored history (an index) for the document at all.
+    var hasIndex: Bool { FileIO.entryExists(atPath: indexURL.path) }
+
+    /// Whether the stored index is such a mark (read again: cheap, and only after a change).
+    var isMarkedChangedOutside: Bool {
+        guard let bytes = try? FileIO.readBytes(at: indexURL.path, maxBytes: 1 << 20),
+            let root = try? JSONNode.parse(bytes, file: indexURL.path)
+        else { return false }
+        return (try? root.optional("changedOutside")?.bool()) == true
     }
 
     /// Removes step files the index no longer names.

@@ -24,7 +24,8 @@ public enum GoldenAcceptance {
 
     /// Accepts every failed or new result of the report in `reportFolder` (or only those
     /// whose names are in `only`), writing into `goldens` (default: the folder the report
-    /// names, relative to the current folder, which must then exist: a report made on CI,
+    /// names, relative to the current folder, which must then exist and be inside the current
+    /// folder — never an absolute path or a `..` escape, see `reportedGoldensFolder`: a report made on CI,
     /// or in another folder, names a path that means nothing here, and no folder is made
     /// for it). The goldens folder is never the documents folder nor one holding it. With
     /// `dryRun`, says what it would do and writes nothing.
@@ -33,7 +34,12 @@ public enum GoldenAcceptance {
     ) throws(DocumentError) -> [Outcome] {
         let report = try GoldenReport.read(from: reportFolder)
         let reportFile = reportFolder.appendingPathComponent(GoldenReport.jsonName).path
-        let goldensFolder = goldens ?? URL(fileURLWithPath: report.goldens)
+        let goldensFolder: URL
+        if let goldens {
+            goldensFolder = goldens
+        } else {
+            goldensFolder = try reportedGoldensFolder(report.goldens, reportFile: reportFile)
+        }
         if goldens == nil {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: goldensFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -130,6 +136,34 @@ public enum GoldenAcceptance {
             return skip("cannot write \(golden.path): \(error.reason)")
         }
         return .accepted(name: name, golden: golden.path)
+    }
+
+    /// The goldens folder a report names, which accept writes into when not told another:
+    /// a report is a file from elsewhere, so the folder must be inside the current folder
+    /// (the folder the user runs accept in), as verify writes it when given a relative one.
+    /// An absolute path, a `..` component, or a path that leads out through a symbolic link
+    /// is refused, naming the report and the key.
+    static func reportedGoldensFolder(_ path: String, reportFile: String) throws(DocumentError) -> URL {
+        func refuse(_ why: String) -> DocumentError {
+            DocumentError(
+                file: reportFile, keyPath: "goldens",
+                kind: .invalidValue(
+                    "\"\(path)\" \(why); accept writes only inside the current folder unless told where with --goldens DIR"))
+        }
+        if path.hasPrefix("/") { throw refuse("is an absolute path") }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if path.isEmpty || path.contains("\0") || components.contains("..") {
+            throw refuse("is not a relative path inside the current folder")
+        }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let folder = URL(fileURLWithPath: path, relativeTo: current)
+        // Through any symbolic link on the way (one the report's own folder may hold).
+        let real = BatchExporter.realPath(folder.standardizedFileURL)
+        let root = BatchExporter.realPath(current.standardizedFileURL)
+        guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
+            throw refuse("leads outside the current folder (to \(real))")
+        }
+        return URL(fileURLWithPath: path)
     }
 
     /// Why a golden name from a report cannot be written, or nil when it is a plain relative

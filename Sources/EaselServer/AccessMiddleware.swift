@@ -171,17 +171,38 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         ![.get, .head, .options].contains(method) && segments != ["api", "render"]
     }
 
+    /// Whether a `Host` header names this machine, read strictly: exactly `[::1]`,
+    /// `localhost` or an IPv4 literal 127.x.x.x (a server bound to 127.0.0.2 is reached as
+    /// that), each optionally followed by `:port` (digits only). Anything more is refused:
+    /// labels after the name (`[::1].evil.example`), userinfo (`127.0.0.1:1@evil.example`),
+    /// signs or spaces in a number. A DNS name that merely resolves here is not this machine.
     static func isLoopbackHost(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("[") {
-            name = String(name.prefix { $0 != "]" }.dropFirst())
-        } else if let colon = name.lastIndex(of: ":") {
-            name = String(name[..<colon])
+        let text = host.lowercased()
+        let name: Substring
+        let port: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return false }
+            name = text[...close]
+            let rest = text[text.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":") else { return false }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+        } else if let colon = text.firstIndex(of: ":") {
+            name = text[..<colon]
+            port = text[text.index(after: colon)...]
+        } else {
+            name = Substring(text)
+            port = nil
         }
-        // Any IPv4 loopback literal (a server bound to 127.0.0.2 is reached as that).
+        if let port {
+            guard (1...5).contains(port.count), port.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(port),
+                number <= 65535
+            else { return false }
+        }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        let isLoopbackIPv4 = octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
-        return name == "localhost" || name == "::1" || isLoopbackIPv4
+        let isLoopbackIPv4 =
+            octets.count == 4 && octets.first == "127"
+            && octets.allSatisfy { (1...3).contains($0.count) && $0.allSatisfy { ("0"..."9").contains($0) } && UInt8($0) != nil }
+        return name == "localhost" || name == "[::1]" || isLoopbackIPv4
     }
 
     static func isOwnOrigin(_ origin: String, host: String) -> Bool {
@@ -189,9 +210,13 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// A constant-time comparison of the bearer token (no early exit on the first difference).
+    /// The scheme is matched case-insensitively and may be followed by more than one space
+    /// (RFC 9110 §11.1: `bearer`, `BEARER` and `Bearer` are one scheme).
     static func bearerMatches(_ header: String?, token: String?) -> Bool {
-        guard let token, !token.isEmpty, let header, header.hasPrefix("Bearer ") else { return false }
-        let given = Array(header.dropFirst("Bearer ".count).utf8), expected = Array(token.utf8)
+        guard let token, !token.isEmpty, let header, let space = header.firstIndex(of: " "),
+            header[..<space].lowercased() == "bearer"
+        else { return false }
+        let given = Array(header[space...].drop { $0 == " " }.utf8), expected = Array(token.utf8)
         var difference = UInt8(given.count == expected.count ? 0 : 1)
         for index in 0..<expected.count { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
         return difference == 0
@@ -218,21 +243,29 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let started = DispatchTime.now().uptimeNanoseconds
         let route = ServerMetrics.route(method: request.method.rawValue, path: request.uri.path)
-        let response: Response
+        var response: Response
         do {
             response = try await next(request, context)
         } catch {
-            let problem = Self.problem(for: error, folder: folder)
+            var problem = Self.problem(for: error, folder: folder)
             if problem.status.code >= 500 && problem.status != .serviceUnavailable {
                 // The whole error, paths included, for the operator (the client's is hidden).
                 logger.error("request failed", metadata: ["route": "\(route)", "error": "\(problem.logDetail ?? "\(error)")"])
             }
             finish(request, route: route, status: problem.status.code, started: started)
+            problem.headers[Self.resourcePolicy] = "same-origin"
             return try problem.response(from: request, context: context)
         }
         finish(request, route: route, status: response.status.code, started: started)
+        response.headers[Self.resourcePolicy] = "same-origin"
         return response
     }
+
+    /// `Cross-Origin-Resource-Policy`, sent as `same-origin` on every answer: another site's
+    /// page cannot embed a render or a document (`<img>`, `<script>`) to learn whether it
+    /// exists, how large it is, or to start a large render. Pages of allowed origins use
+    /// CORS requests, which this header does not restrict.
+    static var resourcePolicy: HTTPField.Name { HTTPField.Name("Cross-Origin-Resource-Policy")! }
 
     private func finish(_ request: Request, route: String, status: Int, started: UInt64) {
         let elapsed = DispatchTime.now().uptimeNanoseconds - started

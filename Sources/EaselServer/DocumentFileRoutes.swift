@@ -19,11 +19,17 @@ import NIOPosix
 /// - `DELETE /api/documents/{path}`: moved to `$XDG_STATE_HOME/easel/trash/`.
 /// - `POST /api/documents/{path}/images` (body: a PNG or JPEG): a new image element, the
 ///   file stored as the document's type does (a card: an extension-less PNG named by a new
-///   UUID, as the app saves photos). One undo step; `If-Match` as for edits.
+///   UUID, as the app saves photos). One undo step; `If-Match` as for edits. Decoded in the
+///   render pool, under its timeout, like a render: a photo can take seconds to decode, and
+///   the file pool stays free for listing and saving.
 struct DocumentFileRoutes<Context: RequestContext>: Sendable {
     let service: DocumentService
     let limits: ServerLimits
     let files: NIOThreadPool
+    /// Uploads are decoded here, with renders.
+    let pool: RenderPool
+    /// The request bodies held at once, server-wide.
+    let bodies: BodyBudget
 
     struct Created: Encodable {
         var path: String
@@ -61,14 +67,21 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         guard type.hasPrefix("image/") || type.hasPrefix("application/octet-stream") else {
             throw Problem(.unsupportedMediaType, "upload a PNG or JPEG image (Content-Type image/png or image/jpeg)")
         }
-        let bytes = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+        // A place among the renders first, then the body: an upload the pool or the body
+        // budget refuses is refused before any of it is read.
+        _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
+        let ticket = try pool.admit()
+        defer { ticket.release() }
+        let body = try await AdmittedBody.read(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
+        defer { body.release() }
+        let bytes = body.bytes
         guard let format = ImageFormat.sniff(bytes) else {
             throw Problem(.unsupportedMediaType, "the upload is not a PNG, JPEG or WebP image", document: documentPath)
         }
         // Named by what the bytes are, not by the declared type: a drawing keeps the name.
         let ext = format == .png ? "png" : format == .jpeg ? "jpg" : "webp"
         let ifMatch = request.headers[.ifMatch]
-        let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
+        let outcome = try await pool.run(with: ticket) { () throws -> DocumentService.EditOutcome in
             do {
                 return try service.addUploadedImage(bytes, extension: ext, to: url, relativePath: documentPath, ifMatch: ifMatch)
             } catch {
@@ -85,7 +98,9 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
             throw Problem(.unsupportedMediaType, "send {\"kind\": \"card\"} or {\"kind\": \"drawing\"} as application/json")
         }
-        let body = try await DocumentRoutes<Context>.collect(request, limit: 64 << 10, timeout: limits.idleTimeout)
+        let admitted = try await AdmittedBody.read(request, limit: 64 << 10, timeout: limits.idleTimeout, budget: bodies)
+        defer { admitted.release() }
+        let body = admitted.bytes
         let service = self.service
         let created = try await files.runIfActive { () throws -> Created in
             do {

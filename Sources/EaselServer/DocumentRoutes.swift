@@ -19,8 +19,12 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     let limits: ServerLimits
     /// File work (listing, opening, saving) runs here, off the event loops.
     let files: NIOThreadPool
+    /// The request bodies held at once, server-wide.
+    let bodies: BodyBudget
     /// New documents, copies, deleting and uploads.
-    var fileRoutes: DocumentFileRoutes<Context> { DocumentFileRoutes(service: service, limits: limits, files: files) }
+    var fileRoutes: DocumentFileRoutes<Context> {
+        DocumentFileRoutes(service: service, limits: limits, files: files, pool: pool, bodies: bodies)
+    }
 
     func add(to router: Router<Context>) {
         fileRoutes.add(to: router)
@@ -122,24 +126,27 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         let url = try service.document(at: requestedPath)
         let documentPath = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let ifMatch = request.headers[.ifMatch]
-        var body: [UInt8] = []
+        var body: AdmittedBody?
         if action == "edits" {
             guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) ?? false else {
                 throw Problem(.unsupportedMediaType, "edits are JSON: send Content-Type: application/json")
             }
-            body = try await Self.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+            body = try await AdmittedBody.read(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
         }
-        let folder = service.folder, requestBody = body
+        defer { body?.release() }
+        let folder = service.folder, requestBody = body?.bytes ?? []
         let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
             do {
                 switch action {
                 case "undo":
                     return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
-                        [try editor.undo() ? "undid the last edit" : "nothing to undo"]
+                        try DocumentService.checkHistoryIsHere(editor, for: "undo", document: documentPath)
+                        return [try editor.undo() ? "undid the last edit" : "nothing to undo"]
                     }
                 case "redo":
                     return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
-                        [try editor.redo() ? "redid an edit" : "nothing to redo"]
+                        try DocumentService.checkHistoryIsHere(editor, for: "redo", document: documentPath)
+                        return [try editor.redo() ? "redid an edit" : "nothing to redo"]
                     }
                 default:
                     let edits = try EditRequest.parse(requestBody) { name in Self.file(at: name, in: folder) }
@@ -164,36 +171,6 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     }
 
     // MARK: Helpers
-
-    /// The request body, refused with 413 past `limit` bytes and 408 when the client takes
-    /// longer than `timeout` seconds to send it.
-    static func collect(_ request: Request, limit: Int, timeout: Double) async throws -> [UInt8] {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw Problem(.contentTooLarge, "the request body (\(length) bytes) is over the limit of \(limit) bytes")
-        }
-        let body = request.body
-        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                do {
-                    var buffer = try await body.collect(upTo: limit)
-                    return buffer.readBytes(length: buffer.readableBytes) ?? []
-                } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-                    throw Problem(.contentTooLarge, "the request body is over the limit of \(limit) bytes")
-                } catch {
-                    throw Problem(.badRequest, "the request body ended early or could not be read (\(error))")
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let bytes = first else {
-                throw Problem(.requestTimeout, "the request body did not arrive within \(Int(timeout)) seconds")
-            }
-            return bytes
-        }
-    }
 
     static func json(_ bytes: [UInt8], headers: HTTPFields = [:]) -> Response {
         var headers = headers
@@ -264,8 +241,17 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             }
             return Problem(status, ServedFolder.hidingServerPaths(in: error.description, folder: folder), document: document)
         default:
-            return Problem(
-                .internalServerError, ServedFolder.hidingServerPaths(in: "\(error)", folder: folder), document: document)
+            // Any other failure (Foundation's, naming the trash or another server file) tells
+            // the client paths of the served folder only; the log gets the rest.
+            // Foundation's errors name paths after `=` too (`NSFilePath=/…`), where
+            // `hidingAllPaths` does not look: the state folder is taken out by name first.
+            let text = "\(error)".replacingOccurrences(of: stateFolder.standardizedFileURL.path, with: "Easel's state folder")
+            var problem = Problem(
+                .internalServerError,
+                ServedFolder.hidingAllPaths(in: ServedFolder.hidingServerPaths(in: text, folder: folder)),
+                document: document)
+            problem.logDetail = "\(error)"
+            return problem
         }
     }
 }

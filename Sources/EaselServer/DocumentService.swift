@@ -93,9 +93,20 @@ final class DocumentService: Sendable {
                 let located = try registry.open(url)
                 images = located.referencedFiles.compactMap { file in file.path.map { ($0, FileStamp.of($0)) } }
                 summary.kind = (located.document as? any EditableDocument)?.kindName ?? located.contentType.identifier
-                let scene = try? DocumentRenderer.scene(for: located)
-                summary.warnings = (located.warnings + (scene?.warnings ?? [])).map {
-                    ServedFolder.hidingServerPaths(in: $0.description, folder: folder.url)
+                // Checked briefly: a listing must not wait for one heavy document's whole render.
+                let checked = Result {
+                    try DocumentRenderer.scene(
+                        for: located, deadline: RenderTimeout.deadline(seconds: Self.summaryCheckSeconds))
+                }
+                let sceneWarnings = (try? checked.get())?.warnings.map(\.description) ?? []
+                let timedOut =
+                    if case .failure(RenderError.timedOut) = checked {
+                        [
+                            "\(entry.relativePath): not checked in full: decoding its images and laying out its texts took longer than \(Int(Self.summaryCheckSeconds)) s"
+                        ]
+                    } else { [String]() }
+                summary.warnings = (located.warnings.map(\.description) + sceneWarnings + timedOut).map {
+                    ServedFolder.hidingServerPaths(in: $0, folder: folder.url)
                 }
             } catch {
                 summary.problem = ServedFolder.hidingServerPaths(in: "\(error)", folder: folder.url)
@@ -104,6 +115,9 @@ final class DocumentService: Sendable {
             return summary
         }
     }
+
+    /// The most seconds a listing spends checking one document for warnings.
+    static let summaryCheckSeconds = 2.0
 
     // MARK: One document
 
@@ -150,7 +164,8 @@ final class DocumentService: Sendable {
             + located.referencedFiles.compactMap { file in
                 file.path.map { ($0, FileStamp.of($0)) }
             }
-        var scene = try DocumentRenderer.scene(for: located, background: query.options.background)
+        var scene = try DocumentRenderer.scene(
+            for: located, background: query.options.background, deadline: limits.renderDeadline)
         try limits.prepare(&scene, options: query.options, document: relativePath)
         let file = try DocumentRenderer.export(scene, options: query.options)
         let stamps = sources.map {
@@ -213,6 +228,18 @@ final class DocumentService: Sendable {
         }
         return EditOutcome(
             revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo, results: results)
+    }
+
+    /// Throws 409 when `editor` has nothing to undo (or redo) because this server's state
+    /// folder holds no history of the document as it is now (another replica with a state
+    /// folder of its own wrote it last, say). Saying "nothing to undo" then would be false.
+    static func checkHistoryIsHere(_ editor: DocumentEditor, for action: String, document: String) throws {
+        let nothing = action == "undo" ? !editor.canUndo : !editor.canRedo
+        guard nothing, editor.historyIsElsewhere else { return }
+        throw Problem(
+            .conflict,
+            "cannot \(action): this server's state folder holds no undo history of the document as it is now; it was last changed elsewhere (another easel serve replica with a state folder of its own, the CLI with another XDG_STATE_HOME, or another program). Give every replica the same state folder on shared storage (XDG_STATE_HOME) to undo across them",
+            document: document)
     }
 
     /// Applies `request`'s operations as one undo step.
@@ -326,8 +353,7 @@ final class DocumentService: Sendable {
     func moveToTrash(_ url: URL) throws {
         // Under the document's lock, as every edit is: an edit in flight saves first, and
         // an edit waiting for the lock finds the document gone, so none writes it back.
-        let lock = try DocumentLock(
-            at: try state.folder(forDocument: url).appendingPathComponent("lock"), for: url, timeout: limits.lockTimeout)
+        let lock = try DocumentLock(beside: url, timeout: limits.lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         var status = stat()
         guard lstat(url.path, &status) == 0,
@@ -338,15 +364,54 @@ final class DocumentService: Sendable {
                 kind: .io("is not a document (a folder or a special file named like one); easel serve deletes documents only"))
         }
         let trash = state.url.appendingPathComponent("trash")
-        try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+        do { try FileIO.createFolders(at: trash.path, permissions: 0o700) } catch {
+            // Said of the document, with the trash named in the reason: the server's fault.
+            throw DocumentError(file: url.path, kind: .io("cannot create Easel's trash \(trash.path): \(error.reason)"))
+        }
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
-        let target = trash.appendingPathComponent("\(stamp)-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
+        let target = trash.appendingPathComponent(
+            Self.trashName(for: url.lastPathComponent, prefix: "\(stamp)-\(UUID().uuidString.prefix(8))-"))
         guard rename(url.path, target.path) == 0 else {
+            let code = errno
+            guard code == EXDEV else {
+                // The reason names the trash (in the state folder): the client is told it was
+                // the server's fault, the path itself only the log.
+                throw DocumentError(
+                    file: url.path,
+                    kind: .io("cannot be moved to Easel's trash \(target.path): \(String(cString: strerror(code)))"))
+            }
             // Another file system: copy, then remove the original only once the copy is whole.
             try FileManager.default.copyItem(at: url, to: target)
             try FileManager.default.removeItem(at: url)
             return
         }
+    }
+
+    /// The longest file name Linux file systems take, in bytes (`NAME_MAX`).
+    static let maxNameBytes = 255
+
+    /// The name of a document `name` in the trash: `prefix` (its time and a unique part)
+    /// then the name, cut (at a character boundary, keeping a short extension, so a
+    /// package stays one) to fit `maxNameBytes`: a document may have a name of 255 bytes
+    /// already, and the prefix must not make it one the file system refuses.
+    static func trashName(for name: String, prefix: String) -> String {
+        let room = maxNameBytes - prefix.utf8.count
+        guard name.utf8.count > room else { return prefix + name }
+        var stem = Substring(name)
+        var suffix = Substring("")
+        if let dot = name.lastIndex(of: "."), name[dot...].utf8.count <= 32 {
+            stem = name[..<dot]
+            suffix = name[dot...]
+        }
+        var cut = ""
+        var bytes = 0
+        for character in stem {
+            let size = character.utf8.count
+            guard bytes + size <= room - suffix.utf8.count else { break }
+            cut.append(character)
+            bytes += size
+        }
+        return prefix + cut + suffix
     }
 
     /// Whether an `If-Match` value names `revision` (`*` matches any; quotes and a weak

@@ -1,4 +1,5 @@
 import EaselDocuments
+import EaselGeometry
 import EaselSupport
 import Foundation
 import Hummingbird
@@ -21,11 +22,19 @@ public struct EaselServer: Sendable {
     let feed: ChangeFeed
     let logger: Logger
     let files: NIOThreadPool
+    /// The request bodies held in memory at once (`ServerLimits.maxBufferedBodyBytes`).
+    let bodies: BodyBudget
+    /// The open connections, for the connection cap (`ServerLimits.maxConnections`).
+    let connections: ConnectionRegistry
     let editor = EditorRoutes<BasicRequestContext>()
 
-    /// A server for `configuration`; throws when the folder is not one, or when it would
-    /// listen beyond this machine without a token.
+    /// A server for `configuration`; throws when the folder is not one, when it would
+    /// listen beyond this machine without a token, or when its token is too weak (see
+    /// `TokenStrength`: at least 16 bytes and 8 distinct characters).
     public init(configuration: ServerConfiguration, registry: DocumentRegistry = .standard) throws {
+        if let token = configuration.token, !token.isEmpty, let weakness = TokenStrength.weakness(of: token) {
+            throw ServerSetupError(weakness)
+        }
         if !configuration.bindsLoopback && (configuration.token ?? "").isEmpty {
             throw ServerSetupError(
                 "refusing to listen on \(configuration.host) without a token: anyone who can reach it could read and edit the documents; give --token-file, or bind 127.0.0.1"
@@ -37,7 +46,8 @@ public struct EaselServer: Sendable {
             folder: folder, registry: registry, limits: configuration.limits, stateFolder: configuration.stateFolder)
         pool = RenderPool(
             workers: configuration.limits.renderWorkers, queueLimit: configuration.limits.renderQueue,
-            timeout: .milliseconds(Int64(configuration.limits.renderTimeout * 1000)), maxWait: configuration.limits.maxQueueWait)
+            timeout: .milliseconds(Int64(saturating: configuration.limits.renderTimeout * 1000)),
+            maxWait: configuration.limits.maxQueueWait)
         metrics = ServerMetrics()
         feed = ChangeFeed(folder: folder, registry: registry, maxSubscribers: configuration.limits.maxEventStreams)
         var logger = Logger(label: "easel.serve") { label in
@@ -47,6 +57,8 @@ public struct EaselServer: Sendable {
         self.logger = logger
         files = NIOThreadPool(numberOfThreads: 4)
         files.start()
+        bodies = BodyBudget(capacity: configuration.limits.maxBufferedBodyBytes)
+        connections = ConnectionRegistry(limit: ConnectionCap.effectiveLimit(configured: configuration.limits.maxConnections))
     }
 
     /// The router with every route and middleware.
@@ -68,11 +80,12 @@ public struct EaselServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         DocumentRoutes<BasicRequestContext>(
-            service: service, pool: pool, metrics: metrics, limits: configuration.limits, files: files
+            service: service, pool: pool, metrics: metrics, limits: configuration.limits, files: files, bodies: bodies
         )
         .add(to: router)
         EventRoutes<BasicRequestContext>(feed: feed).add(to: router)
-        StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits).add(to: router)
+        StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits, bodies: bodies)
+            .add(to: router)
         editor.add(to: router)
         return router
     }
@@ -91,13 +104,16 @@ public struct EaselServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.limits
         let channel = HTTP1Channel.Configuration(
-            idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)),
+            idleTimeout: .milliseconds(Int64(saturating: limits.idleTimeout * 1000)),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100))
+        // Connections are capped below the file descriptor limit, the idle ones closed first
+        // under pressure, so a flood of idle connections cannot starve `/healthz`.
         return Application(
-            router: router(), server: .http1(configuration: channel),
+            router: router(), server: .trackedHTTP1(configuration: channel, registry: connections),
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "easel"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "easel",
+                availableConnectionsDelegate: ConnectionCap(registry: connections)),
             services: [Lifecycle(server: self)],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -14,6 +14,9 @@ import NIOPosix
 /// would take longer than `maxWait` at the recent average render time. Under a flood the
 /// requests that are served are then served quickly (their latency stays near `maxWait`
 /// plus one render), and the rest are told at once to come back later.
+///
+/// A request with a body (a sent document, an upload) takes its place (`admit()`) before
+/// its body is read, so a request the queue refuses never costs the memory of its body.
 final class RenderPool: Sendable {
     /// Renders at a time.
     let workers: Int
@@ -43,6 +46,15 @@ final class RenderPool: Sendable {
     /// Runs `work` on a worker and returns its result; throws a 503 `Problem` when the
     /// queue is full or the render takes longer than the timeout.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(with: try admit(), work)
+    }
+
+    /// A place among the renders running or waiting, taken before the request's body is read:
+    /// a request the queue refuses is refused at once, before any of its bytes are buffered.
+    /// Throws a 503 `Problem` (with `Retry-After`) when the queue is full or the renders
+    /// ahead would take longer than `maxWait`. The place counts against the queue from now
+    /// until the ticket is released or the work it runs ends.
+    func admit() throws -> Ticket {
         let average = averageRender.withLock { $0 }
         let refusal = admitted.withLock { count -> String? in
             guard count < workers + queueLimit else {
@@ -59,9 +71,26 @@ final class RenderPool: Sendable {
             return nil
         }
         if let refusal { throw Self.busy(refusal) }
+        return Ticket { self.admitted.withLock { $0 -= 1 } }
+    }
+
+    /// Runs `work` on a worker in the place `ticket` holds (see `run(_:)`); the place is
+    /// given back when the work ends, even when the request was answered at the timeout first.
+    func run<T: Sendable>(with ticket: Ticket, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard ticket.start() else { throw Self.busy("the render's place in the queue was given up") }
+        // Set once the request is answered: work still waiting for a worker by then is not started.
+        let answered = Locked(false)
+        // When the request is answered with 503 at the latest: every decode the work does
+        // without a deadline of its own (an upload's image, deep in an edit) stops then too.
+        let (seconds, attoseconds) = timeout.components
+        let deadline =
+            DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400)) * 1_000_000_000
+            + UInt64(max(0, attoseconds)) / 1_000_000_000
         let task = Task { () throws -> T in
-            defer { self.admitted.withLock { $0 -= 1 } }
+            defer { ticket.finish() }
             return try await threads.runIfActive {
+                // The client has had its 503 already: drawing (or saving an upload) now helps nobody.
+                if answered.withLock({ $0 }) { throw Self.busy("the request was given up while it waited for a worker") }
                 let started = DispatchTime.now().uptimeNanoseconds
                 defer {
                     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -70,13 +99,12 @@ final class RenderPool: Sendable {
                 // The render's strips and PNG bands take only the cores other renders leave idle.
                 EncoderParallelism.begin()
                 defer { EncoderParallelism.end() }
-                return try work()
+                return try DecodeDeadline.applying(deadline) { try work() }
             }
         }
         // Whichever comes first, the render or the timeout, answers. (A task group would
         // wait for the render however long it took: a running render cannot be cancelled
         // from outside; it stops by itself at its scene's deadline.)
-        let answered = Locked(false)
         return try await withCheckedThrowingContinuation { continuation in
             @Sendable func answer(_ result: Result<T, any Error>) {
                 guard
@@ -107,4 +135,49 @@ final class RenderPool: Sendable {
     }
 
     func shutdown() async { try? await threads.shutdownGracefully() }
+
+    /// A place in the pool (`admit()`): released by the route when it ends without running
+    /// work (its body was refused, or ended early), or when the work it ran ends. Releasing
+    /// twice, or after the work started, does nothing; a ticket dropped unreleased gives
+    /// its place back when it goes away.
+    final class Ticket: Sendable {
+        private enum State { case held, running, done }
+        private let state = Locked(State.held)
+        private let giveBack: @Sendable () -> Void
+
+        fileprivate init(giveBack: @escaping @Sendable () -> Void) { self.giveBack = giveBack }
+
+        /// Gives the place back unless work is running in it (that work gives it back when it ends).
+        func release() {
+            let wasHeld = state.withLock { state -> Bool in
+                guard state == .held else { return false }
+                state = .done
+                return true
+            }
+            if wasHeld { giveBack() }
+        }
+
+        /// Marks the place as running work; false when it was released already.
+        fileprivate func start() -> Bool {
+            state.withLock { state in
+                guard state == .held else { return false }
+                state = .running
+                return true
+            }
+        }
+
+        /// The work has ended: the place is given back.
+        fileprivate func finish() {
+            let wasRunning = state.withLock { state -> Bool in
+                guard state == .running else { return false }
+                state = .done
+                return true
+            }
+            if wasRunning { giveBack() }
+        }
+
+        deinit {
+            if state.withLock({ $0 }) != .done { giveBack() }
+        }
+    }
 }

@@ -48,8 +48,32 @@ public struct ServerConfiguration: Sendable {
 /// The bounds of `easel serve` (the README lists them). The document budgets of `easel`
 /// itself (file sizes, element counts, image pixels) apply on top of these.
 public struct ServerLimits: Sendable {
-    /// The largest request body (a document and its images for a stateless render).
+    /// The largest request body (a document and its images for a stateless render). A body
+    /// declared larger is refused (413) before any of it is read; one sent without a length
+    /// is refused as soon as it passes this.
     public var maxBodyBytes = 32 << 20
+    /// Bytes of request bodies held in memory at once, server-wide: each body reserves its
+    /// declared length (or `maxBodyBytes` when it declares none) before it is read, and a
+    /// request that finds this spent is refused at once (503 with `Retry-After`). A render
+    /// (or an upload) also takes its place in the render queue before its body is read.
+    ///
+    /// The memory this bounds: at rest (about 45 MiB) plus this budget plus what the render
+    /// workers hold while they unpack and render (one body's unpacking each; a render's own
+    /// pixels are bounded by `maxRenderPixels`). With the defaults a flood of 32 MiB POSTs
+    /// stays under 256 MiB of RSS: `Tests/Scripts/flood.py` measured 40 parallel 32 MiB POSTs
+    /// to `/api/render` at a peak of 191 MiB (debug build, two cores; 4 served, 36 refused
+    /// with 503; 1.4 GB before the budget), `/healthz` answering throughout.
+    public var maxBufferedBodyBytes = 128 << 20
+    /// Connections open at once. At most the file descriptor limit (raised to its hard
+    /// limit at start) less 64 kept for the server's own files (`ConnectionCap.reservedDescriptors`).
+    /// When it is reached, the connection idle the longest (none of its requests in
+    /// progress) is closed, as nginx reuses keep-alive connections, so a new client (a
+    /// health probe) still gets in; a connection in the middle of a request is never closed
+    /// for this. With every connection busy, new ones wait in the listen backlog. Measured by
+    /// `Tests/Scripts/flood.py`: 1,000 idle connections under a 1,024-file limit (cap 960)
+    /// and 400 under a 256-file limit (cap 192) leave `/healthz` answering in under 10 ms,
+    /// the server at 57 and 46 MiB.
+    public var maxConnections = 1024
     /// The most parts of a multipart request.
     public var maxParts = 64
     /// The largest header section.
@@ -80,12 +104,14 @@ public struct ServerLimits: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Readies `scene` for a render starting now with `options`, the one rule for stored and
-    /// sent documents alike: it stops drawing `renderTimeout` seconds from now (the request
-    /// has been answered with 503 by then), and an output over `maxRenderPixels` is refused
-    /// (413) before any pixel is allocated.
+    /// The deadline of a render starting now, the one rule for stored and sent documents
+    /// alike: its decoding, layout and drawing stop `renderTimeout` seconds from now (the
+    /// request has been answered with 503 by then). Give it to `DocumentRenderer.scene`.
+    var renderDeadline: UInt64? { RenderTimeout.deadline(seconds: renderTimeout) }
+
+    /// Readies `scene` for a render with `options`: an output over `maxRenderPixels` is
+    /// refused (413) before any pixel is allocated.
     func prepare(_ scene: inout Scene, options: RenderOptions, document: String?) throws {
-        scene.deadline = RenderTimeout.deadline(seconds: renderTimeout)
         let pixels = try options.size.pixelSize(for: scene.canvasSize)
         guard pixels.width * pixels.height <= maxRenderPixels else {
             throw Problem(

@@ -18,6 +18,8 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
     let service: DocumentService
     let pool: RenderPool
     let limits: ServerLimits
+    /// The request bodies held at once, server-wide.
+    let bodies: BodyBudget
 
     func add(to router: Router<Context>) {
         router.post("/api/render") { request, _ in try await render(request) }
@@ -47,14 +49,23 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         let query = try RenderQuery.parse(format: format, query: rest, also: ["format", "kind"])
         let contentType = (request.headers[.contentType] ?? "").lowercased()
         guard Self.bodyTypes.contains(where: contentType.hasPrefix) else { throw Self.unsupportedBody }
-        let body = try await DocumentRoutes<Context>.collect(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout)
+        // Admitted before a byte of the body is read: a body over the limit, a full render
+        // queue and a spent body budget are each refused at once, so a flood of large POSTs
+        // is answered without being buffered.
+        _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
+        let ticket = try pool.admit()
+        defer { ticket.release() }
+        let admitted = try await AdmittedBody.read(
+            request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
+        defer { admitted.release() }
+        let body = admitted.bytes
         let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "")
         let registry = service.registry, unpackLimits = limits
         let requestedKind = kind
         // Unpacked in the pool: a zip is inflated by a render worker (at most one per core,
         // the rest wait or are refused), never on the server's own threads, so a flood of
         // zips can neither stall the server nor hold more than a few inflated bodies at once.
-        let file = try await pool.run { () throws -> (bytes: [UInt8], warnings: Int) in
+        let file = try await pool.run(with: ticket) { () throws -> (bytes: [UInt8], warnings: Int) in
             let (documentFile, imageFiles, zipName) = try Self.unpack(
                 body, contentType: contentType, boundary: boundary, registry: registry, limits: unpackLimits)
             let entry = try Self.entry(for: requestedKind, zipName: zipName, document: documentFile, registry: registry)
@@ -69,7 +80,8 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                     warnings: &warnings)
                 let located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
                 var scene = try DocumentRenderer.scene(
-                    for: located, background: query.options.background, images: ImageLoader(files: imageFiles))
+                    for: located, background: query.options.background, images: ImageLoader(files: imageFiles),
+                    deadline: unpackLimits.renderDeadline)
                 try unpackLimits.prepare(&scene, options: query.options, document: "request body")
                 let file = try DocumentRenderer.export(scene, options: query.options)
                 return (file.bytes, file.warnings.count)

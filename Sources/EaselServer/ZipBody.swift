@@ -7,26 +7,46 @@ import ZIPFoundation
 /// registered type reads; its images are the files in its resource folder. Bounded
 /// against zip bombs: at most `maxEntries` entries, each file at most `maxFileBytes`
 /// decompressed and all of them `maxTotalBytes` (counted as they inflate, whatever the
-/// headers claim); no absolute paths, `..`, or links.
-enum ZipBody {
-    struct Contents {
+/// headers claim); no absolute paths, `..`, or links. Its bytes are checked by
+/// `ZipStructure` first: ZIPFoundation trusts a zip's offsets and traps on bad ones.
+/// `package` so the zip fuzz target (Fuzz/) can read zips as the server does.
+package enum ZipBody {
+    /// What a zip body holds: the document and its images.
+    package struct Contents {
         /// The document's path inside the zip ("card.rwcard", "Art.drawing").
-        var documentPath: String
+        package var documentPath: String
         /// The document as a file wrapper (a package folder is a directory).
-        var document: FileWrapper
+        package var document: FileWrapper
         /// The images, by the name the document uses (relative to its resource folder).
-        var images: [String: [UInt8]]
+        package var images: [String: [UInt8]]
     }
 
-    struct Limits {
-        var maxEntries = 256
-        var maxFileBytes = 64 << 20
-        var maxTotalBytes = 256 << 20
+    /// The most a zip may hold: entries, and bytes inflated per file and in all.
+    package struct Limits {
+        /// The most entries (files and folders).
+        package var maxEntries: Int
+        /// The most bytes one file inflates to.
+        package var maxFileBytes: Int
+        /// The most bytes all files inflate to together.
+        package var maxTotalBytes: Int
+
+        /// Limits of `maxEntries` entries, `maxFileBytes` a file and `maxTotalBytes` in all.
+        package init(maxEntries: Int = 256, maxFileBytes: Int = 64 << 20, maxTotalBytes: Int = 256 << 20) {
+            self.maxEntries = maxEntries
+            self.maxFileBytes = maxFileBytes
+            self.maxTotalBytes = maxTotalBytes
+        }
     }
 
     private struct TooLarge: Error {}
 
-    static func read(_ body: [UInt8], registry: DocumentRegistry, limits: Limits = Limits()) throws(Problem) -> Contents {
+    /// The document and images of the zip `body`, or a problem saying what is wrong with it.
+    package static func read(_ body: [UInt8], registry: DocumentRegistry, limits: Limits = Limits()) throws(Problem)
+        -> Contents
+    {
+        // ZIPFoundation traps on offsets past the body and spins on deflate streams that
+        // run off its end: nothing reaches it that has not been checked byte by byte.
+        try ZipStructure.check(body, limits: limits)
         let archive: Archive
         do {
             archive = try Archive(data: Data(body), accessMode: .read)
@@ -37,9 +57,7 @@ enum ZipBody {
         var total = 0, count = 0
         for entry in archive {
             count += 1
-            guard count <= limits.maxEntries else {
-                throw Problem(.contentTooLarge, "more than \(limits.maxEntries) entries in the zip")
-            }
+            guard count <= limits.maxEntries else { throw tooManyEntries(limits) }
             let path = entry.path.hasSuffix("/") ? String(entry.path.dropLast()) : entry.path
             let components = path.split(separator: "/", omittingEmptySubsequences: false)
             guard !path.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
@@ -58,9 +76,7 @@ enum ZipBody {
                     if bytes.count > limits.maxFileBytes || total > limits.maxTotalBytes { throw TooLarge() }
                 }
             } catch is TooLarge {
-                throw Problem(
-                    .contentTooLarge,
-                    "the zip inflates past \(limits.maxFileBytes >> 20) MiB a file or \(limits.maxTotalBytes >> 20) MiB in all")
+                throw tooLarge(limits)
             } catch {
                 throw Problem(.badRequest, "the zip entry \"\(entry.path)\" cannot be read (\(error))")
             }
@@ -103,6 +119,18 @@ enum ZipBody {
             images[String(path.dropFirst(prefix.count))] = bytes
         }
         return Contents(documentPath: documentPath, document: document, images: images)
+    }
+
+    /// The answer to a zip that inflates past `limits`.
+    static func tooLarge(_ limits: Limits) -> Problem {
+        Problem(
+            .contentTooLarge,
+            "the zip inflates past \(limits.maxFileBytes >> 20) MiB a file or \(limits.maxTotalBytes >> 20) MiB in all")
+    }
+
+    /// The answer to a zip of more than `limits.maxEntries` entries.
+    static func tooManyEntries(_ limits: Limits) -> Problem {
+        Problem(.contentTooLarge, "more than \(limits.maxEntries) entries in the zip")
     }
 
     /// The files below `prefix` as a directory wrapper, folders nested.

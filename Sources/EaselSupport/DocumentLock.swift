@@ -1,23 +1,65 @@
+import CEaselSystem
 import Foundation
 
-/// An advisory lock on a document, so that two easel processes never edit it at once: an
-/// exclusive `flock` on a lock file in Easel's state folder (the document itself cannot
-/// carry the lock, because saving replaces its file, and nothing is left beside it). Held
-/// from opening to saving; released when the value is released or the process ends,
+/// An advisory lock on a document, so that no two editors — easel processes, `easel serve`
+/// replicas on other machines sharing the folder, threads of one server — ever edit it at
+/// once: the revision a client's `If-Match` names is compared, and the edit written, under
+/// it. Held from opening to saving; released when the value is released or the process ends,
 /// however it ends.
+///
+/// It lives beside the document, where every editor of the folder sees it (a state folder
+/// may not be shared between replicas): one byte of the folder's hidden `.easel.lock` file,
+/// at an offset taken from the document's name, locked with an open-file-description lock
+/// (`F_OFD_SETLK`), which NFS honours across clients. The document itself cannot carry the
+/// lock, because saving replaces its file (and a package is a folder). One empty file per
+/// folder is all that is left beside the documents; its name contains no `.rwcard`, so the
+/// Cards app, which loads every file whose name does, never reads it.
 package final class DocumentLock {
     private let fd: Int32
     /// The lock file.
     package let url: URL
 
-    /// Takes the lock at `lockFile` for `document`, waiting up to `timeout` seconds for
-    /// another holder to finish. The lock file is opened without following links.
-    package init(at lockFile: URL, for document: URL, timeout: Double = 5) throws(DocumentError) {
+    /// The name of the lock file in a documents' folder.
+    package static let fileName = ".easel.lock"
+
+    /// Takes the lock of the document at `document`, waiting up to `timeout` seconds for
+    /// another editor to finish with it.
+    package init(beside document: URL, timeout: Double = 5) throws(DocumentError) {
+        let lockFile = document.deletingLastPathComponent().appendingPathComponent(Self.fileName)
+        // Offsets below 2^40: each document its own byte; two names that share one only wait
+        // for each other.
+        let offset = Int64(FNV1a.hash(document.lastPathComponent) % (1 << 40))
+        fd = try Self.locked(lockFile, for: document, permissions: 0o666, timeout: timeout) { easel_lock_byte($0, offset) == 0 }
         url = lockFile
-        fd = open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    }
+
+    /// Takes an exclusive `flock` on `lockFile` for `document` (the sidecar lock of earlier
+    /// Easel versions), waiting up to `timeout` seconds. The file is opened without
+    /// following links.
+    package init(at lockFile: URL, for document: URL, timeout: Double = 5) throws(DocumentError) {
+        fd = try Self.locked(lockFile, for: document, permissions: 0o600, timeout: timeout) { flock($0, LOCK_EX | LOCK_NB) == 0 }
+        url = lockFile
+    }
+
+    /// Takes the sidecar lock only if it is free now; nil when another process holds it.
+    package static func tryLocking(_ lockFile: URL, for document: URL) -> DocumentLock? {
+        try? DocumentLock(at: lockFile, for: document, timeout: 0)
+    }
+
+    /// Opens `lockFile` (not following links; a regular file) and retries `take` on it every
+    /// 20 ms until it succeeds or `timeout` seconds have passed. The descriptor is closed
+    /// on every failure.
+    private static func locked(
+        _ lockFile: URL, for document: URL, permissions: mode_t, timeout: Double, take: (Int32) -> Bool
+    ) throws(DocumentError) -> Int32 {
+        let created = !FileIO.entryExists(atPath: lockFile.path)
+        let fd = Glibc.open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, permissions)
+        // Made with exactly `permissions` whatever the umask: another user who may edit the
+        // folder's documents must be able to take their locks too.
+        if fd >= 0, created { fchmod(fd, permissions) }
         guard fd >= 0 else {
             throw DocumentError(
-                file: document.path, kind: .io(FileIO.describeErrno("cannot create the lock file \(lockFile.path)")))
+                file: document.path, kind: .io(FileIO.describeErrno("cannot open the lock file \(lockFile.path)")))
         }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
@@ -25,24 +67,24 @@ package final class DocumentLock {
             throw DocumentError(file: document.path, kind: .io("the lock file \(lockFile.path) is not a regular file; remove it"))
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+        while !take(fd) {
+            let reason = errno
+            let busy = reason == EWOULDBLOCK || reason == EAGAIN || reason == EACCES
+            guard busy || reason == EINTR, Date() < deadline else {
                 close(fd)
                 throw DocumentError(
                     file: document.path,
-                    kind: .io("another easel is editing this document; try again when it has finished"))
+                    kind: .io(
+                        busy
+                            ? "another easel is editing this document; try again when it has finished"
+                            : "cannot lock \(lockFile.path): \(String(cString: strerror(reason)))"))
             }
             usleep(20_000)
         }
-    }
-
-    /// Takes the lock only if it is free now; nil when another process holds it.
-    package static func tryLocking(_ lockFile: URL, for document: URL) -> DocumentLock? {
-        try? DocumentLock(at: lockFile, for: document, timeout: 0)
+        return fd
     }
 
     deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
+        close(fd)  // releases either kind of lock
     }
 }

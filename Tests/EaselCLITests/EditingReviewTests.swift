@@ -30,7 +30,10 @@ struct EditingReviewTests {
         let photo = ProcessRunner.packageRoot.appendingPathComponent("Tests/EaselRenderTests/Images/orientation-6.jpg")
         let refusedImage = try s.run(["add", "c.rwcard", "image", photo.path, "--at", "650,-999999"])
         #expect(refusedImage.status == 1, "\(refusedImage.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path).sorted() == ["c.rwcard", "d.drawing"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.folder.path).sorted() == [
+                ".easel.lock", "c.rwcard", "d.drawing",
+            ])
         #expect(try s.bytes("c.rwcard") == card && s.bytes("d.drawing") == drawing)
         try s.ok(["info", "d.drawing"])
         // In a session the refused edit is one failure; the others are saved.

@@ -171,7 +171,9 @@ struct EditHistoryTests {
         var editor = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
         _ = try editor.add(ElementRequest(kind: "star", documentName: "d.drawing"))
         try editor.save()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["d.drawing"])
+        // The folder's lock file (empty, hidden, no ".rwcard" in its name) and nothing else.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".easel.lock", "d.drawing"])
+        #expect(try Data(contentsOf: folder.file(".easel.lock")).isEmpty)
     }
 
     @Test func aSaveEaselCouldNotOpenAgainIsRefusedAndNothingChanges() throws {
@@ -206,10 +208,10 @@ struct EditHistoryTests {
         let before = try Data(contentsOf: url)
         // A folder where the history index goes: the document is renamed into place first,
         // then the index rename fails, and the document must be put back.
-        let index = try #require(
-            FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?
-                .compactMap { $0 as? URL }.first { $0.lastPathComponent == "lock" }
-        ).deletingLastPathComponent().appendingPathComponent("index.json")
+        let documents = state.url.appendingPathComponent("documents")
+        let index = documents.appendingPathComponent(
+            try #require(try FileManager.default.contentsOfDirectory(atPath: documents.path).first)
+        ).appendingPathComponent("index.json")
         var editor = try DocumentEditor(opening: url, stateFolder: state.url)
         // Planted once the editor is open (opening removes a history it cannot read).
         try? FileManager.default.removeItem(at: index)

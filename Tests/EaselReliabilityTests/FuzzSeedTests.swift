@@ -18,6 +18,7 @@ struct FuzzSeedTests {
         #expect(Self.inputs("documents").count >= 5)
         #expect(Self.inputs("png").count >= 5)
         #expect(Self.inputs("render").count >= 5)
+        #expect(Self.inputs("zip").count >= 5)
     }
 
     @Test(arguments: inputs("documents")) func documentSeed(_ url: URL) throws {
@@ -30,5 +31,9 @@ struct FuzzSeedTests {
 
     @Test(arguments: inputs("render")) func renderSeed(_ url: URL) throws {
         #expect(FuzzProperties.drawingRenders(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
+    }
+
+    @Test(arguments: inputs("zip")) func zipSeed(_ url: URL) throws {
+        #expect(FuzzProperties.zipReads(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
     }
 }

@@ -129,18 +129,18 @@ struct ServerEditingTests {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
         #expect(try await post(server, "edits", #"{"verb":"background","color":"red"}"#).status == 200)
-        // The document's lock in the state folder, made unusable.
-        let locks =
+        // The document's folder in the state folder, made unusable: a file in its place.
+        let indexes =
             FileManager.default.enumerator(atPath: server.stateFolder.path)?.compactMap { $0 as? String }
-            .filter { $0.hasSuffix("/lock") } ?? []
-        let lock = server.stateFolder.appendingPathComponent(try #require(locks.first))
-        try FileManager.default.removeItem(at: lock)
-        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+            .filter { $0.hasSuffix("/index.json") } ?? []
+        let history = server.stateFolder.appendingPathComponent(try #require(indexes.first)).deletingLastPathComponent()
+        try FileManager.default.removeItem(at: history)
+        try Data("not a folder".utf8).write(to: history)
         let refused = try await post(server, "edits", #"{"verb":"background","color":"blue"}"#)
         // The server's fault, not a conflict the client could resolve.
         #expect(refused.status == 500, "\(refused.text)")
         let detail = try #require(refused.json["detail"] as? String)
-        #expect(!detail.contains(server.stateFolder.path) && !detail.contains("/lock"), "\(detail)")
+        #expect(!detail.contains(server.stateFolder.path) && !detail.contains(history.lastPathComponent), "\(detail)")
     }
 
     @Test func theHistoryIsTheCLIsBothWays() async throws {

@@ -200,6 +200,19 @@ badCRC[30] ^= 0xFF
 try add("png-corrupt", imageCard(#""IMG""#), "renders", ["corrupt PNG"], files: ["IMG": badCRC])
 try add("png-truncated", imageCard(#""IMG""#), "renders", ["truncated PNG"], files: ["IMG": Array(good.prefix(good.count / 2))])
 try add("png-zero-bytes", imageCard(#""IMG""#), "renders", ["the file is empty"], files: ["IMG": []])
+// JPEG decoder bombs (the red team's: a progressive photo of thousands of scans; one whose
+// coefficient buffers alone would be 294 MB), made from the photo fixtures.
+let photos = URL(fileURLWithPath: "Tests/EaselRenderTests/Images")
+let manyScans = [UInt8](try Data(contentsOf: photos.appendingPathComponent("scans-98.jpg")))
+let lastScan = manyScans.indices.last { manyScans[$0] == 0xFF && manyScans[$0 + 1] == 0xDA }!
+var scanBomb = Array(manyScans.dropLast(2))
+for _ in 0..<300 { scanBomb += manyScans[lastScan..<(manyScans.count - 2)] }
+try add(
+    "jpeg-scan-bomb", imageCard(#""IMG""#), "renders", ["the file has more than 100 scans"],
+    files: ["IMG": scanBomb + [0xFF, 0xD9]])
+try add(
+    "jpeg-coefficients-294mb", imageCard(#""IMG""#), "renders", ["of the decoder's own memory besides its pixels"],
+    files: ["IMG": [UInt8](try Data(contentsOf: photos.appendingPathComponent("progressive-claims-7000.jpg")))])
 func ihdr(width: UInt32, height: UInt32) -> [UInt8] {
     func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
     func crc(_ bytes: [UInt8]) -> UInt32 {

@@ -34,6 +34,13 @@ int easel_contains_bytes(const void *haystack, size_t length, const void *needle
 // step the kernel does atomically). Returns 0, or -1 with errno set (EEXIST: `to` exists).
 int easel_rename_noreplace(const char *from, const char *to);
 
+// Takes an exclusive lock on the one byte at `offset` of the file open as `fd` (which must be
+// open for writing), without waiting: an open-file-description lock (F_OFD_SETLK), so two
+// opens in one process exclude each other as two processes do, released when the file is
+// closed, and honoured across machines by NFS. Returns 0, or -1 with errno set (EAGAIN or
+// EACCES: another holds it).
+int easel_lock_byte(int fd, int64_t offset);
+
 // Starts a thread running `body(context)`, placed on another processor than the calling
 // thread's when the caller may run on more than one; once running, the thread may move to
 // any processor the caller may use. (A new thread left to the kernel was measured to start

@@ -55,7 +55,8 @@ public enum OutputSize: Codable, Hashable, Sendable, CustomStringConvertible {
         }
         guard width.isFinite, height.isFinite, width < 1e9, height < 1e9 else {
             throw .tooLarge(
-                width: Int(saturating: min(width, 1e9)), height: Int(saturating: min(height, 1e9)), limit: "\(RenderLimits.maxOutputPixels) pixels")
+                width: Int(saturating: min(width, 1e9)), height: Int(saturating: min(height, 1e9)),
+                limit: "\(RenderLimits.maxOutputPixels) pixels")
         }
         let pixels = (width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
         guard width >= 0.5, height >= 0.5 else {

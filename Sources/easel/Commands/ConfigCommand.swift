@@ -23,13 +23,25 @@ struct ConfigCommand: EaselCommand {
     var action: Action
     @Argument(help: "The setting.")
     var key: String?
-    @Argument(help: "The new value (for set).")
-    var value: String?
+    // Everything else on the line, so that `set scale -1` is read as a value (and told
+    // what is expected), not as an unknown option "-1".
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new value (for set).", valueName: "value"))
+    var values: [String] = []
+
+    /// The new value, when one was given.
+    var value: String? { values.first }
 
     func validate() throws {
         if let key, Settings.Key(rawValue: key) == nil {
             throw ValidationError(
                 "Unknown setting \"\(key)\"; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if values.count > 1 {
+            throw ValidationError(
+                "`config \(action.rawValue)` takes at most one value, found \(values.count): \(values.joined(separator: " ")).")
+        }
+        if action != .set, let value {
+            throw ValidationError("`config \(action.rawValue)` takes no value, found \"\(value)\".")
         }
         switch action {
         case .get where key == nil: throw ValidationError("`config get` needs a setting name.")
@@ -37,7 +49,7 @@ struct ConfigCommand: EaselCommand {
         case .set:
             let settingKey = Settings.Key(rawValue: key!)!
             if settingKey.normalise(value!) == nil {
-                throw ValidationError("\"\(value!)\" is not a valid \(key!): \(settingKey.help).")
+                throw ValidationError("\(key!): expected \(settingKey.expected); \"\(value!)\" is not a valid \(key!).")
             }
         case .list where key != nil: throw ValidationError("`config list` takes no setting name.")
         default: break

@@ -130,6 +130,15 @@ final class EditSession {
 
     /// Runs one line; returns false to end the session.
     private func handle(_ line: String) throws -> Bool {
+        // A line at a prompt is read whole by the line editor: refused here, before any
+        // work, as the piped reader refuses one as it reads.
+        guard line.utf8.count <= InputQueue.maxLineBytes else {
+            Terminal.printError(
+                "easel: this line is \(line.utf8.count) bytes, longer than \(InputQueue.maxLineBytes); that is not a command, so it was not run"
+            )
+            failures += 1
+            return true
+        }
         let words: [String]
         do { words = try ShellWords.split(line) } catch {
             Terminal.printError("easel: \(error)")
@@ -137,7 +146,14 @@ final class EditSession {
             return true
         }
         guard let verb = words.first?.lowercased() else { return true }
-        let arguments = Array(words.dropFirst())
+        // Repeated options merged (the last counts), so that parsing stays linear.
+        let arguments = Self.optionsOfVerbs[verb]?.merging(Array(words.dropFirst())) ?? Array(words.dropFirst())
+        guard arguments.count <= RepeatedOptions.maxWords else {
+            Terminal.printError(
+                "easel: this \(verb) command has \(arguments.count) words; a command takes at most \(RepeatedOptions.maxWords)")
+            failures += 1
+            return true
+        }
         do {
             switch verb {
             case "quit", "exit", "q": return false
@@ -332,6 +348,10 @@ final class EditSession {
         "info": ["--json"],
     ]
 
+    /// The options of every verb that reads options, to merge their repeats.
+    static let optionsOfVerbs: [String: RepeatedOptions] = verbs.mapValues { RepeatedOptions($0) }.merging(
+        ["export": RepeatedOptions(ExportCommand.self)]) { $1 }
+
     static let verbs: [String: ParsableCommand.Type] = [
         "add": AddCommand.self, "set": SetCommand.self, "move": MoveCommand.self, "remove": RemoveCommand.self,
         "order": OrderCommand.self, "background": BackgroundCommand.self, "undo": UndoCommand.self, "redo": RedoCommand.self,
@@ -364,8 +384,9 @@ final class InputQueue: @unchecked Sendable {
         case tooLong
     }
 
-    /// The longest command line read, in bytes.
-    static let maxLineBytes = 1 << 20
+    /// The longest command line read, in bytes: far more than any command needs, and
+    /// little enough that a line is refused before any time goes into it.
+    static let maxLineBytes = 64 << 10
     /// How many lines wait at most.
     static let capacity = 256
 

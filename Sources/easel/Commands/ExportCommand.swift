@@ -252,15 +252,22 @@ struct ExportCommand: EaselCommand {
                 roots.append((url.path, true))
             }
         }
-        let watcher = try FolderWatcher(roots: roots) { path in
+        // Before anything else: a signal in the first moments of the watch stops it too.
+        let signals = SignalWatcher { _ in }
+        defer { signals.stop() }
+        let watcher = try FolderWatcher(roots: roots, warn: { Terminal.printError("easel: \($0)") }) { path in
             // Easel's own outputs are not changes to react to.
             path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
         }
-        let signals = SignalWatcher { _ in }
-        defer { signals.stop() }
         Terminal.printError("easel: watching \(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s"); Ctrl-C stops")
         while signals.caught == nil {
-            guard !watcher.changes(timeout: 0.2).isEmpty else { continue }
+            let changed = watcher.changes(timeout: 0.2)
+            // A watched folder removed and not made again: nothing more can be seen there.
+            if let failure = watcher.failure {
+                Terminal.printError("easel: \(failure); stopped watching")
+                throw ExitCode.failure
+            }
+            guard !changed.isEmpty else { continue }
             // Debounce: an editor's save is several events; wait for a quarter second of quiet.
             while signals.caught == nil, !watcher.changes(timeout: 0.25).isEmpty {}
             guard signals.caught == nil else { break }
@@ -304,9 +311,7 @@ struct ExportCommand: EaselCommand {
         func scene() throws -> Scene {
             // Usually lowered already too, unless another background is asked for.
             let lowered = options.background == nil ? early?.scene() : nil
-            var scene = try lowered ?? DocumentRenderer.scene(for: located, background: options.background)
-            scene.deadline = deadline
-            return scene
+            return try lowered ?? DocumentRenderer.scene(for: located, background: options.background, deadline: deadline)
         }
         let file: (width: Int, height: Int, warnings: [DocumentWarning])
         if out == "-" {

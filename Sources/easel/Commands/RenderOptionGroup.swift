@@ -17,6 +17,11 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: "Multiply the canvas size by this factor (1 = 1300x2000 for a card).")
     var scale: Double?
 
+    /// The scales `--scale` (and the `scale` setting) accept: above the longest side cairo
+    /// draws (`RenderLimits.maxOutputSide`), no canvas of a unit or more can be exported;
+    /// below 1/10,000 (the finest step Easel prints), none shows as more than a speck.
+    static let scaleRange = 0.0001...Double(RenderLimits.maxOutputSide)
+
     @Option(
         parsing: .unconditional,
         help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
@@ -104,7 +109,11 @@ struct RenderOptionGroup: ParsableArguments {
     func validate() throws {
         let sizeChoices = [scale != nil, preset != nil, width != nil || height != nil].filter { $0 }.count
         guard sizeChoices <= 1 else { throw ValidationError("Give one of --scale, --preset, or --width/--height.") }
-        if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a positive number.") }
+        if let scale, !Self.scaleRange.contains(scale) {
+            throw ValidationError(
+                "--scale must be a positive number from \(formatNumber(Self.scaleRange.lowerBound)) to \(formatNumber(Self.scaleRange.upperBound))."
+            )
+        }
         if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels.") }
         if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels.") }
         if let level = pngCompression, !(0...9).contains(level) {

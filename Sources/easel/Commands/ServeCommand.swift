@@ -51,14 +51,24 @@ struct ServeCommand: EaselCommand {
     @Option(name: .customLong("render-queue"), help: "Renders that may wait for a worker before requests get 503.")
     var renderQueue = 32
 
+    @Option(
+        name: .customLong("max-connections"),
+        help:
+            "Connections open at once (at most the open-file limit less 64); at the cap the longest-idle one is closed.")
+    var maxConnections = 1024
+
     enum LogFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        guard cacheMegabytes >= 0, diskCacheMegabytes >= 0 else {
-            throw ValidationError("--cache-mb and --disk-cache-mb must be 0 or more.")
+        // Bounded above too: megabytes become bytes by a shift, which must not wrap.
+        guard (0...(1 << 20)).contains(cacheMegabytes), (0...(1 << 20)).contains(diskCacheMegabytes) else {
+            throw ValidationError("--cache-mb and --disk-cache-mb must be from 0 to 1048576 (1 TiB).")
         }
-        guard renderQueue >= 0 else { throw ValidationError("--render-queue must be 0 or more.") }
+        guard (0...100_000).contains(renderQueue) else { throw ValidationError("--render-queue must be from 0 to 100000.") }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be from 1 to 1000000.")
+        }
     }
 
     func execute() throws {
@@ -74,6 +84,7 @@ struct ServeCommand: EaselCommand {
         limits.cacheBytes = cacheMegabytes << 20
         limits.diskCacheBytes = diskCacheMegabytes << 20
         limits.renderQueue = renderQueue
+        limits.maxConnections = maxConnections
         var configuration = ServerConfiguration(
             folder: URL(fileURLWithPath: folder), host: host, port: port, readOnly: readOnly, token: token,
             allowedOrigins: allowOrigin, limits: limits, jsonLogs: logFormat == .json)

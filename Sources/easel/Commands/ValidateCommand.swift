@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import EaselDocuments
+import EaselGeometry
 import EaselEditing
 import EaselBatch
 import EaselRender
@@ -33,6 +34,12 @@ struct ValidateCommand: EaselCommand {
     @Flag(help: "Exit 1 on warnings too, not only on documents that cannot be opened.")
     var strict = false
 
+    @Option(
+        help:
+            "The most seconds one document's check may take (decoding its images, laying out its texts); one that takes longer is reported invalid."
+    )
+    var timeout: Double?
+
     // Warnings exit 0 by default now; the old flag is still accepted.
     @Flag(name: .customLong("warnings-ok"), help: .hidden)
     var warningsOK = false
@@ -46,6 +53,11 @@ struct ValidateCommand: EaselCommand {
 
     func validate() throws {
         if strict && warningsOK { throw ValidationError("--strict fails on warnings; --warnings-ok does not: give one.") }
+        if let timeout, !(timeout > 0 && timeout <= RenderTimeout.maxSeconds) {
+            throw ValidationError(
+                "--timeout must be a number of seconds above 0 and at most \(formatNumber(RenderTimeout.maxSeconds)), not \(formatNumber(timeout))."
+            )
+        }
     }
 
     func execute() throws {
@@ -98,9 +110,10 @@ struct ValidateCommand: EaselCommand {
 
     private func check(_ url: URL) -> Result {
         do {
+            let deadline = RenderTimeout.deadline(seconds: timeout)
             let located = try DocumentRegistry.standard.open(url)
             // Lowering loads every image and font the document uses, without rasterising.
-            let scene = try DocumentRenderer.scene(for: located)
+            let scene = try DocumentRenderer.scene(for: located, deadline: deadline)
             let all = (located.warnings + scene.warnings).map(\.description)
             return Result(path: url.relativePath, valid: true, errors: [], warnings: all)
         } catch {

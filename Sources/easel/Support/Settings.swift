@@ -1,11 +1,18 @@
 import Foundation
 import EaselRender
 import EaselCairo
+import EaselGeometry
+import EaselSupport
 
 /// User defaults for the command line, stored as a property list at
 /// `$XDG_CONFIG_HOME/easel/settings.plist` (`~/.config/easel/settings.plist` by default).
-/// Command-line options override them. A corrupt file is reported once and ignored.
+/// Command-line options override them. A corrupt file, or one over `maxFileBytes`, is
+/// reported once and ignored; so is each value in it that is not valid for its key (a
+/// stored default must never make every export fail).
 struct Settings {
+    /// The largest settings file read: a few keys take a few hundred bytes.
+    static let maxFileBytes = 64 << 10
+
     enum Key: String, CaseIterable {
         case format, scale, jobs
         case pngCompression = "png-compression"
@@ -14,7 +21,8 @@ struct Settings {
         var help: String {
             switch self {
             case .format: return "default export format: png, svg or pdf"
-            case .scale: return "default export scale, a positive number"
+            case .scale:
+                return "default export scale, a positive number up to \(formatNumber(RenderOptionGroup.scaleRange.upperBound))"
             case .jobs: return "default number of parallel export jobs, 1 or more"
             case .pngCompression: return "default PNG zlib level, 0 to 9"
             case .color: return "coloured terminal output: auto, always or never"
@@ -32,11 +40,26 @@ struct Settings {
             }
         }
 
-        /// Checks and normalises a value; nil when it is not valid for the key.
+        /// What a valid value is, with an example, for messages about one that is not.
+        var expected: String {
+            switch self {
+            case .format: return "png, svg or pdf"
+            case .scale:
+                let range = RenderOptionGroup.scaleRange
+                return
+                    "a positive number from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), e.g. 2"
+            case .jobs: return "a whole number from 1 to 1024, e.g. 4"
+            case .pngCompression: return "a whole number from 0 to 9, e.g. 6"
+            case .color: return "auto, always or never"
+            }
+        }
+
+        /// Checks and normalises a value; nil when it is not valid for the key. A scale is
+        /// one `--scale` accepts (`RenderOptionGroup.scaleRange`).
         func normalise(_ value: String) -> String? {
             switch self {
             case .format: return OutputFormat(rawValue: value.lowercased())?.rawValue
-            case .scale: return Double(value).flatMap { $0.isFinite && $0 > 0 ? String($0) : nil }
+            case .scale: return Double(value).flatMap { RenderOptionGroup.scaleRange.contains($0) ? String($0) : nil }
             case .jobs: return Int(value).flatMap { $0 >= 1 && $0 <= 1024 ? String($0) : nil }
             case .pngCompression: return Int(value).flatMap { (0...9).contains($0) ? String($0) : nil }
             case .color: return ["auto", "always", "never"].contains(value.lowercased()) ? value.lowercased() : nil
@@ -47,6 +70,8 @@ struct Settings {
     private(set) var values: [String: String] = [:]
     /// Why the file could not be used, if it could not.
     private(set) var problem: String?
+    /// The values in the file that were ignored, each as `<file>: <key>: why`.
+    private(set) var ignored: [String] = []
 
     static var fileURL: URL {
         let environment = ProcessInfo.processInfo.environment
@@ -60,14 +85,30 @@ struct Settings {
         var settings = Settings()
         let url = fileURL
         guard FileManager.default.fileExists(atPath: url.path) else { return settings }
+        let data: Data
         do {
-            let data = try Data(contentsOf: url)
+            // Read with a limit: the file is the user's, but nothing makes it small.
+            data = Data(try FileIO.readBytes(at: url.path, maxBytes: maxFileBytes))
+        } catch {
+            if case .limitExceeded = error.kind {
+                settings.problem = "\(url.path) is larger than \(maxFileBytes) bytes, so it is not read; using the defaults"
+            } else {
+                settings.problem = "\(url.path) is unreadable (\(error.reason)); using the defaults"
+            }
+            return settings
+        }
+        do {
             guard let dictionary = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
                 settings.problem = "\(url.path) is not a dictionary of settings; using the defaults"
                 return settings
             }
-            for (key, value) in dictionary {
-                guard let key = Key(rawValue: key), let normalised = key.normalise("\(value)") else { continue }
+            for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+                guard let key = Key(rawValue: name) else { continue }
+                guard let normalised = key.normalise("\(value)") else {
+                    let shown = String(describing: value).prefix(40)  // a value may be long
+                    settings.ignored.append("\(url.path): \(name): \"\(shown)\" is not \(key.expected); it is ignored")
+                    continue
+                }
                 settings.values[key.rawValue] = normalised
             }
         } catch {
@@ -88,10 +129,12 @@ struct Settings {
         try AtomicFile.write(Array(data), to: url.path)
     }
 
-    /// Loads the settings, telling the user once if the file is broken.
+    /// Loads the settings, telling the user once if the file is broken or a value in it is
+    /// ignored.
     static func loadReportingProblems() -> Settings {
         let settings = load()
         if let problem = settings.problem { Terminal.printError("easel: warning: settings: \(problem)") }
+        for ignored in settings.ignored { Terminal.printError("easel: warning: \(ignored)") }
         return settings
     }
 }

@@ -1,0 +1,132 @@
+import EaselSupport
+import Foundation
+import Hummingbird
+
+/// The request bodies the server holds in memory at once, bounded in bytes for the whole
+/// server: a route reserves its body's size (its `Content-Length`, or its limit when the
+/// size is not declared) before reading a byte of it, and gives it back when the request
+/// ends. A request that finds the budget spent is refused at once (503 with `Retry-After`)
+/// without its body being read, so a flood of large POSTs costs the server at most the
+/// budget, not the flood's size.
+final class BodyBudget: Sendable {
+    /// Bytes of bodies that may be held at once.
+    let capacity: Int
+    private let reserved = Locked(0)
+
+    /// A budget of `capacity` bytes (at least one byte).
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// Bytes reserved now.
+    var inUse: Int { reserved.withLock { $0 } }
+
+    /// Reserves `bytes` (at most the whole budget: a body the size of the budget is read
+    /// when it is the only one); throws a 503 `Problem` when they are not free.
+    func reserve(_ bytes: Int) throws -> Reservation {
+        let amount = min(max(0, bytes), capacity)
+        let taken = reserved.withLock { used -> Bool in
+            guard used + amount <= capacity else { return false }
+            used += amount
+            return true
+        }
+        guard taken else {
+            var problem = Problem(
+                .serviceUnavailable,
+                "the server is reading as many request bodies as it may hold at once (\(capacity >> 20) MiB); try again shortly")
+            problem.headers[.retryAfter] = "1"
+            throw problem
+        }
+        return Reservation { self.reserved.withLock { $0 -= amount } }
+    }
+
+    /// Bytes of the budget held for one request; given back by `release()` (once: later
+    /// calls do nothing), or when the reservation goes away unreleased.
+    final class Reservation: Sendable {
+        private let released = Locked(false)
+        private let giveBack: @Sendable () -> Void
+
+        fileprivate init(giveBack: @escaping @Sendable () -> Void) { self.giveBack = giveBack }
+
+        /// Gives the bytes back to the budget.
+        func release() {
+            let first = released.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { giveBack() }
+        }
+
+        deinit { release() }
+    }
+}
+
+/// A request body read within a route's limit, with its bytes reserved in the server's
+/// `BodyBudget` until `release()` (the route releases it when the request ends).
+struct AdmittedBody: Sendable {
+    /// The body.
+    let bytes: [UInt8]
+    /// Its share of the budget.
+    let reservation: BodyBudget.Reservation
+
+    /// Gives the body's bytes back to the budget.
+    func release() { reservation.release() }
+
+    /// Reads the body of `request`: refused with 413 at once when its declared length is
+    /// over `limit`, with 503 when the server's `budget` cannot hold it (both before any of
+    /// it is read), with 413 as soon as more than `limit` bytes arrive (a body without a
+    /// declared length), and with 408 when the client takes longer than `timeout` seconds
+    /// to send it. Whatever happens, the reservation is given back when this throws.
+    static func read(_ request: Request, limit: Int, timeout: Double, budget: BodyBudget) async throws -> AdmittedBody {
+        let declared = try declaredLength(of: request, limit: limit)
+        let reservation = try budget.reserve(declared ?? limit)
+        do {
+            let bytes = try await collect(request.body, declared: declared, limit: limit, timeout: timeout)
+            return AdmittedBody(bytes: bytes, reservation: reservation)
+        } catch {
+            reservation.release()
+            throw error
+        }
+    }
+
+    /// The body's `Content-Length`, refused with 413 when it is over `limit`.
+    static func declaredLength(of request: Request, limit: Int) throws -> Int? {
+        guard let length = request.headers[.contentLength].flatMap(Int.init) else { return nil }
+        guard length <= limit else {
+            throw Problem(.contentTooLarge, "the request body (\(length) bytes) is over the limit of \(limit) bytes")
+        }
+        return length
+    }
+
+    /// The body's bytes in one array, allocated once at the declared length (no buffer grown
+    /// by doubling and copied at the end: the body takes its own size in memory, not two or
+    /// three times it), and stopped past `limit` while it is read.
+    private static func collect(_ body: RequestBody, declared: Int?, limit: Int, timeout: Double) async throws -> [UInt8] {
+        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(min(declared ?? 0, limit))
+                do {
+                    for try await part in body {
+                        guard part.readableBytes <= limit - bytes.count else {
+                            throw Problem(.contentTooLarge, "the request body is over the limit of \(limit) bytes")
+                        }
+                        bytes.append(contentsOf: part.readableBytesView)
+                    }
+                } catch let problem as Problem {
+                    throw problem
+                } catch {
+                    throw Problem(.badRequest, "the request body ended early or could not be read (\(error))")
+                }
+                return bytes
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let bytes = first else {
+                throw Problem(.requestTimeout, "the request body did not arrive within \(String(format: "%g", timeout)) seconds")
+            }
+            return bytes
+        }
+    }
+}

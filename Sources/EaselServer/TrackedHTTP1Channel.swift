@@ -1,0 +1,51 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Hummingbird's HTTP/1.1 connection, told to a `ConnectionRegistry`: registered when it
+/// is accepted (forgotten when it closes), and marked busy while a request's handler runs
+/// on it, so the connection cap knows which connections it may close.
+struct TrackedHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let http: HTTP1Channel
+    let registry: ConnectionRegistry
+
+    /// `HTTP1Channel` with `configuration`, its `responder` wrapped to tell `registry` when
+    /// each request starts and ends.
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, configuration: HTTP1Channel.Configuration,
+        registry: ConnectionRegistry
+    ) {
+        self.registry = registry
+        http = HTTP1Channel(
+            responder: { request, writer, channel in
+                registry.requestStarted(on: channel)
+                defer { registry.requestEnded(on: channel) }
+                try await responder(request, writer, channel)
+            },
+            configuration: configuration)
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        // Registered once its pipeline is whole: the cap may ask it to close at once, and
+        // the handler that closes it must be there to hear it.
+        http.setup(channel: channel, logger: logger).map { value in
+            registry.opened(channel)
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+}
+
+extension HTTPServerBuilder {
+    /// An HTTP/1.1 server whose connections are tracked in `registry` (see `ConnectionCap`).
+    static func trackedHTTP1(configuration: HTTP1Channel.Configuration, registry: ConnectionRegistry) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            TrackedHTTP1Channel(responder: responder, configuration: configuration, registry: registry)
+        }
+    }
+}

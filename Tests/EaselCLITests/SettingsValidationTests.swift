@@ -1,0 +1,66 @@
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// A stored default applies to every export, so one that no export can use must never be
+/// stored, and one found in the file is reported (naming the file and the key) and ignored.
+@Suite("Settings values")
+struct SettingsValidationTests {
+    @Test(arguments: ["1e308", "1e-300", "0", "-1", "nan", "inf", "32768"])
+    func aScaleNoExportAcceptsIsNotStored(value: String) throws {
+        let s = CLIScratch()
+        let refused = try s.run(["config", "set", "scale", value])
+        #expect(refused.status == 64, "\(value): \(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "scale: expected a positive number from 0.0001 to 32767, e.g. 2; \"\(value)\" is not a valid scale"),
+            "read as a value, not an option: \(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.config.file("easel/settings.plist").path))
+        // The same range as --scale's.
+        try s.ok(["new", "drawing", "d.drawing", "--size", "10x10"])
+        let export = try s.run(["export", "d.drawing", "--out", "d.png", "--scale", value])
+        #expect(
+            export.status == 64 && export.stderr.contains("--scale must be a positive number from 0.0001 to 32767"), "\(value)")
+    }
+
+    @Test func aValidScaleIsStored() throws {
+        let s = CLIScratch()
+        try s.ok(["config", "set", "scale", "32767"])
+        #expect(try s.ok(["config", "get", "scale"]).stdout == "32767.0\n")
+        #expect(try s.run(["config", "set", "scale", "2", "3"]).stderr.contains("takes at most one value"))
+    }
+
+    @Test func outOfRangeValuesInTheFileAreReportedAndIgnored() throws {
+        let s = CLIScratch()
+        let settings = s.config.file("easel/settings.plist")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let values: [String: Any] = ["scale": 1e308, "jobs": 0, "png-compression": 3]
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: settings)
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        let result = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(result.status == 0, "the export is not broken: \(result.stderr)")
+        #expect(
+            result.stderr.contains("easel: warning: \(settings.path): scale: \"1e+308\" is not a positive number"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("easel: warning: \(settings.path): jobs: \"0\" is not a whole number"), "\(result.stderr)")
+        #expect(!result.stderr.contains("png-compression"), "a valid value is used quietly")
+        #expect(try s.image("d.png").width == 40, "the default scale applies")
+    }
+
+    @Test func anOversizedSettingsFileIsReportedAndNotRead() throws {
+        let s = CLIScratch()
+        // A valid property list of 100 KB (over the 64 KiB limit) that would set the scale.
+        let padding = String(repeating: "x", count: 100_000)
+        let values: [String: Any] = ["scale": 2, "padding": padding]
+        let settings = s.config.file("easel/settings.plist")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: settings)
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        let result = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("easel: warning: settings: \(settings.path) is larger than 65536 bytes, so it is not read"),
+            "\(result.stderr)")
+        #expect(try s.image("d.png").width == 40, "its scale is not used")
+    }
+}

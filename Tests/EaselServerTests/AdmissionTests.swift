@@ -1,0 +1,197 @@
+import EaselServer
+import EaselTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Admission before work: a body is refused before it is read (over its limit, a full
+/// render queue, a spent body budget), and a flood of idle connections cannot keep a new
+/// client out, while a connection in the middle of a request is never closed for it.
+@Suite("easel serve: admission before work")
+struct AdmissionTests {
+    /// A small drawing, valid for `POST /api/render`.
+    static let drawing = Array(
+        #"{"format":"org.easel.drawing","version":1,"canvas":{"size":[200,100],"background":[1,1,1,1]},"graphics":[{"kind":"ellipse","transform":{"center":[100,50],"size":[80,60],"rotation":30},"fill":[1,0,0,1]}]}"#
+            .utf8)
+
+    @Test func aBodyDeclaredOverItsLimitIsRefusedBeforeItIsSent() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBodyBytes = 64 << 10 }
+        defer { Task { try await server.stop() } }
+        let card = "/api/documents/\(ServerFixtures.card)"
+        for (path, type) in [
+            ("/api/render", "application/json"), ("\(card)/edits", "application/json"), ("\(card)/images", "image/png"),
+            ("/api/documents", "application/json"),
+        ] {
+            // The head alone: a server that waited for the body would answer nothing.
+            let response = try await Self.exchange(
+                port: server.port, head: Self.head("POST", path, port: server.port, type: type, length: 1 << 20))
+            #expect(response.status == 413, "\(path): \(response.status) \(response.text)")
+            #expect(response.text.contains("over the limit"), "\(path): \(response.text)")
+        }
+    }
+
+    @Test func aRenderTheQueueRefusesNeverReadsItsBody() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.renderWorkers = 1
+            $0.limits.renderQueue = 0
+        }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        // A render whose body is on its way holds the only place.
+        let first = try RawHTTP.connect(port: port, timeout: 10)
+        defer { close(first) }
+        try RawHTTP.send(
+            first,
+            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
+                + Self.drawing.prefix(10))
+        try await Self.waitForQueueDepth(1, server: server)
+        // A render and an upload, heads only: refused at once, bodies unread.
+        for (path, type) in [
+            ("/api/render", "application/json"), ("/api/documents/\(ServerFixtures.card)/images", "image/png"),
+        ] {
+            let refused = try await Self.exchange(
+                port: port, head: Self.head("POST", path, port: port, type: type, length: 1 << 20))
+            #expect(refused.status == 503, "\(path): \(refused.status) \(refused.text)")
+            #expect(refused.headers["retry-after"] != nil)
+        }
+        // The first goes on, and gives its place back.
+        let rest = Array(Self.drawing.dropFirst(10))
+        let served = try await offThread { try RawHTTP.parse(RawHTTP.sendWhileReading(first, rest)) }
+        #expect(served.status == 200, "\(served.text)")
+        #expect(served.body.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        let again = try await server.request(
+            "POST", "/api/render", headers: ["Content-Type": "application/json"], body: Self.drawing)
+        #expect(again.status == 200, "\(again.text)")
+    }
+
+    @Test func aSpentBodyBudgetRefusesTheNextBodyUntilTheFirstEnds() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBufferedBodyBytes = 256 << 10 }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        // A render declaring 200 KiB, sending 10 bytes of it: its bytes are reserved.
+        let first = try RawHTTP.connect(port: port, timeout: 10)
+        try RawHTTP.send(
+            first,
+            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 200 << 10).utf8)
+                + Self.drawing.prefix(10))
+        try await Self.waitForQueueDepth(1, server: server)
+        // An edit declaring 100 KiB more than is free: refused before its body is read.
+        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+        let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
+        let padded = edit + [UInt8](repeating: 0x20, count: (100 << 10) - edit.count)
+        let refused = try await Self.exchange(
+            port: port, head: Self.head("POST", edits, port: port, type: "application/json", length: padded.count))
+        #expect(refused.status == 503, "\(refused.status) \(refused.text)")
+        #expect(refused.headers["retry-after"] != nil)
+        #expect(refused.text.contains("request bodies"), "\(refused.text)")
+        // The first client goes away mid-body: its reservation is given back, and the edit is read.
+        close(first)
+        var status = 0
+        let deadline = Date().addingTimeInterval(10)
+        while status != 200, Date() < deadline {
+            status = try await server.request("POST", edits, headers: ["Content-Type": "application/json"], body: padded).status
+            #expect([200, 503].contains(status))
+            if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(status == 200, "the budget was given back when the first request failed")
+    }
+
+    @Test func atTheConnectionCapTheIdlestConnectionMakesRoomForANewClient() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxConnections = 8 }
+        defer { Task { try await server.stop() } }
+        // Four connections idle for longer (the server has taken them when it has answered
+        // a request that came after them), then four new ones fill the cap.
+        var idle = try (0..<4).map { _ in try RawHTTP.connect(port: server.port, timeout: 10) }
+        defer { idle.forEach { close($0) } }
+        #expect(try await server.request("GET", "/healthz").status == 200)
+        idle += try (0..<4).map { _ in try RawHTTP.connect(port: server.port, timeout: 10) }
+        // Filling the cap closes one of those idle the longest.
+        let closed = try await Self.waitUntilClosed(idle, atLeast: 1)
+        #expect(closed.allSatisfy(idle.prefix(4).contains), "the idlest go first: \(closed) of \(idle)")
+        // A health probe on a new connection gets in and is answered.
+        let started = Date()
+        let health = try await server.request("GET", "/healthz")
+        #expect(health.status == 200)
+        #expect(Date().timeIntervalSince(started) < 5, "answered without waiting for an idle timeout")
+    }
+
+    @Test func aConnectionInTheMiddleOfARequestIsNotClosedAtTheCap() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxConnections = 4 }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        // The oldest connection: a render whose body is still coming.
+        let busy = try RawHTTP.connect(port: port, timeout: 10)
+        defer { close(busy) }
+        try RawHTTP.send(
+            busy,
+            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
+                + Self.drawing.prefix(10))
+        try await Self.waitForQueueDepth(1, server: server)
+        // More idle connections than the cap leaves room for: the idle ones are closed, the busy one stays.
+        let idle = try (0..<6).map { _ in try RawHTTP.connect(port: port, timeout: 10) }
+        defer { idle.forEach { close($0) } }
+        let closed = try await Self.waitUntilClosed(idle, atLeast: 3)
+        #expect(!closed.isEmpty)
+        #expect(try await server.request("GET", "/healthz").status == 200)
+        #expect(!(try Self.closedByServer([busy]).contains(busy)), "the busy connection is open")
+        let rest = Array(Self.drawing.dropFirst(10))
+        let served = try await offThread { try RawHTTP.parse(RawHTTP.sendWhileReading(busy, rest)) }
+        #expect(served.status == 200, "the request in progress was answered whole: \(served.text)")
+        #expect(served.body.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+    }
+
+    // MARK: Helpers
+
+    /// A request head declaring a body of `length` bytes; the connection closes after it.
+    static func head(_ method: String, _ path: String, port: Int, type: String, length: Int) -> String {
+        "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(type)\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+    }
+
+    /// Sends `head` (no body) on a new connection and reads the answer (bounded by the socket's timeout).
+    static func exchange(port: Int, head: String) async throws -> RawHTTP.Response {
+        try await offThread {
+            let socket = try RawHTTP.connect(port: port, timeout: 10)
+            defer { close(socket) }
+            try RawHTTP.send(socket, Array(head.utf8))
+            return try RawHTTP.parse(RawHTTP.readAll(socket))
+        }
+    }
+
+    /// Waits (10 s at most) until the render queue holds `depth` requests.
+    static func waitForQueueDepth(_ depth: Int, server: LiveServer) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            // Prometheus writes the gauge as a decimal ("1.0").
+            let metrics = try await server.request("GET", "/metrics").text
+            if metrics.contains("easel_render_queue_depth \(depth).0\n") { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("the render queue never held \(depth) requests")
+    }
+
+    /// Waits (10 s at most) until the server has closed `atLeast` of `sockets`; returns those
+    /// it closed, in the order they were opened.
+    static func waitUntilClosed(_ sockets: [Int32], atLeast count: Int) async throws -> [Int32] {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let closed = try closedByServer(sockets)
+            if closed.count >= count { return closed }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure(
+            "the server closed \(try closedByServer(sockets).count) of \(sockets.count) idle connections, not \(count)")
+    }
+
+    /// Those of `sockets` the server has closed: an end of stream or a reset waits on them
+    /// (peeked without blocking; nothing else is sent on an idle connection).
+    static func closedByServer(_ sockets: [Int32]) throws -> [Int32] {
+        try sockets.filter { socket in
+            var byte: UInt8 = 0
+            let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if count == 0 { return true }
+            if count > 0 { throw TestFailure("the server sent \(byte) on a connection that sent nothing") }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return false }
+            return errno == ECONNRESET
+        }
+    }
+}
