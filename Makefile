@@ -9,13 +9,15 @@
 
 SHELL := /bin/bash
 
-# The C libraries Easel links (cairo, FreeType, libpng, HarfBuzz, FriBidi), pkg-config to find them, and the
-# font files the renderer loads by path (see Sources/EaselCairo/FontMap.swift).
-APT_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
-	libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev libwebp-dev libedit-dev libisal-dev \
-	fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-urw-base35 fonts-comic-neue \
-	fonts-open-sans fonts-wqy-microhei fonts-symbola fonts-quicksand fonts-linuxlibertine \
-	fonts-ebgaramond fonts-dancingscript fonts-lobster fonts-noto-core fonts-noto-color-emoji
+# Building: the headers of the C libraries Easel uses (cairo, FreeType, libpng, HarfBuzz, FriBidi,
+# libjpeg-turbo, libwebp, libedit, ISA-L), pkg-config to find them, python3 for the checks.
+BUILD_PACKAGES := python3 pkg-config libcairo2-dev libfreetype-dev libpng-dev zlib1g-dev \
+	libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev libwebp-dev libedit-dev libisal-dev
+# Running: the libraries and the font files the renderer loads by path (see
+# Sources/EaselCairo/FontMap.swift), listed once in deploy/runtime-packages.txt, which the
+# Dockerfile installs too (a test checks both against `easel doctor`).
+RUNTIME_PACKAGES := $(shell sed -e 's/\#.*//' deploy/runtime-packages.txt)
+APT_PACKAGES := $(BUILD_PACKAGES) $(RUNTIME_PACKAGES)
 
 # Only the benchmarks need these: rsvg-convert, a peer to compare with; Pango, measured
 # against HarfBuzz + FriBidi by `make text-bench`.
@@ -36,7 +38,7 @@ RELEASE_FLAGS += -Xlinker --no-export-dynamic
 # Where this glibc reads packed relative relocations (2.36, Debian 12's, or later) and the
 # toolchain has lld, release builds link with lld and pack them (DT_RELR): the executable's
 # 110,000 relative relocations then take 21 KB instead of 2.6 MB, and a process starts about
-# 0.4 ms sooner (README, design notes). Elsewhere, the toolchain's default linker.
+# 0.4 ms sooner (docs/architecture.md). Elsewhere, the toolchain's default linker.
 SWIFT_LLD := $(shell dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld
 RELR_GLIBC := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{split($$2, v, "."); if (v[1] > 2 || v[2] >= 36) print "yes"}')
 ifneq ($(and $(RELR_GLIBC),$(wildcard $(SWIFT_LLD))),)
@@ -54,8 +56,19 @@ SWIFT_TREES := Sources Tests Tools Benchmarks Fuzz Snippets Package.swift \
 DOC_TARGETS := EaselGeometry EaselDocuments EaselCairo EaselRender EaselEditing EaselBatch \
 	EaselGolden EaselServer EaselGoldenTesting EaselSnapshotTesting
 
-.PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean
+# `make install`: where (PREFIX), and under which staging root (DESTDIR, for packagers).
+PREFIX ?= /usr/local
+DESTDIR ?=
+# swift-argument-parser's man page generator (its generate-manual plugin's tool), built on
+# its own from the checkout, so that making the pages does not rebuild this package.
+MANUAL_TOOL := .build/generate-manual/debug/generate-manual
+# The build `make install-check` (run by `make test`) installs from: the tests' debug build.
+INSTALL_CHECK_FROM ?= .build/debug
 
+.PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean \
+	install uninstall install-check
+
+# Only the easel executable and what it links: not easel-serve's server stack (SwiftNIO, Hummingbird).
 demo: deps $(RELEASE_LINKING)
 	swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
@@ -67,6 +80,7 @@ test: deps lint
 	@# In CI, also the fast sanitizer subset (AddressSanitizer, ThreadSanitizer).
 	@if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then Tests/Scripts/sanitizers.sh ci; fi
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory install-check
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory docs
 	@$(MAKE) --no-print-directory browser-test
@@ -91,13 +105,13 @@ docs: deps
 
 # Serves the samples to a browser or curl on http://127.0.0.1:8080 (edits change Assets/Samples;
 # `git checkout Assets/Samples` puts them back).
-serve: deps $(RELEASE_LINKING)
-	swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
+serve: release
 	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
 
 # The golden report and the editor in a real browser (headless chromium); screenshots in out/browser.
 browser-test: browser-deps
 	swift build $(SWIFT_BUILD_FLAGS) --product easel
+	swift build $(SWIFT_BUILD_FLAGS) --product easel-serve
 	$(BROWSER_VENV)/bin/python Tests/Browser/golden_report_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 
@@ -122,12 +136,12 @@ doc-coverage:
 
 bench: deps bench-deps $(RELEASE_LINKING)
 	@# The products the benchmark runs (the test helpers need XCTest, which is not static).
-	for product in easel easel-bench easel-cairo-reference; do \
+	for product in easel easel-serve easel-bench easel-cairo-reference; do \
 	  swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
 	@mkdir -p out
 	.build/release/easel-bench --json out/bench.json
 
-# HarfBuzz + FriBidi against Pango on the same lines and font files (README, Rendering).
+# HarfBuzz + FriBidi against Pango on the same lines and font files (docs/fonts.md).
 text-bench: deps bench-deps
 	@mkdir -p out
 	gcc -O2 -o out/text-shaping-bench Tools/text-shaping-bench/main.c \
@@ -137,8 +151,35 @@ text-bench: deps bench-deps
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# easel and easel-serve (which `easel serve` runs), release builds: what `make install` and
+# the Dockerfile install.
 release: deps $(RELEASE_LINKING)
-	swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
+	for product in easel easel-serve; do \
+	  swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
+
+# easel and easel-serve, their shell completions (bash, zsh, fish) and man pages into
+# $(DESTDIR)$(PREFIX); deploy/install.sh lists every file in share/easel/install-manifest.
+install: release $(MANUAL_TOOL)
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" deploy/install.sh install .build/release $(MANUAL_TOOL)
+
+# Removes exactly the files `make install` wrote (its manifest's), with the same DESTDIR and PREFIX.
+uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" deploy/install.sh uninstall
+
+# Installs the tests' build into a temporary DESTDIR, checks every file, uninstalls, and
+# checks that nothing is left but a file that was there before.
+install-check: $(MANUAL_TOOL)
+	Tests/Scripts/install-check.sh $(INSTALL_CHECK_FROM) $(MANUAL_TOOL)
+
+$(MANUAL_TOOL): $(wildcard Package.resolved)
+	@[ -d .build/checkouts/swift-argument-parser ] || swift package resolve
+	swift build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/generate-manual \
+	  --product generate-manual
+	@touch $@
+
+# `make print-VARIABLE` prints a variable (DeploymentFilesTests reads APT_PACKAGES).
+print-%:
+	@echo $($*)
 
 # The linker release builds use, for SwiftPM (--toolset).
 .build/lld-toolset.json:

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Easel: a shape-drawing document editor for Linux that renders cards and drawings to images.
 //
-// The targets follow the house in the README's design notes: each room has one concern, and
+// The targets follow the house in docs/architecture.md: each room has one concern, and
 // a target imports only the rooms below it.
 //
 //   EaselSupport ─┬─ EaselGeometry
@@ -13,17 +13,20 @@
 //                     │         │
 //              EaselEditing   EaselBatch     (editor and verbs; scanner, plan, manifest)
 //                     │    │    │
-//                     │  EaselServer        (easel serve: HTTP routes, render pool, cache, events)
-//                     │         │
+//                     │  EaselServer ── easel-serve   (HTTP routes, render pool, cache, events; its own
+//                     │         │                      executable, which `easel serve` runs)
 //                     │     EaselGolden ── EaselGoldenTesting, EaselSnapshotTesting
 //                     └────┬────┘
-//                        easel              (arguments, terminal output, exit codes)
+//                        easel              (arguments, terminal output, exit codes; no server stack)
 import PackageDescription
 
 let package = Package(
     name: "Easel",
     products: [
         .executable(name: "easel", targets: ["easel"]),
+        // The HTTP service in its own executable: `easel` builds without SwiftNIO and Hummingbird,
+        // and `easel serve` runs this one (beside easel or on PATH).
+        .executable(name: "easel-serve", targets: ["easel-serve"]),
         .library(name: "EaselGeometry", targets: ["EaselGeometry"]),
         .library(name: "EaselDocuments", targets: ["EaselDocuments"]),
         .library(name: "EaselCairo", targets: ["EaselCairo"]),
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         // Libraries only some documents or commands need are opened the first time they are
         // (dlopen), not linked: a process that draws no text and decodes no JPEG or WebP
-        // starts without them and the six they bring (README, design notes). Their headers
+        // starts without them and the six they bring (docs/architecture.md). Their headers
         // come from the -dev packages (libharfbuzz-dev, libfribidi-dev, libjpeg62-turbo-dev,
         // libwebp-dev, libedit-dev); each module wraps the functions Easel calls.
         .target(name: "CEaselOnDemand"),
@@ -137,13 +140,19 @@ let package = Package(
             ],
             // The browser editor: plain HTML, CSS and ES modules, served as they are (no build step).
             resources: [.copy("Editor")]),
-        // The command line: arguments, terminal output, exit codes.
+        // The command line: arguments, terminal output, exit codes. No server stack: `easel serve`
+        // runs easel-serve.
         .executableTarget(
             name: "easel",
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
-                "EaselGolden", "EaselServer", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // easel-serve (`easel serve`): the server's command line.
+        .executableTarget(
+            name: "easel-serve",
+            dependencies: ["EaselServer", "EaselSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Tools: `swift run SampleMaker Assets/Samples`, `swift run CorpusMaker Tests/Corpus/hostile`,
@@ -184,8 +193,9 @@ let package = Package(
         // a subprocess runner.
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport", "CEaselSystem"]),
-        // The README's and the DocC catalogs' Swift samples are parts of Snippets/ (compiled
-        // with the package, each an executable): checked here.
+        // The Swift samples of README.md, docs/ and the DocC catalogs are parts of Snippets/
+        // (compiled with the package, each an executable), and the documentation's links resolve:
+        // checked here.
         .testTarget(name: "EaselDocumentationTests"),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(

@@ -1,4 +1,4 @@
-// Edit a document file as the CLI does: a lock, the undo history beside it, an atomic save.
+// Edit a document file as the CLI does: a lock, the undo history in the state folder, an atomic save.
 import EaselEditing  // product "EaselEditing"
 import EaselGeometry
 import Foundation

@@ -4,12 +4,23 @@ import Foundation
 import Testing
 import XCTest
 
-let cards = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Cards")
+// The package's Documents folder, beside Goldens/ and outside the test target's folder, so
+// the target holds no file SwiftPM cannot build (see `exclude:` in the manifest).
+let documents = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Documents")
 
 @Test func postcard() {
     // Opens the file (any registered type), renders it at the thumbnail size, and compares it
     // with Goldens/Cards/postcard.png in the package that holds this test file.
-    assertGolden(file: cards.appendingPathComponent("postcard.rwcard"), suite: "Cards")
+    assertGolden(file: documents.appendingPathComponent("postcard.rwcard"), suite: "Cards")
+}
+
+@Test func postcardAsPNGData() throws {
+    // PNG bytes as your own code makes them (a service's response body, say): decoded, then
+    // compared as pixels with the same golden.
+    let located = try DocumentRegistry.standard.open(documents.appendingPathComponent("postcard.rwcard"))
+    let png = Data(try DocumentRenderer.export(located, options: RenderOptions(size: .thumbnail)).bytes)
+    assertGolden(try PNGDecoder.decode([UInt8](png)), named: "postcard", suite: "Cards")
 }
 
 final class LogoTests: XCTestCase {
@@ -20,9 +31,11 @@ final class LogoTests: XCTestCase {
                 kind: .ellipse, transform: GraphicTransform(center: Point(x: 100, y: 100), size: Size(width: 160, height: 160)),
                 fill: Color(rgb: 0x2A9D8F)))
         assertGolden(
-            drawing: logo, imageFolder: cards, named: "logo", suite: "Drawings", tolerance: .fuzzy(maxDelta: 8, maxPixels: 20))
+            drawing: logo, imageFolder: documents, named: "logo", suite: "Drawings", tolerance: .fuzzy(maxDelta: 8, maxPixels: 20)
+        )
         let rendered = try DocumentRenderer.render(
-            LocatedDocument(logo, at: cards.appendingPathComponent("logo.drawing")), options: RenderOptions(size: .scale(0.5)))
+            LocatedDocument(logo, at: documents.appendingPathComponent("logo.drawing")), options: RenderOptions(size: .scale(0.5))
+        )
         assertGolden(rendered, named: "logo-small", suite: "Drawings", tolerance: .exact)  // a RenderedImage
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the house's import rules (README, Design notes), which SwiftPM does not enforce
+"""Checks the house's import rules (docs/architecture.md), which SwiftPM does not enforce
 in an incremental build (a module built earlier can be imported without being declared):
 
 1. every `import Easel…` / `import CEasel…` in a target's files is one of the target's

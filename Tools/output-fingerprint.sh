@@ -2,7 +2,7 @@
 # Writes everything Easel's CLI produces for the committed inputs into one folder, so two
 # builds can be compared byte for byte (`diff -r`): the samples and the hostile corpus
 # exported to PNG, SVG and PDF, `info --json` and `validate` of every document, the
-# README walkthrough's outputs, and every message on stderr.
+# docs/cli.md walkthrough's outputs, and every message on stderr.
 #
 #   Tools/output-fingerprint.sh path/to/easel OUTDIR
 #
@@ -40,8 +40,8 @@ find Assets/Samples Tests/Corpus/hostile \( -name '*.rwcard' -o -name '*.drawing
   [ -f "$work/single.png" ] && mv "$work/single.png" "$out/single-$name.png"
 done
 
-# The README walkthrough, as the test suite runs it.
-(cd "$work" && sed -n '/^### Walkthrough/,/^The interactive session/p' "$root/README.md" | grep '^easel ' | while read -r line; do
+# The walkthrough of docs/cli.md, as the test suite runs it.
+(cd "$work" && sed -n '/^## Walkthrough/,/^## The interactive session/p' "$root/docs/cli.md" | grep '^easel ' | while read -r line; do
   eval "\"$easel\" ${line#easel }" 2>&1 | scrub
   echo "exit $?"
 done) >"$out/walkthrough.txt"

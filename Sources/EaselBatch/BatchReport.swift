@@ -57,7 +57,7 @@ public struct BatchEntry: Codable, Sendable {
     }
 }
 
-/// The report of a run (`--report FILE.json`); its schema is documented in the README.
+/// The report of a run (`--report FILE.json`); its schema is documented in docs/batch.md.
 public struct BatchReport: Codable, Sendable {
     /// Counts and timing for the whole run.
     public struct Totals: Codable, Sendable {

@@ -16,7 +16,7 @@ import Foundation
 /// later bands are still deflating.
 /// libpng stays the decoder and the reference the tests compare against.
 enum FastPNGWriter {
-    /// ISA-L's level 1: measured fastest per byte saved (README, PNG settings).
+    /// ISA-L's level 1: measured fastest per byte saved (docs/performance.md, PNG settings).
     static let deflateLevel: Int32 = 1
     /// Rows per band. Bands are cut the same way whatever the number of cores, so the file's
     /// bytes never depend on the machine or on how busy it is; only how many bands are

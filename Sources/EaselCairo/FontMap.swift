@@ -1,7 +1,7 @@
 /// Which installed font file draws a font name. The Cards app names Apple fonts; Easel
 /// maps each to a free font from a distribution package (`FontFile.packages`), and anything unknown to the default
 /// sans. Fonts are loaded from these files by path, never through fontconfig matching, so
-/// the same name gives the same glyphs on every machine. The README lists this table.
+/// the same name gives the same glyphs on every machine. docs/fonts.md lists this table.
 public enum FontMap {
     /// A font file (and face index, for collections).
     public struct FontFile: Hashable, Sendable, CustomStringConvertible {
@@ -77,7 +77,7 @@ public enum FontMap {
         public var light: FontFile?
         /// OpenType features always on (Copperplate's small capitals).
         public var features: [String] = []
-        /// Why this free font stands in (for the README's table).
+        /// Why this free font stands in (for the table in docs/fonts.md).
         public var why: String
 
         /// The file for a style.

@@ -30,7 +30,7 @@ extension FontMap {
 
     /// Each font folder the map uses, with the packages that fill it (Debian 12 and Ubuntu
     /// 22.04+ install these fonts at these paths; Fedora installs elsewhere, so there a
-    /// package alone is not enough: see the README's system requirements).
+    /// package alone is not enough: see docs/install.md).
     static let packagesByFolder: [(String, Packages)] = [
         (liberation, .init(debian: "fonts-liberation2", fedora: "liberation-fonts")),
         (urw, .init(debian: "fonts-urw-base35", fedora: "urw-base35-fonts")),

@@ -1,5 +1,5 @@
 /// Size limits for everything the renderer allocates, checked before allocating.
-/// Documented in the README.
+/// Documented in docs/limits.md.
 public enum RenderLimits {
     /// The most pixels in one output image (about 400 MB of ARGB32).
     public static let maxOutputPixels = 100_000_000

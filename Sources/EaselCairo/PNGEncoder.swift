@@ -1,7 +1,7 @@
 import CEaselPNG
 
-/// How PNG output is compressed. The defaults come from the measurements in the README's
-/// performance section: zlib level 1 with the UP filter encodes a card several times
+/// How PNG output is compressed. The defaults come from the measurements in docs/rendering.md
+/// and docs/performance.md (PNG settings): zlib level 1 with the UP filter encodes a card several times
 /// faster than libpng's defaults, for files slightly larger.
 public struct PNGEncodingOptions: Codable, Hashable, Sendable {
     /// Which channels the PNG file stores.

@@ -31,7 +31,7 @@ extension Color {
         self = color
     }
 
-    /// The colours the Cards app offers (../shared/cards-format.md), by their asset names.
+    /// The colours the Cards app offers (docs/formats.md), by their asset names.
     public static let cardsPalette: [String: Color] = [
         "random1": Color(red: 0.816, green: 0.722, blue: 0.942), "random2": Color(red: 0.683, green: 0.908, blue: 0.784),
         "random3": Color(red: 0.985, green: 0.711, blue: 0.152), "random4": Color(red: 0.948, green: 0.834, blue: 0.900),

@@ -9,6 +9,8 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     public var path: String
     /// The document kind, such as "card" or "drawing".
     public var type: String
+    /// A card's id (the UUID the Cards app knows it by); nil for other documents.
+    public var id: String?
     /// The canvas as `[width, height]` in canvas units.
     public var canvas: [Double]
     /// `#RRGGBB[AA]`, or nil for a transparent drawing.
@@ -24,6 +26,7 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     public init(_ document: any EditableDocument, at url: URL, resourceFolder: URL, warnings: [DocumentWarning]) {
         path = url.relativePath
         type = document.kindName
+        id = (document as? Card)?.id.uuidString
         canvas = [document.canvas.width, document.canvas.height]
         background = document.background?.hex
         elements = document.elementDescriptions(resourceFolder: resourceFolder)
@@ -50,11 +53,13 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     }
 }
 
-/// One element as `easel info` shows it.
+/// One element as `easel info` shows it: every property its document stores for it, shapes
+/// and clips by the names of `ShapeNames`.
 public struct ElementDescription: Codable, Equatable, Sendable {
     /// The element's index in drawing order, as the edit verbs take it.
     public var index: Int
-    /// What the element is: "image", "text", or a drawing's graphic kind such as "ellipse".
+    /// What the element is: "image", "text", or a drawing's graphic kind by its
+    /// `ShapeNames` name, such as "ellipse" or "rounded-rectangle".
     public var kind: String
     /// The frame's centre as `[x, y]`, in canvas coordinates.
     public var center: [Double]
@@ -68,10 +73,21 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     public var stroke: String?
     /// The stroke width in canvas units; nil when the element is not stroked.
     public var strokeWidth: Double?
+    /// The stroke's alternating dash and gap lengths, empty for a solid line; nil when the
+    /// element is not stroked.
+    public var dash: [Double]?
+    /// The stroke's line ends: "butt", "round" or "square"; nil when not stroked.
+    public var cap: String?
+    /// The stroke's corners: "miter", "round" or "bevel"; nil when not stroked.
+    public var join: String?
     /// 0 (invisible) to 1 (opaque); nil for card elements, which have no opacity.
     public var opacity: Double?
-    /// The clip shape's name ("heart", "custom"); nil when the element is not clipped.
+    /// The clip shape's `ShapeNames` name ("heart", "rounded-rectangle"), or "custom";
+    /// nil when the element is not clipped.
     public var clip: String?
+    /// A custom clip's outline as M/L/Q/C/Z commands in the unit square of the element's
+    /// frame; nil for a library clip or none.
+    public var clipPath: String?
     /// The image file's name as the document gives it; nil for other elements and empty images.
     public var image: String?
     /// "ok"; "missing: …" / "refused: …" (not found, or a name Easel never reads); or
@@ -83,6 +99,24 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     public var font: String?
     /// A drawing text's size in canvas units; nil for card texts (sized to fit) and non-text.
     public var fontSize: Double?
+    /// A drawing text's place in its frame: "left", "center" or "right"; nil otherwise.
+    public var alignment: String?
+    /// A rounded rectangle's corner radius in canvas units; nil for other kinds.
+    public var cornerRadius: Double?
+    /// A polygon's number of sides; nil for other kinds.
+    public var sides: Int?
+    /// A star's number of points; nil for other kinds.
+    public var points: Int?
+    /// A star's inner radius as a fraction of its outer one; nil for other kinds.
+    public var innerRadiusRatio: Double?
+    /// A line's start as `[x, y]` in canvas coordinates (the frame's unit-square point,
+    /// placed as the frame is); nil for other kinds.
+    public var from: [Double]?
+    /// A line's end as `[x, y]` in canvas coordinates; nil for other kinds.
+    public var to: [Double]?
+    /// A path's outline as M/L/Q/C/Z commands in the unit square of its frame, as
+    /// `easel add PATH path` takes them; nil for other kinds.
+    public var path: String?
     /// The graphic's optional label; nil when it has none.
     public var name: String?
     /// A group's number of children.
@@ -108,7 +142,7 @@ public struct ElementDescription: Codable, Equatable, Sendable {
         switch cardElement {
         case .image(let element):
             kind = "image"
-            clip = element.clip?.description
+            describe(clip: element.clip)
             image = element.imageFilename
             imageStatus = element.imageFilename.map { Self.status(of: $0, in: folder) } ?? "missing: no image chosen"
         case .text(let element):
@@ -122,15 +156,20 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     /// Describes a drawing's graphic at `index`; an image is looked up in `folder`.
     public init(graphic: Graphic, index: Int, folder: URL) {
         self.index = index
-        kind = graphic.kind.name
+        kind = ShapeNames.name(of: graphic.kind)
         center = [graphic.transform.center.x, graphic.transform.center.y]
         size = [graphic.transform.size.width, graphic.transform.size.height]
         rotation = graphic.transform.rotationDegrees
         fill = graphic.fill?.hex
-        stroke = graphic.stroke?.color.hex
-        strokeWidth = graphic.stroke?.width
+        if let stroke = graphic.stroke {
+            self.stroke = stroke.color.hex
+            strokeWidth = stroke.width
+            dash = stroke.dash
+            cap = stroke.cap.rawValue
+            join = stroke.join.rawValue
+        }
         opacity = graphic.opacity
-        clip = graphic.clip?.description
+        describe(clip: graphic.clip)
         name = graphic.name
         switch graphic.kind {
         case .image(let file):
@@ -140,11 +179,44 @@ public struct ElementDescription: Codable, Equatable, Sendable {
             text = content.string
             font = content.fontFamily
             fontSize = content.fontSize
+            alignment = content.alignment.rawValue
         case .group(let members):
             children = members.count
-        default:
+        case .roundedRectangle(let radius):
+            cornerRadius = radius
+        case .polygon(let count):
+            sides = count
+        case .star(let count, let ratio):
+            points = count
+            innerRadiusRatio = ratio
+        case .line(let start, let end):
+            // Where the ends are on the canvas, as `easel add line --from --to` takes them.
+            let frame = graphic.transform
+            func onCanvas(_ point: Point) -> [Double] {
+                let placed = frame.frameToParent.apply(to: Point(x: point.x * frame.size.width, y: point.y * frame.size.height))
+                return [Self.tidy(placed.x), Self.tidy(placed.y)]
+            }
+            from = onCanvas(start)
+            to = onCanvas(end)
+        case .path(let outline):
+            path = outline.description
+        case .rectangle, .ellipse, .libraryShape:
             break
         }
+    }
+
+    /// The clip's name and, for a custom one, its outline.
+    private mutating func describe(clip: ClipShape?) {
+        guard let clip else { return }
+        self.clip = ShapeNames.name(of: clip)
+        if case .custom(let outline) = clip { clipPath = outline.description }
+    }
+
+    /// `value` without the rounding noise of a transform (149.99999999999997 is 150), to
+    /// the 1/10,000 that Easel prints numbers to.
+    static func tidy(_ value: Double) -> Double {
+        let rounded = (value * 10_000).rounded() / 10_000
+        return rounded == 0 ? 0 : rounded
     }
 
     /// "ok", or why the image `name` cannot be used from `folder`.

@@ -29,7 +29,7 @@ extension Drawing: EditableDocument {
     /// Adds the graphic `request` describes on top (see `ElementFactory.graphic`).
     public mutating func add(_ request: ElementRequest, resourceFolder: URL) throws -> AddedElement {
         let graphic = try ElementFactory.graphic(for: request, canvas: canvasSize, imageFolder: resourceFolder)
-        return AddedElement(index: try add(graphic), kind: graphic.kind.name)
+        return AddedElement(index: try add(graphic), kind: ShapeNames.name(of: graphic.kind))
     }
 
     /// Adds a graphic on top. Returns its index.

@@ -107,7 +107,9 @@ extension Graphic {
         let textChanges = changes.text != nil || changes.font != nil || changes.fontSize != nil || changes.alignment != nil
         if textChanges {
             guard case .text(var content) = graphic.kind else {
-                throw EditError("--text, --font, --font-size and --align apply to text graphics; this is a \(graphic.kind.name)")
+                throw EditError(
+                    "--text, --font, --font-size and --align apply to text graphics; this is a \(ShapeNames.name(of: graphic.kind))"
+                )
             }
             if let text = changes.text { content.string = text }
             if let font = changes.font { content.fontFamily = font }

@@ -18,10 +18,10 @@ public enum ElementFactory {
             size: changes.size ?? Size(width: 100, height: 100),
             rotationDegrees: changes.rotationDegrees ?? 0)
         let graphicKind: GraphicKind
-        switch request.kind.lowercased() {
-        case "rect", "rectangle": graphicKind = .rectangle
-        case "rounded-rect", "roundedrect", "roundedrectangle", "rounded-rectangle":
-            graphicKind = .roundedRectangle(cornerRadius: request.cornerRadius)
+        // By the names users type (`ShapeNames`: one per shape, the old spellings as aliases).
+        switch ShapeNames.drawingKind(named: request.kind) ?? request.kind {
+        case "rectangle": graphicKind = .rectangle
+        case "rounded-rectangle": graphicKind = .roundedRectangle(cornerRadius: request.cornerRadius)
         case "ellipse": graphicKind = .ellipse
         case "polygon": graphicKind = .polygon(sides: request.sides)
         case "star": graphicKind = .star(points: request.points, innerRadiusRatio: request.innerRatio)
@@ -57,9 +57,9 @@ public enum ElementFactory {
             let file = try value(of: request, naming: "PNG file")
             graphicKind = .image(file: try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder))
         default:
-            guard let shape = LibraryShape(name: request.kind) else {
+            guard let shape = ShapeNames.libraryShape(named: request.kind) else {
                 throw EditError(
-                    "unknown kind \"\(request.kind)\"; use rect, rounded-rect, ellipse, polygon, star, line, path, text, image, or \(LibraryShape.allCases.map(\.name).joined(separator: ", ")).",
+                    "unknown kind \"\(request.kind)\"; use \(ShapeNames.drawingKindNames.joined(separator: ", ")).",
                     isInvalidRequest: true)
             }
             graphicKind = .shape(shape)

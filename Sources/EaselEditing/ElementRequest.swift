@@ -4,8 +4,8 @@ import EaselGeometry
 /// an image file, a path's commands), its style and frame, and the parameters of the
 /// shape kinds. Each document type turns it into its own element (see `ElementFactory`).
 public struct ElementRequest: Hashable, Sendable {
-    /// rect, rounded-rect, ellipse, polygon, star, line, path, text, image, or a library
-    /// shape's name (heart, cloud...).
+    /// A kind's name or alias as `ShapeNames` lists them: rectangle, rounded-rectangle,
+    /// ellipse, polygon, star, line, path, text, image, or a library shape (heart, cloud...).
     public var kind: String
     /// For text: the string. For image: the PNG file's path. For path: M/L/Q/C/Z commands
     /// in the unit square.

@@ -2,12 +2,13 @@ import Foundation
 
 /// The Cards app's clip-shape library (`Shapes.shapes`), in the app's order: a card stores
 /// a clip as an index into this list. Each shape makes a `Path` for any rectangle, with the
-/// geometry of ../shared/cards-format.md (origin top-left, y down; angles in y-down space).
+/// geometry of docs/formats.md (origin top-left, y down; angles in y-down space).
 public enum LibraryShape: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     case circle = 0
     case rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon
 
-    /// The app's name for the shape, also used on Easel's command line and in drawings.
+    /// The app's name for the shape, as drawing files store it. What users type and read
+    /// (`rounded-rectangle`, with this name as an alias) is EaselDocuments' `ShapeNames`.
     public var name: String {
         switch self {
         case .circle: return "circle"

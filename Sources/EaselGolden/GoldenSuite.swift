@@ -134,12 +134,15 @@ public struct GoldenSuite: Sendable {
     /// Renders every document with `options` (as PNG pixels) and compares it with its
     /// golden, `jobs` documents at a time, ignoring each golden's `ignore` regions; failures
     /// leave their artifacts (composite, statistics) in `artifacts`. The results are in
-    /// document order, followed by the goldens without a document.
+    /// document order, followed by the goldens without a document. A failure suggests the
+    /// tolerance that would pass in `spelling` (Swift, or `easel golden` options).
     public func verify(
-        options: RenderOptions, tolerance: Tolerance, ignore: [String: [PixelRect]] = [:], artifacts: URL, jobs: Int = 1
+        options: RenderOptions, tolerance: Tolerance, ignore: [String: [PixelRect]] = [:], artifacts: URL, jobs: Int = 1,
+        spelling: Tolerance.Spelling = .swift
     ) throws(BatchError) -> [Entry] {
         var verifier = GoldenVerifier(
             goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
+        verifier.toleranceSpelling = spelling
         verifier.missingGoldenHint =
             "record it with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-missing`, then look at it"
         verifier.unreadableGoldenHint =

@@ -31,14 +31,16 @@ extension GoldenSuite {
     /// given, judged with `tolerance`, else the settings' tolerance, else `Tolerance.default`,
     /// ignoring the settings' regions. With `report`, writes the HTML, JSON and JUnit report
     /// there, with each failure's images under `report/artifacts`; without it, the artifacts
-    /// go to a temporary folder that is removed before returning.
+    /// go to a temporary folder that is removed before returning. Failures suggest a passing
+    /// tolerance in `spelling`: Swift (the default) or `easel golden` options.
     ///
     /// - Throws: `BatchError` when the documents folder does not exist or holds no document,
     ///   when the settings file cannot be read (naming it and the key path), or when the
     ///   report cannot be written.
-    public func check(options: RenderOptions? = nil, tolerance: Tolerance? = nil, report: URL? = nil, jobs: Int = 1)
-        throws(BatchError) -> GoldenSuiteRun
-    {
+    public func check(
+        options: RenderOptions? = nil, tolerance: Tolerance? = nil, report: URL? = nil, jobs: Int = 1,
+        spelling: Tolerance.Spelling = .swift
+    ) throws(BatchError) -> GoldenSuiteRun {
         let settings: GoldenSettings?
         do { settings = try self.settings() } catch { throw BatchError(message: error.description) }
         let options = options ?? settings?.render ?? RenderOptions()
@@ -58,7 +60,8 @@ extension GoldenSuite {
             }
         }
         let entries = try verify(
-            options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs)
+            options: options, tolerance: tolerance, ignore: settings?.ignore ?? [:], artifacts: artifacts, jobs: jobs,
+            spelling: spelling)
         if let report {
             do {
                 try GoldenReport(

@@ -84,6 +84,9 @@ public struct GoldenVerifier: Sendable {
     /// Whether a failure's message ends with where its composite was written (not when the
     /// caller shows the artifacts itself, as a report does).
     public var mentionsArtifacts = true
+    /// How a failure's message writes the tolerance that would pass: in Swift for tests (the
+    /// default), as `easel golden` options for the command line.
+    public var toleranceSpelling = Tolerance.Spelling.swift
 
     /// A verifier; by default with the tolerance that ignores antialiasing noise only.
     public init(goldensFolder: URL, artifactsFolder: URL, recordMode: RecordMode, tolerance: Tolerance = .default) {
@@ -170,7 +173,7 @@ public struct GoldenVerifier: Sendable {
                 }
                 return GoldenOutcome(passed: true, message: nil, recorded: false, artifacts: nil, comparison: summary)
             }
-            message = Self.describe(statistics, golden: displayName, tolerance: tolerance)
+            message = Self.describe(statistics, golden: displayName, tolerance: tolerance, spelling: toleranceSpelling)
         }
         let artifacts = writeArtifacts(name, actual: image, expected: expected, summary: summary, ignoring: ignoring)
         if recordMode == .all || recordMode == .failed {
@@ -187,8 +190,11 @@ public struct GoldenVerifier: Sendable {
             recorded: false, artifacts: artifacts, comparison: summary)
     }
 
-    /// A failure message that says how far off it was and which tolerance would have passed.
-    public static func describe(_ s: DifferenceStatistics, golden: String, tolerance: Tolerance) -> String {
+    /// A failure message that says how far off it was and which tolerance would have passed,
+    /// written in `spelling` (Swift for a test, options for the command line).
+    public static func describe(
+        _ s: DifferenceStatistics, golden: String, tolerance: Tolerance, spelling: Tolerance.Spelling = .swift
+    ) -> String {
         let percent = String(format: "%.3f", s.differingRatio * 100)
         let mean = String(format: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusterCount > 3 ? ", …" : "")
@@ -198,7 +204,7 @@ public struct GoldenVerifier: Sendable {
         if s.ignoredPixels > 0 { notCounted.append("\(s.ignoredPixels) in ignored regions") }
         let uncounted = notCounted.isEmpty ? "" : "; not counted: " + notCounted.joined(separator: ", ")
         return
-            "\(golden): \(s.differingPixels) pixels differ \(beyond) (\(percent) % of \(s.width * s.height))\(uncounted), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with \(ImageComparator.passingTolerance(for: s, tolerance: tolerance).swiftSpelling)"
+            "\(golden): \(s.differingPixels) pixels differ \(beyond) (\(percent) % of \(s.width * s.height))\(uncounted), largest channel difference \(s.maxChannelDelta), mean \(mean), in \(s.clusterCount) cluster\(s.clusterCount == 1 ? "" : "s") (\(clusters)); tolerance: \(tolerance); it would pass with \(ImageComparator.passingTolerance(for: s, tolerance: tolerance).spelled(spelling))"
     }
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {

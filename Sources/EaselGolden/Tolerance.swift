@@ -1,3 +1,5 @@
+import EaselGeometry
+
 /// How different two images may be and still match. Pixels are compared on premultiplied
 /// 8-bit values (so colour hidden under zero alpha never counts), by one of two metrics:
 ///
@@ -233,6 +235,51 @@ public struct Tolerance: Hashable, Sendable, Codable, CustomStringConvertible {
             return
                 "Tolerance(noiseFloor: \(noiseFloor), maxPixels: .larger(count: \(count), ratio: \(ratio)), maxChannelDelta: \(maxChannelDelta))"
         }
+    }
+
+    /// Who a tolerance is written for: a Swift test (`.fuzzy(maxDelta: 9, maxPixels: 12)`)
+    /// or a command line (`--max-delta 9 --max-pixels 12`). Failure messages suggest a
+    /// tolerance in the spelling of whoever asked for the comparison.
+    public enum Spelling: Sendable, Hashable {
+        /// Swift source, as the assertions of EaselGoldenTesting take it.
+        case swift
+        /// `easel golden` options, which `verify`, `diff` and `record` take.
+        case commandLine
+    }
+
+    /// How the tolerance is written for `spelling`.
+    public func spelled(_ spelling: Spelling) -> String {
+        switch spelling {
+        case .swift: return swiftSpelling
+        case .commandLine: return commandLineSpelling
+        }
+    }
+
+    /// The `easel golden` options that give this tolerance (`--max-delta 9 --max-pixels 12`;
+    /// the noise floor and a perceptual pixel limit only when they are not the default's).
+    public var commandLineSpelling: String {
+        if self == .exact { return "--tolerance exact" }
+        if self == .default { return "--tolerance default" }
+        if self == .perceptual { return "--tolerance perceptual" }
+        func pixels(_ limit: PixelLimit) -> String {
+            switch limit {
+            case .count(let count): return "--max-pixels \(count)"
+            case .ratio(let ratio): return "--max-pixels \(formatNumber(ratio * 100))%"
+            // The command line takes a count or a percentage, not the larger of both: the
+            // count is what a suggestion is made of.
+            case .larger(let count, _): return "--max-pixels \(count)"
+            }
+        }
+        var flags: [String] = []
+        if case .perceptual(let threshold, let counts) = metric {
+            flags = ["--metric perceptual", "--threshold \(formatNumber(threshold))"]
+            if counts { flags.append("--count-antialiasing") }
+            if maxPixels != Tolerance.perceptual.maxPixels { flags.append(pixels(maxPixels)) }
+            return flags.joined(separator: " ")
+        }
+        flags = ["--max-delta \(maxChannelDelta)", pixels(maxPixels)]
+        if noiseFloor != Tolerance.default.noiseFloor { flags.append("--noise-floor \(noiseFloor)") }
+        return flags.joined(separator: " ")
     }
 
     /// "exact", "default (…)", or the three limits spelled out, for messages.

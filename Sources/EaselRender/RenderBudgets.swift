@@ -3,8 +3,8 @@ import EaselDocuments
 import EaselGeometry
 
 /// What one document may cost to draw, checked in the lowering — before the expensive
-/// step, so `easel validate` and `easel export` agree — and documented in the README's
-/// limits table. What goes over a budget is not drawn, with a warning naming the file and
+/// step, so `easel validate` and `easel export` agree — and documented in docs/limits.md
+/// (Budgets). What goes over a budget is not drawn, with a warning naming the file and
 /// key path (images over the budget draw the error image, as unreadable images do).
 public enum RenderBudgets {
     /// The most image pixels one document may decode in all (about 200 MB of ARGB32).

@@ -107,6 +107,12 @@ public struct EaselServer: Sendable {
             idleTimeout: .milliseconds(Int64(saturating: limits.idleTimeout * 1000)),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100))
+        // The command prints the one start line, with the URL to open; Hummingbird's own
+        // "Server started and listening on …" (info) would be a second in another format, so
+        // the application's logger speaks from notice up. Requests and failures are logged
+        // with `logger` itself (ObservabilityMiddleware), as before.
+        var applicationLogger = logger
+        applicationLogger.logLevel = .notice
         // Connections are capped below the file descriptor limit, the idle ones closed first
         // under pressure, so a flood of idle connections cannot starve `/healthz`.
         return Application(
@@ -116,7 +122,7 @@ public struct EaselServer: Sendable {
                 availableConnectionsDelegate: ConnectionCap(registry: connections)),
             services: [Lifecycle(server: self)],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: applicationLogger)
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully. `onListening` receives

@@ -211,9 +211,10 @@ struct EditRequest {
             if clip.isNull || (try? clip.string().lowercased()) == "none" {
                 changes.clip = .some(nil)
             } else {
+                // By the names the CLI and `easel info` use, old spellings included (`ShapeNames`).
                 let name = try clip.string()
-                guard let shape = LibraryShape(name: name) else {
-                    throw clip.invalid("the clip is one of \(LibraryShape.allCases.map(\.name).joined(separator: ", ")), or none")
+                guard let shape = ShapeNames.libraryShape(named: name) else {
+                    throw clip.invalid("the clip is one of \(ShapeNames.clipNames.joined(separator: ", ")), or none")
                 }
                 changes.clip = .some(.library(shape))
             }

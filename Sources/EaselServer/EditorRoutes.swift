@@ -15,7 +15,7 @@ struct EditorRoutes<Context: RequestContext>: Sendable {
         guard let folder = Self.folder() else {
             files = [:]
             missing =
-                "the editor's files (a folder named *_EaselServer.resources beside the easel binary) were not found; the API works without them"
+                "the editor's files (a folder named *_EaselServer.resources beside the easel-serve binary) were not found; the API works without them"
             return
         }
         var loaded: [String: (bytes: [UInt8], etag: String)] = [:]

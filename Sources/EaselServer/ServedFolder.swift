@@ -7,7 +7,7 @@ import Glibc
 /// when it is plainly inside: no `..`, no absolute path, no hidden component (Easel's own
 /// temporary files and state are hidden), no symbolic link anywhere on the way (checked on
 /// every request, so a link planted later leads nowhere; the check and the open are two
-/// steps, see the README), and a registered document type. Anything else is "not found", without saying what exists outside.
+/// steps, see docs/service-api.md), and a registered document type. Anything else is "not found", without saying what exists outside.
 public struct ServedFolder: Sendable {
     /// The folder, as the user named it.
     public let url: URL

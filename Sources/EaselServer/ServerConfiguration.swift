@@ -45,7 +45,7 @@ public struct ServerConfiguration: Sendable {
     public var bindsLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.") }
 }
 
-/// The bounds of `easel serve` (the README lists them). The document budgets of `easel`
+/// The bounds of `easel serve` (docs/service-api.md lists them). The document budgets of `easel`
 /// itself (file sizes, element counts, image pixels) apply on top of these.
 public struct ServerLimits: Sendable {
     /// The largest request body (a document and its images for a stateless render). A body

@@ -73,7 +73,7 @@ package final class FolderWatcher {
     /// that `maxFolders` was reached and that the system's inotify limit was.
     package init(
         roots: [(path: String, recursive: Bool)], maxFolders: Int = 10_000, replacedRootGrace: Double = 10,
-        warn: @escaping (String) -> Void = { StandardStreams.writeError(Array("easel: \($0)\n".utf8)) },
+        warn: @escaping (String) -> Void = { StandardStreams.writeError(Array("easel: warning: \($0)\n".utf8)) },
         ignoring: @escaping (String) -> Bool
     ) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))

@@ -24,7 +24,7 @@ package enum StandardStreams {
     /// exits with status 1 (the output is incomplete, and nothing further can be shown).
     package static func writeOutput(_ bytes: some Collection<UInt8>) {
         if let failure = write(bytes, to: STDOUT_FILENO) {
-            writeError(Array("easel: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8))
+            writeError(Array("easel: error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8))
             exit(1)
         }
     }

@@ -6,13 +6,22 @@ import EaselSupport
 struct EaselRoot: ParsableCommand {
     /// Keeps a closed standard stream from being reused by a file Easel opens, starts the
     /// stage clock (`EASEL_TIMINGS=1`) and a single export's document opening
-    /// (see `EarlyOpen`), then parses and runs the command.
+    /// (see `EarlyOpen`), then parses and runs the command; what it throws is reported in
+    /// Easel's one style (`UsageErrors`).
     static func main() {
         StandardStreams.reserveClosedDescriptors()
         StageTimings.start()
         EarlyOpen.start(arguments: CommandLine.arguments)
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch {
+            UsageErrors.exit(with: error, arguments: Array(CommandLine.arguments.dropFirst()))
+        }
     }
+
+    /// ArgumentParser's errors start as Easel's own do (`Terminal.errorPrefix`), not `Error: `.
+    static var _errorPrefix: String { Terminal.errorPrefix }
 
     static let configuration = CommandConfiguration(
         commandName: "easel",
@@ -29,8 +38,4 @@ struct EaselRoot: ParsableCommand {
             ServeCommand.self, DoctorCommand.self,
         ]
     )
-}
-
-enum EaselVersion {
-    static let current = "0.1.0"
 }

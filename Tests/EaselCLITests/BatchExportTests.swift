@@ -59,7 +59,7 @@ struct BatchExportTests {
             "export", "Docs/card-0.rwcard", "Docs/Art", "--out", "Out", "--scale", "400", "--report", "r.json",
         ])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("failed: Docs/card-0.rwcard: an image of"), "\(result.stderr)")
+        #expect(result.stderr.contains("easel: error: Docs/card-0.rwcard: an image of"), "\(result.stderr)")
         let report = try readReport(s, "r.json")
         let failed = report.entries.filter { $0.status == .failed }
         #expect(failed.count == 2)
@@ -97,7 +97,7 @@ struct BatchExportTests {
         #expect(failures["empty.rwcard"]?.contains("the file is empty") == true)
         #expect(failures["future.drawing"]?.contains("newer Easel") == true)
         #expect(
-            first.stderr.contains("easel: failed:") && first.stderr.contains("rendered 7, skipped 0, failed 4 of 11 documents"))
+            first.stderr.contains("easel: error: ") && first.stderr.contains("rendered 7, skipped 0, failed 4 of 11 documents"))
 
         // A second run renders nothing and says so.
         let second = try s.run(["export", "Docs", "--out", "Out", "--preset", "thumbnail", "--report", "second.json"])

@@ -60,7 +60,7 @@ struct ConcurrentEditTests {
         #expect(loser.status == 1)
         #expect(
             loser.stderr
-                == "easel: \(s.folder.file("d.drawing").path): another easel is editing this document; try again when it has finished\n"
+                == "easel: error: \(s.folder.file("d.drawing").path): another easel is editing this document; try again when it has finished\n"
         )
         input.fileHandleForWriting.write(Data("quit\n".utf8))
         session.waitUntilExit()

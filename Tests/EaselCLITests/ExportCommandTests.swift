@@ -99,7 +99,7 @@ struct ExportCommandTests {
     @Test func aMissingInputFailsWithOneClearLine() throws {
         let result = try ProcessRunner.run(easel, ["export", "/nonexistent/card.rwcard", "--out", "/tmp/x.png"])
         #expect(result.status == 1)
-        #expect(result.stderr == "easel: /nonexistent/card.rwcard: no such file or folder\n")
+        #expect(result.stderr == "easel: error: /nonexistent/card.rwcard: no such file or folder\n")
     }
 
     @Test func anInputThatIsNeitherADocumentNorAFolderIsRefusedAndNothingIsMade() throws {

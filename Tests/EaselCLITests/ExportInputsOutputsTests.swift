@@ -245,7 +245,7 @@ struct ExportInputsOutputsTests {
         // A folder: the slow one fails, the other is written, and the report says which.
         let batch = try s.run(["export", "in", "--out", "out", "--timeout", "0.5", "--report", "report.json"])
         #expect(batch.status == 1)
-        #expect(batch.stderr.contains("failed: in/slow.drawing: drawing took longer"), "\(batch.stderr)")
+        #expect(batch.stderr.contains("easel: error: in/slow.drawing: drawing took longer"), "\(batch.stderr)")
         #expect(try s.image("out/quick.png").width == 30)
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("out/slow.png").path))
         #expect(

@@ -47,7 +47,7 @@ struct GoldenCommandTests {
         #expect(bad.status == 2 && bad.stderr.contains("bad.png: not a PNG image"))
         let missing = try s.run(["golden", "diff", "a.png", "missing.png"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "easel: missing.png: cannot open the file: No such file or directory\n", "named once")
+        #expect(missing.stderr == "easel: error: missing.png: cannot open the file: No such file or directory\n", "named once")
     }
 
     @Test func diffNeverWritesItsCompositeOverAnImageItCompares() throws {
@@ -254,7 +254,7 @@ struct GoldenCommandTests {
         let untouched = try s.bytes("Goldens/a.png")
         try s.ok(["background", "Docs/b.drawing", "black"])
         let result = try s.ok(["golden", "record", "Docs", "Goldens", "--only-failed"])
-        #expect(result.stdout == "recorded \(s.folder.file("Goldens/b.png").path)\n", "\(result.stdout)")
+        #expect(result.stdout == "recorded Goldens/b.png\n", "as typed: \(result.stdout)")
         #expect(try s.bytes("Goldens/a.png") == untouched)
         try s.ok(["golden", "verify", "Docs", "Goldens"])
         #expect(try s.run(["golden", "record", "Docs", "Goldens", "--only-failed", "--only-missing"]).status == 64)

@@ -50,13 +50,13 @@ struct InteractivePromptTests {
         #expect(try s.ok(["info", "p.drawing"]).stdout.contains("300x100"), "the other program's file is untouched")
     }
 
-    @Test func theREADMEsSessionRunsPiped() throws {
+    @Test func theDocumentedSessionRunsPiped() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "poster.drawing", "--size", "600x400"])
         for kind in ["rect", "star", "heart", "polygon", "text"] {
             try s.ok(["add", "poster.drawing", kind] + (kind == "text" ? ["Hello"] : []))
         }
-        let readme = try String(contentsOf: ProcessRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: ProcessRunner.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n").filter { $0.hasPrefix("easel> ") }.map { String($0.dropFirst(7)) }
         #expect(lines.contains { $0.hasPrefix("order ") }, "\(lines)")
         let result = try s.run(["edit", "poster.drawing"], stdin: lines.joined(separator: "\n") + "\n")

@@ -25,7 +25,7 @@ struct ServeCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        // "easel: serving docs on http://127.0.0.1:PORT"
+        // "easel: serving docs on http://127.0.0.1:PORT/ (open it in a browser)"
         var text = ""
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !text.contains("serving") || !text.hasSuffix("\n") {
@@ -178,7 +178,8 @@ extension ServeCommandTests {
         for _ in 0..<200 where port == nil {
             try await Task.sleep(for: .milliseconds(50))
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"127\.0\.0\.1:(\d+)\n"#, options: .regularExpression) {
+            // "easel: serving docs on http://127.0.0.1:PORT/ (open it in a browser)"
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
                 port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast())
             }
         }

@@ -5,12 +5,12 @@ import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 
-/// Runs the README's walkthrough exactly as written, so the README stays true.
-@Suite("README walkthrough")
+/// Runs the walkthrough of docs/cli.md exactly as written, so the page stays true.
+@Suite("Documented CLI walkthrough")
 struct WalkthroughTests {
     static func walkthroughLines() throws -> [String] {
-        let readme = try String(contentsOf: ProcessRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### Walkthrough"))
+        let readme = try String(contentsOf: ProcessRunner.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Walkthrough"))
         let start = try #require(readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         return readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init).filter { $0.hasPrefix("easel ") }
@@ -31,7 +31,7 @@ struct WalkthroughTests {
     }
 }
 
-/// Shell-style word splitting for the README lines (quotes and backslashes).
+/// Shell-style word splitting for the documented lines (quotes and backslashes).
 enum ShellSplit {
     static func split(_ line: String) throws -> [String] {
         var words: [String] = [], current = "", inWord = false, quote: Character? = nil

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every Swift sample a user reads — in the README, in the DocC catalogs and in the doc
+/// Every Swift sample a user reads — in README.md, in `docs/`, in the DocC catalogs and in the doc
 /// comments DocC shows — is part of a file in `Snippets/`, which SwiftPM compiles with the
 /// package (each snippet is an executable). So a sample that stops compiling fails the
 /// build, and a sample edited in the docs alone fails here.
@@ -72,11 +72,18 @@ struct DocumentationSnippetTests {
         return samples
     }
 
-    /// The README, every DocC article, and the doc comments in `Sources/`.
+    /// README.md, the pages in `docs/`, every DocC article, and the doc comments in `Sources/`.
     static func allSamples() throws -> [Sample] {
         var samples: [Sample] = []
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        samples += Self.samples(in: readme, file: "README.md")
+        var pages = ["README.md"]
+        let docs = root.appendingPathComponent("docs")
+        pages += try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted().map {
+            "docs/" + $0
+        }
+        for page in pages {
+            let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            samples += Self.samples(in: text, file: page)
+        }
         let sources = root.appendingPathComponent("Sources")
         let walker = FileManager.default.enumerator(atPath: sources.path)
         while let path = walker?.nextObject() as? String {
@@ -86,6 +93,12 @@ struct DocumentationSnippetTests {
             samples += Self.samples(in: text, file: "Sources/" + path, prefix: isArticle ? "" : "///")
         }
         return samples
+    }
+
+    /// A manifest, whole (`// swift-tools-version: …` first) or an excerpt (`// Package.swift`
+    /// first): checked against the example package's manifest, not compiled as a snippet.
+    static func isManifest(_ sample: Sample) -> Bool {
+        sample.lines.first!.hasPrefix("// swift-tools-version") || sample.lines.first! == "// Package.swift"
     }
 
     static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
@@ -98,7 +111,7 @@ struct DocumentationSnippetTests {
         #expect(snippets.count >= 8)
         let samples = try Self.allSamples()
         #expect(samples.count >= 12, "found only \(samples.count) samples")
-        for sample in samples where !sample.lines.first!.hasPrefix("// swift-tools-version") {
+        for sample in samples where !Self.isManifest(sample) {
             let home = snippets.first { Self.contains($0.value, sample.lines) }
             #expect(
                 home != nil,
@@ -122,17 +135,22 @@ struct DocumentationSnippetTests {
         }
     }
 
-    /// The manifests the README shows are real ones: each is the manifest of the example
-    /// package (`Examples/CardStudio`) but for the dependency line it names.
-    @Test func readmeManifestsAreTheExamplePackages() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let manifests = Self.samples(in: readme, file: "README.md").filter { $0.lines.first!.hasPrefix("// swift-tools-version") }
-        #expect(manifests.count == 2, "the README shows a manifest for a path and for a URL dependency")
+    /// The manifests the documentation shows are real ones: every line of each, whole or an
+    /// excerpt, is a line of the example package's manifest (`Examples/CardStudio`), but for
+    /// at most one dependency line (a URL instead of the example's path).
+    @Test func documentedManifestsAreTheExamplePackages() throws {
+        let manifests = try Self.allSamples().filter(Self.isManifest)
+        #expect(manifests.filter { $0.file == "README.md" }.count >= 1, "the README shows the package line")
+        #expect(
+            manifests.filter { $0.file == "docs/library.md" && $0.lines.first!.hasPrefix("// swift-tools-version") }.count == 2,
+            "docs/library.md shows a whole manifest for a path and for a URL dependency")
         let example = try String(
             contentsOf: Self.root.appendingPathComponent("Examples/CardStudio/Package.swift"), encoding: .utf8
         ).components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for manifest in manifests {
-            let differing = manifest.lines.filter { !example.contains($0) }
+            let differing = manifest.lines.dropFirst(manifest.lines.first == "// Package.swift" ? 1 : 0).filter {
+                !$0.isEmpty && !example.contains($0)
+            }
             #expect(
                 differing.count <= 1 && differing.allSatisfy { $0.hasPrefix(".package(") },
                 "\(manifest): differs from Examples/CardStudio/Package.swift in more than its dependency line: \(differing)")

@@ -3,7 +3,7 @@ import Foundation
 import EaselGeometry
 @testable import EaselDocuments
 
-/// The schema quirks of ../shared/cards-format.md, and writing cards the app reads.
+/// The schema quirks of docs/formats.md, and writing cards the app reads.
 @Suite("Card format")
 struct CardFormatTests {
     func decode(_ json: String) throws(DocumentError) -> (Card, [DocumentWarning]) {

@@ -2,7 +2,7 @@ import Testing
 import Foundation
 @testable import EaselGeometry
 
-/// Every library shape against the geometry table of ../shared/cards-format.md, at two
+/// Every library shape against the geometry table of docs/formats.md, at two
 /// rectangles (one wide at the origin, one tall and offset), and path equality mapping each
 /// shape back to its index.
 @Suite("Clip-shape library")

@@ -201,7 +201,7 @@ struct ServerEditingTests {
         let revision = DocumentServiceRevision.of(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))))
         var text = try await reader.read(until: revision)
         // How soon is measured and reported, not asserted (machines here are noisy); the
-        // benchmark's figure is the one the README gives.
+        // benchmark's figure is the one docs/performance.md gives.
         print("change event after \(Int(Date().timeIntervalSince(started) * 1000)) ms (another writer)")
         #expect(text.contains(#""kind":"changed","path":"\#(ServerFixtures.card)""#))
 

@@ -1,5 +1,5 @@
-// The measurement behind the golden comparator's default (README, "Choosing the default
-// metric"): `swift run -c release GoldenMetricStudy [DOCUMENTS...]`.
+// The measurement behind the golden comparator's default (docs/golden-testing.md, "Choosing
+// the default metric"): `swift run -c release GoldenMetricStudy [DOCUMENTS...]`.
 //
 // Each document (by default the samples in Assets/Samples) is rendered as its golden, then
 // again with a change that a golden test should tolerate (what another cairo build or a

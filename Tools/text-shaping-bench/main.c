@@ -1,4 +1,4 @@
-// The measurement behind Easel's text stack (README, "Text: HarfBuzz and FriBidi, not
+// The measurement behind Easel's text stack (docs/fonts.md, "HarfBuzz and FriBidi, not
 // Pango"): `make text-bench`. Lays out the same lines with HarfBuzz + FriBidi (as Easel
 // does: fonts opened by file, one shaping call per run) and with Pango (pangocairo, its font
 // map restricted by a fontconfig configuration to the very same files), and prints the time

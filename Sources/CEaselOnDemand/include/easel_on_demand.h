@@ -5,7 +5,7 @@
 // libjpeg-turbo (libjpeg API) and libwebp for photos, libedit for the interactive session. A process
 // that draws no text and decodes no JPEG or WebP never loads them (nor the 6 libraries
 // they bring: GLib, PCRE2, graphite2, ncurses' terminfo, libbsd, libmd), which took
-// about 1.6 ms off every process's start (README, design notes).
+// about 1.6 ms off every process's start (docs/architecture.md).
 //
 // Each library's module (CEaselHarfBuzz...) calls through `easel_on_demand_function`:
 // its functions are named easel_<the library's name>, and calling a library's own name

@@ -3,7 +3,7 @@ import Foundation
 import EaselGeometry
 
 /// Reads `.rwcard` JSON as every edition of the Cards app writes it (see
-/// ../shared/cards-format.md): `frameIndex` (edition 2) or `frame` (edition 1), legacy cards
+/// docs/formats.md): `frameIndex` (edition 2) or `frame` (edition 1), legacy cards
 /// with only `id` and `imageElements`, extended-sRGB colours, any key order, integer or
 /// double numbers, escaped slashes, invalid ids, and `"none"` image names.
 public enum CardDecoder {

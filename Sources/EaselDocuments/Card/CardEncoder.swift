@@ -31,7 +31,7 @@ public enum CardEncoder {
                 throw DocumentError(
                     file: file, keyPath: keyPath + ".frameIndex",
                     kind: .notRepresentable(
-                        "the clip shape is a custom path that equals none of the app's \(LibraryShape.allCases.count) library shapes, so a card file cannot store it; choose a library shape (\(LibraryShape.allCases.map(\.name).joined(separator: ", "))) or save as a drawing"
+                        "the clip shape is a custom path that equals none of the app's \(LibraryShape.allCases.count) library shapes, so a card file cannot store it; choose a library shape (\(ShapeNames.clipNames.joined(separator: ", "))) or save as a drawing"
                     ))
             }
             members.append(("frameIndex", .number(Double(index))))

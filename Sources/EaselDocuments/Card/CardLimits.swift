@@ -1,7 +1,7 @@
 import EaselGeometry
 import EaselSupport
 /// What a card file may hold. Real cards are far inside these; the limits exist so that a
-/// hostile file cannot make Easel allocate or draw without bound. Documented in the README.
+/// hostile file cannot make Easel allocate or draw without bound. Documented in docs/limits.md.
 public enum CardLimits {
     /// The largest card file read, in bytes.
     public static let maxFileBytes = 16 << 20

@@ -148,7 +148,7 @@ public struct TextContent: Hashable, Sendable {
 
     /// The text, drawn as one line (control characters are skipped); empty draws nothing.
     public var string: String
-    /// A font family name, mapped to an installed font when drawn (see the README's font map).
+    /// A font family name, mapped to an installed font when drawn (see the font map in docs/fonts.md).
     public var fontFamily: String
     /// In canvas units.
     public var fontSize: Double

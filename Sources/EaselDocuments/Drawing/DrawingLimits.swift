@@ -1,7 +1,7 @@
 import EaselGeometry
 import EaselSupport
 /// What a drawing file may hold, so that no file can make Easel allocate or draw without
-/// bound. Documented in the README and docs/drawing-format.md.
+/// bound. Documented in docs/limits.md and docs/drawing-format.md.
 public enum DrawingLimits {
     /// The largest drawing file read, in bytes.
     public static let maxFileBytes = 64 << 20

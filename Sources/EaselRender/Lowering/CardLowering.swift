@@ -3,7 +3,7 @@ import EaselGeometry
 import EaselDocuments
 import EaselCairo
 
-/// Lays a card out as a scene, following ../shared/cards-format.md:
+/// Lays a card out as a scene, following docs/formats.md:
 /// - the background fills the whole 1300x2000 canvas (the canvas clips everything);
 /// - each element's frame is centred at the card centre plus its offset and rotated
 ///   clockwise about its own centre;

@@ -4,7 +4,7 @@ import EaselCairo
 
 /// The picture drawn where an image cannot be: the Cards app's `error-image` asset, a
 /// 512x512 picture of a large lower-case "x" (Arial Rounded MT Bold) above the words
-/// "No image" (Arial), both in rgb(255, 45, 45), at the positions `cards-format.md` gives.
+/// "No image" (Arial), both in rgb(255, 45, 45), at the positions docs/formats.md gives.
 /// Easel draws it with free stand-ins (Quicksand Bold, Liberation Sans) as vector text, so
 /// it is sharp at any size. Like any image it is aspect-fitted and centred in the frame, and
 /// clipped by the element's clip shape laid out in the fitted square.

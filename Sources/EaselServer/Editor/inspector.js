@@ -3,8 +3,10 @@
 // opacity and order; with nothing selected, the document's background. Each change is one
 // gesture (one undo step).
 
+// The names of Easel's one table (ShapeNames in EaselDocuments), as the server's element
+// descriptions give a clip and its edits take one.
 export const CLIP_SHAPES = [
-  'circle', 'rectangle', 'roundedRectangle', 'heart', 'lens', 'chevron', 'cone', 'cloud', 'diamond', 'hexagon', 'octagon',
+  'circle', 'rectangle', 'rounded-rectangle', 'heart', 'lens', 'chevron', 'cone', 'cloud', 'diamond', 'hexagon', 'octagon',
 ];
 export const APP_FONTS = [
   'San Fransisco', 'Gill Sans', 'AmericanTypewriter', 'Avenir-Heavy', 'Avenir-Book', 'Baskerville-Italic',
@@ -140,7 +142,7 @@ export function renderInspector(panel, { description, element, onChange }) {
     for (const name of ['none', ...CLIP_SHAPES]) {
       const button = document.createElement('button');
       button.type = 'button';
-      button.textContent = name === 'roundedRectangle' ? 'rounded' : name;
+      button.textContent = name === 'rounded-rectangle' ? 'rounded' : name;
       button.setAttribute('aria-label', `Clip frame ${name}`);
       button.setAttribute('aria-pressed', String((element.clip || 'none') === name));
       button.addEventListener('click', () => set({ clip: name }));

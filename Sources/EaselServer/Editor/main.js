@@ -118,7 +118,7 @@ function showBrowser() {
 function buildAddTools(type) {
   const tools = $('add-tools');
   tools.replaceChildren();
-  const kinds = type === 'card' ? ['text'] : ['rect', 'ellipse', 'star', 'heart', 'line', 'text'];
+  const kinds = type === 'card' ? ['text'] : ['rectangle', 'ellipse', 'star', 'heart', 'line', 'text'];
   for (const kind of kinds) {
     const button = document.createElement('button');
     button.type = 'button';

@@ -1,5 +1,5 @@
 /// Bounds the JSON parser enforces while reading, so that no input can make it recurse,
-/// loop or allocate without limit. The defaults are documented in the README.
+/// loop or allocate without limit. The defaults are documented in docs/limits.md.
 package struct JSONLimits: Sendable, Equatable {
     /// The deepest nesting of arrays and objects.
     package var maxDepth: Int

@@ -12,9 +12,9 @@ struct AddCommand: EditVerb {
         commandName: "add",
         abstract: "Add a graphic to a drawing, or an image or text to a card.",
         discussion: """
-            Kinds for a drawing: rect, rounded-rect, ellipse, polygon, star, line, path, text, image, \
-            and the clip library's shapes (circle, heart, lens, chevron, cone, cloud, diamond, \
-            hexagon, octagon). A card takes image and text.
+            Kinds for a drawing: \(ShapeNames.drawingKindNames.joined(separator: ", ")) (the last \
+            ones are the clip library's shapes; rect and rounded-rect are accepted too). A card \
+            takes image and text.
 
             Examples:
               easel add art.drawing star --at 400,300 --size 200x200 --fill gold --stroke black
@@ -49,10 +49,14 @@ struct AddCommand: EditVerb {
     @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: "Rounded rectangle corner radius.")
     var cornerRadius: Double = 25
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"),
+        transform: PointArgument.parser(expected: "X,Y, e.g. 10,10"))
     var from: PointArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Line end X,Y in canvas coordinates.", valueName: "x,y"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Line end X,Y in canvas coordinates.", valueName: "x,y"),
+        transform: PointArgument.parser(expected: "X,Y, e.g. 300,40"))
     var to: PointArgument?
 
     func validate() throws {

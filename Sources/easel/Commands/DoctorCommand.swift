@@ -46,8 +46,8 @@ struct DoctorCommand: EaselCommand {
                 )
             }
             if let hint = report.installHint {
-                Terminal.printError(
-                    "easel: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); on Debian or Ubuntu: sudo \(hint)"
+                Terminal.error(
+                    "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); on Debian or Ubuntu: sudo \(hint)"
                 )
             } else {
                 Terminal.printError("easel: ready: every library works and all \(fonts.count) font files load")

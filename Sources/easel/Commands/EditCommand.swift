@@ -60,7 +60,7 @@ final class EditSession {
     }
 
     func run() throws {
-        if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
+        if let note = editor.historyNote { Terminal.note(note) }
         installSignalHandlers()
         startReader()
         if interactive {
@@ -84,8 +84,8 @@ final class EditSession {
                 input.handled()  // the prompt comes back only now, after this line's output
                 continue
             case .tooLong:
-                Terminal.printError(
-                    "easel: an input line is longer than \(InputQueue.maxLineBytes) bytes; that is not a command, so the session stops"
+                Terminal.error(
+                    "an input line is longer than \(InputQueue.maxLineBytes) bytes; that is not a command, so the session stops"
                 )
                 failures += 1
                 _ = try finish(endOfInput: true)
@@ -117,12 +117,12 @@ final class EditSession {
         do {
             try saveIfNeeded()
         } catch  where interactive && !endOfInput {
-            Terminal.printError(
-                "easel: \(error); your edits are kept: save-as PATH writes them to another file, quit! leaves without them")
+            Terminal.error(
+                "\(error); your edits are kept: save-as PATH writes them to another file, quit! leaves without them")
             return false
         }
         if failures > 0 && !interactive {
-            Terminal.printError("easel: \(failures) command\(failures == 1 ? "" : "s") failed; the others were applied and saved")
+            Terminal.error("\(failures) command\(failures == 1 ? "" : "s") failed; the others were applied and saved")
             throw ExitCode.documentFailure
         }
         return true
@@ -133,15 +133,15 @@ final class EditSession {
         // A line at a prompt is read whole by the line editor: refused here, before any
         // work, as the piped reader refuses one as it reads.
         guard line.utf8.count <= InputQueue.maxLineBytes else {
-            Terminal.printError(
-                "easel: this line is \(line.utf8.count) bytes, longer than \(InputQueue.maxLineBytes); that is not a command, so it was not run"
+            Terminal.error(
+                "this line is \(line.utf8.count) bytes, longer than \(InputQueue.maxLineBytes); that is not a command, so it was not run"
             )
             failures += 1
             return true
         }
         let words: [String]
         do { words = try ShellWords.split(line) } catch {
-            Terminal.printError("easel: \(error)")
+            Terminal.error("\(error)")
             failures += 1
             return true
         }
@@ -149,8 +149,8 @@ final class EditSession {
         // Repeated options merged (the last counts), so that parsing stays linear.
         let arguments = Self.optionsOfVerbs[verb]?.merging(Array(words.dropFirst())) ?? Array(words.dropFirst())
         guard arguments.count <= RepeatedOptions.maxWords else {
-            Terminal.printError(
-                "easel: this \(verb) command has \(arguments.count) words; a command takes at most \(RepeatedOptions.maxWords)")
+            Terminal.error(
+                "this \(verb) command has \(arguments.count) words; a command takes at most \(RepeatedOptions.maxWords)")
             failures += 1
             return true
         }
@@ -177,6 +177,10 @@ final class EditSession {
                 let json = arguments.contains("--json")
                 Terminal.write(InfoCommand.render(editor.description, json: json))
             case "export":
+                // The session's output is its own: the image goes to a file, named before the
+                // command is read (which would otherwise speak of redirecting its output).
+                let namesOut = arguments.contains { $0 == "-o" || $0 == "--out" || $0.hasPrefix("--out=") }
+                guard namesOut else { throw ValidationError("export in a session needs --out FILE (or -o)") }
                 let command = try ExportCommand.parse([path] + arguments)
                 let options = command.render.renderOptions(outputPath: command.out)
                 try OutputProtection.checkSingleExport(
@@ -186,7 +190,7 @@ final class EditSession {
                 Terminal.printLine("wrote \(command.out) (\(file.width)x\(file.height))")
             default:
                 guard let type = Self.verbs[verb] else {
-                    Terminal.printError("easel: unknown verb \"\(verb)\"; type help for the list")
+                    Terminal.error("unknown verb \"\(verb)\"; type help for the list")
                     failures += 1
                     return true
                 }
@@ -204,7 +208,7 @@ final class EditSession {
         } catch {
             // Usage errors and failed edits are reported; the session goes on.
             let message = (error as? ValidationError).map(\.message) ?? Self.describeParseError(error)
-            Terminal.printError("easel: \(message)")
+            Terminal.error(message)
             failures += 1
         }
         return true
@@ -212,7 +216,7 @@ final class EditSession {
 
     private static func describeParseError(_ error: Error) -> String {
         if error is DocumentError || error is EditError || error is RenderError { return "\(error)" }
-        return EaselRoot.message(for: error)
+        return UsageErrors.readable(EaselRoot.message(for: error))
     }
 
     private func saveIfNeeded(announcing: Bool = true) throws {
@@ -260,7 +264,7 @@ final class EditSession {
     private func noteUpgrade() {
         guard !upgradeNoted, let upgrade = editor.formatUpgrade else { return }
         upgradeNoted = true
-        Terminal.printError("easel: note: \(upgrade)")
+        Terminal.note(upgrade)
     }
 
     /// Reads standard input in chunks and hands complete lines to the loop: a line is at

@@ -42,7 +42,9 @@ struct MoveCommand: EditVerb {
     var path: String
     @Argument(help: "The element's index.")
     var index: Int
-    @Option(parsing: .unconditional, help: ArgumentHelp("The distance DX,DY in canvas units.", valueName: "dx,dy"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The distance DX,DY in canvas units.", valueName: "dx,dy"),
+        transform: PointArgument.parser(expected: "DX,DY, e.g. 20,0"))
     var by: PointArgument
 
     func apply(to editor: inout DocumentEditor) throws -> String {
@@ -80,7 +82,9 @@ struct OrderCommand: EditVerb {
     var path: String
     @Argument(help: "The element's index.")
     var index: Int
-    @Argument(help: "front, back, forward or backward.")
+    @Argument(
+        help: "front, back, forward or backward.", completion: Choice.completion(OrderDirection.self),
+        transform: Choice.parser(example: OrderDirection.front))
     var direction: OrderDirection
 
     func apply(to editor: inout DocumentEditor) throws -> String {

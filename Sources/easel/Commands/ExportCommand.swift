@@ -14,11 +14,12 @@ struct ExportCommand: EaselCommand {
         commandName: "export",
         abstract: "Render documents to PNG, SVG or PDF: one to a file (or standard output), many into a folder.",
         discussion: """
-            One document and an --out that is a file: that file is written, in the format its \
+            One document and an --out (-o) that is a file: that file is written, in the format its \
             extension names (.png, .svg, .pdf; another extension needs --format, and a format that \
-            contradicts the extension is refused). --out - writes to standard output; a document \
-            path - reads the document from standard input (its images from --base, default the \
-            current folder).
+            contradicts the extension is refused). --out - writes to standard output, as one \
+            document does without --out when standard output is not a terminal \
+            (easel export a.drawing > a.png); a document path - reads the document from standard \
+            input (its images from --base, default the current folder).
 
             Any mix of documents and folders, or an --out that is a folder (an existing one, or a \
             path ending in /): every document is written inside it, folders searched \
@@ -32,7 +33,8 @@ struct ExportCommand: EaselCommand {
             object per document as it finishes and a final totals object (schema in the README).
 
             Examples:
-              easel export Card.rwcard --out card.png
+              easel export Card.rwcard -o card.png
+              easel export Card.rwcard > card.png
               easel export art.drawing --out art.svg --width 2000 --height 1000 --fit cover
               easel export art.drawing --out - --format png | convert - art.jpg
               easel export *.rwcard Albums --out pngs/ --thumbnails --report report.json
@@ -44,9 +46,15 @@ struct ExportCommand: EaselCommand {
     var inputs: [String]
 
     @Option(
-        name: .shortAndLong,
-        help: "The file to write for one document (- for standard output), or the folder to write into (ends in / or exists).")
-    var out: String
+        name: [.customShort("o"), .customLong("out")],
+        help: ArgumentHelp(
+            "The file to write for one document (- for standard output, the default when that is no terminal), or the folder to write into (ends in / or exists).",
+            valueName: "out"))
+    var outOption: String?
+
+    /// Where to write: --out as given; without it, standard output, which `validate` allows
+    /// for one document when standard output is not a terminal.
+    var out: String { outOption ?? "-" }
 
     @Option(help: ArgumentHelp("The folder a document read from standard input takes its images from.", valueName: "dir"))
     var base: String?
@@ -148,6 +156,7 @@ struct ExportCommand: EaselCommand {
             throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".")
         }
         guard !inputs.isEmpty else { throw ValidationError("Name a document or a folder to export.") }
+        if outOption == nil { try checkStandardOutput() }
         if inputs.contains("-") && inputs.count > 1 {
             throw ValidationError("- reads one document from standard input: it cannot be mixed with other inputs.")
         }
@@ -168,6 +177,24 @@ struct ExportCommand: EaselCommand {
             if render.areaIndex != nil {
                 throw ValidationError("--area with an element index is for one document; a folder export renders whole canvases.")
             }
+        }
+    }
+
+    /// Without --out, the one document goes to standard output: not several (they need a
+    /// folder), and not onto a terminal, where PNG bytes are noise; either says what to type.
+    func checkStandardOutput() throws {
+        guard isSingle else {
+            throw ValidationError(
+                "give --out DIR (or -o) to export several documents or a folder: easel export \(inputs.map(GoldenVerify.shellQuoted).joined(separator: " ")) --out DIR/"
+            )
+        }
+        guard isatty(STDOUT_FILENO) == 0 else {
+            let input = inputs[0]
+            let name = input == "-" ? "out" : ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            let suggested = GoldenVerify.shellQuoted(name + "." + (render.format ?? .png).rawValue)
+            throw ValidationError(
+                "give --out FILE (or -o), or redirect standard output to a file: easel export \(GoldenVerify.shellQuoted(input)) > \(suggested)"
+            )
         }
     }
 
@@ -226,7 +253,7 @@ struct ExportCommand: EaselCommand {
         do { try body() } catch let exit as ExitCode {
             throw exit
         } catch {
-            Terminal.printError("easel: \(error)")
+            Terminal.error("\(error)")
         }
     }
 
@@ -255,7 +282,7 @@ struct ExportCommand: EaselCommand {
         // Before anything else: a signal in the first moments of the watch stops it too.
         let signals = SignalWatcher { _ in }
         defer { signals.stop() }
-        let watcher = try FolderWatcher(roots: roots, warn: { Terminal.printError("easel: \($0)") }) { path in
+        let watcher = try FolderWatcher(roots: roots, warn: { Terminal.warning($0) }) { path in
             // Easel's own outputs are not changes to react to.
             path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
         }
@@ -264,7 +291,7 @@ struct ExportCommand: EaselCommand {
             let changed = watcher.changes(timeout: 0.2)
             // A watched folder removed and not made again: nothing more can be seen there.
             if let failure = watcher.failure {
-                Terminal.printError("easel: \(failure); stopped watching")
+                Terminal.error("\(failure); stopped watching")
                 throw ExitCode.failure
             }
             guard !changed.isEmpty else { continue }
@@ -337,7 +364,7 @@ struct ExportCommand: EaselCommand {
             Terminal.write(try JSONOutput.line(ExportTotalsEvent(single: entry)))
             return
         }
-        for warning in warnings { Terminal.printError("easel: warning: \(warning)") }
+        for warning in warnings { Terminal.warning(warning) }
         let size = "(\(file.width)x\(file.height))"
         if out == "-" {
             Terminal.printError("easel: wrote standard output \(size)")
@@ -580,7 +607,7 @@ final class EventPrinter: Sendable {
         case .skipped:
             if dryRun { display.printAbove(Terminal.safe("up to date \(entry.input)"), toStandardError: false) }
         case .failed:
-            display.printAbove(Terminal.safe("easel: failed: \(entry.error ?? entry.input)"), toStandardError: true)
+            display.printAbove(Terminal.safe(Terminal.errorPrefix + (entry.error ?? entry.input)), toStandardError: true)
         }
         if verbose {
             for warning in entry.warnings {

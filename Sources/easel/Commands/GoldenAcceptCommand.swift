@@ -38,7 +38,7 @@ struct GoldenAccept: EaselCommand {
                 reportFolder: URL(fileURLWithPath: report), goldens: goldens.map { URL(fileURLWithPath: $0) },
                 only: only.isEmpty ? nil : Set(only), dryRun: dryRun)
         } catch {
-            Terminal.printError("easel: \(error)")
+            Terminal.error("\(error)")
             throw ExitCode.documentFailure
         }
         var accepted = 0, skipped = 0
@@ -46,12 +46,13 @@ struct GoldenAccept: EaselCommand {
             switch outcome {
             case .accepted(_, let golden):
                 accepted += 1
-                Terminal.printLine((dryRun ? "would accept " : "accepted ") + golden)
+                Terminal.printLine((dryRun ? "would accept " : "accepted ") + shown(golden))
             case .unchanged(_, let golden):
-                Terminal.printLine("unchanged \(golden) (it already holds the report's image)")
+                Terminal.printLine("unchanged \(shown(golden)) (it already holds the report's image)")
             case .skipped(let name, let reason):
                 skipped += 1
-                Terminal.printError("easel: skipped \(name): \(reason)")
+                // Paths in the reason relative too (`./Goldens/a.png` when the report named the folder).
+                Terminal.error("skipped \(name): \(PathsAsGiven(given: [goldens ?? "."]).show(reason))")
             }
         }
         Terminal.printError(
@@ -59,5 +60,14 @@ struct GoldenAccept: EaselCommand {
                 + (skipped > 0 ? ", skipped \(skipped)" : "")
                 + (accepted > 0 && !dryRun ? "; look at them before committing" : ""))
         if skipped > 0 { throw ExitCode.documentFailure }
+    }
+
+    /// A golden's path as the user would type it: below --goldens as that was given, else
+    /// relative to the current folder, where the report's goldens folder is by its relative
+    /// name (an absolute path elsewhere stays absolute).
+    func shown(_ path: String) -> String {
+        if let goldens { return PathsAsGiven(given: [goldens]).show(path) }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        return path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
     }
 }

@@ -129,7 +129,7 @@ struct GoldenDiff: ParsableCommand {
     var expected: String
     @Argument(help: "The actual image.", completion: .file(extensions: ["png"]))
     var actual: String
-    @Option(help: "Write the composite expected | difference | actual here.")
+    @Option(name: .shortAndLong, help: "Write the composite expected | difference | actual here.")
     var out: String?
     @Flag(help: "Print the statistics as JSON.")
     var json = false
@@ -150,13 +150,13 @@ struct GoldenDiff: ParsableCommand {
                     try FileIO.readBytes(at: path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true))
             } catch {
                 let message = "\(error)"
-                Terminal.printError("easel: \(message.hasPrefix(path + ": ") ? message : "\(path): \(message)")")
+                Terminal.error(message.hasPrefix(path + ": ") ? message : "\(path): \(message)")
                 throw ExitCode(2)
             }
         }
         if let out, let compared = [expected, actual].first(where: { Self.isSameFile(out, $0) }) {
-            Terminal.printError(
-                "easel: --out \(out) is \(compared), one of the images compared; give another path for the composite (nothing was written)"
+            Terminal.error(
+                "--out \(out) is \(compared), one of the images compared; give another path for the composite (nothing was written)"
             )
             throw ExitCode(2)
         }
@@ -173,7 +173,7 @@ struct GoldenDiff: ParsableCommand {
             statistics = s
             line =
                 (passed ? "within tolerance: " : "different: ")
-                + GoldenVerifier.describe(s, golden: actual, tolerance: tolerance.value)
+                + GoldenVerifier.describe(s, golden: actual, tolerance: tolerance.value, spelling: .commandLine)
         }
         if let out {
             do {
@@ -183,7 +183,7 @@ struct GoldenDiff: ParsableCommand {
                 try composite.writePNG(to: out)
             } catch {
                 // The verdict never depends on the picture: say why there is none, go on.
-                Terminal.printError("easel: warning: \(out): no composite was written: \(error)")
+                Terminal.warning("\(out): no composite was written: \(error)")
             }
         }
         if json {
@@ -273,13 +273,13 @@ struct GoldenVerify: EaselCommand {
         let recorded = settings?.render
         let asked = render.renderOptions(outputPath: nil)
         if render.changesPixels, let recorded, recorded.size != asked.size || recorded.background != asked.background {
-            Terminal.printError(
-                "easel: note: the goldens were recorded at \(recorded.size); verifying at \(asked.size) as asked")
+            Terminal.note("the goldens were recorded at \(recorded.size); verifying at \(asked.size) as asked")
         }
         let run = try suite.checked { suite throws(BatchError) in
             try suite.check(
                 options: render.changesPixels || recorded == nil ? asked : nil,
-                tolerance: tolerance.value(over: settings?.tolerance ?? .default), report: reportFolder, jobs: jobs)
+                tolerance: tolerance.value(over: settings?.tolerance ?? .default), report: reportFolder, jobs: jobs,
+                spelling: .commandLine)
         }
         let failures = run.failures
         for failure in failures {
@@ -294,14 +294,13 @@ struct GoldenVerify: EaselCommand {
         Terminal.printError("easel: \(run.summary)")
         let orphans = run.orphans.count
         if orphans > 0 {
-            Terminal.printError(
-                "easel: note: \(orphans) golden\(orphans == 1 ? " has" : "s have") no document (`easel golden prune` lists them)")
+            Terminal.note("\(orphans) golden\(orphans == 1 ? " has" : "s have") no document (`easel golden prune` lists them)")
         }
         // Accept adopts only renderings that failed or are new: not an unreadable golden,
         // nor a document that could not be rendered.
         if let reportFolder, failures.contains(where: { $0.status == .failed || $0.status == .new }) {
             Terminal.printError(
-                "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).path); "
+                "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).relativePath); "
                     + "accept what it shows with `easel golden accept \(Self.shellQuoted(report!))`")
         }
         if !failures.isEmpty { throw ExitCode.documentFailure }
@@ -373,11 +372,12 @@ struct GoldenRecord: EaselCommand {
                 options: options, onlyMissing: onlyMissing,
                 onlyFailing: onlyFailed ? tolerance.value(over: recordedTolerance) : nil,
                 tolerance: tolerance.isGiven ? tolerance.value(over: recordedTolerance) : nil,
-                warned: { Terminal.printError("easel: warning: \($0)") }
+                warned: { Terminal.warning($0) }
             ) { outcome in
                 switch outcome {
-                case .recorded(let golden): Terminal.printLine("recorded \(golden.path)")
-                case .failed(let message): Terminal.printError("easel: \(message)")
+                // As the goldens folder was typed: relative stays relative.
+                case .recorded(let golden): Terminal.printLine("recorded \(golden.relativePath)")
+                case .failed(let message): Terminal.error(message)
                 case .kept: break
                 }
             }
@@ -417,14 +417,13 @@ struct GoldenPrune: EaselCommand {
     func execute() throws {
         let suite = folders.suite
         let orphans = try suite.checked { suite throws(BatchError) in try suite.orphans() }
-        let root = suite.goldens.standardizedFileURL
         for orphan in orphans {
-            let path = root.appendingPathComponent(orphan).path
+            let golden = suite.goldens.appendingPathComponent(orphan)
             if delete {
-                try FileManager.default.removeItem(atPath: path)
-                Terminal.printLine("removed \(path)")
+                try FileManager.default.removeItem(atPath: golden.standardizedFileURL.path)
+                Terminal.printLine("removed \(golden.relativePath)")
             } else {
-                Terminal.printLine("orphan \(path)")
+                Terminal.printLine("orphan \(golden.relativePath)")
             }
         }
         let count = "\(orphans.count) golden\(orphans.count == 1 ? "" : "s") without a document"

@@ -22,8 +22,12 @@ struct NewCommand: ParsableCommand {
         @Argument(help: "The .drawing file to create.", completion: .file(extensions: ["drawing"]))
         var path: String
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Canvas size WxH in units (pixels at scale 1).", valueName: "wxh"))
-        var size: SizeArgument = SizeArgument(argument: "800x600")!
+        @Option(
+            parsing: .unconditional,
+            // The default said as ArgumentParser says its own (a transform's value has none).
+            help: ArgumentHelp("Canvas size WxH in units (default: 800x600).", valueName: "wxh"),
+            transform: SizeArgument.parser(example: "800x600"))
+        var size: SizeArgument = SizeArgument(Size(width: 800, height: 600))
 
         @Option(help: ArgumentHelp("Background colour, or none for transparent.", valueName: "color"))
         var background: String = "white"
@@ -63,7 +67,9 @@ struct NewCommand: ParsableCommand {
         @Argument(help: "The .rwcard file, or the folder, to create the card in.", completion: .file(extensions: ["rwcard"]))
         var path: String
 
-        @Option(help: ArgumentHelp("Background colour (default: the app's yellow).", valueName: "color"))
+        @Option(
+            help: ArgumentHelp("Background colour (default: the app's yellow).", valueName: "color"),
+            transform: ColorArgument.parser)
         var background: ColorArgument?
 
         func execute() throws {
@@ -80,7 +86,8 @@ struct NewCommand: ParsableCommand {
                 card = card.copy(savedAt: url)
             }
             _ = try DocumentEditor.create(card, at: url)
-            Terminal.printLine("created card \(url.path)")
+            // As the folder was typed: relative stays relative.
+            Terminal.printLine("created card \(url.relativePath)")
         }
     }
 }

@@ -22,8 +22,9 @@ struct RenderOptionGroup: ParsableArguments {
     /// below 1/10,000 (the finest step Easel prints), none shows as more than a speck.
     static let scaleRange = 0.0001...Double(RenderLimits.maxOutputSide)
 
+    // -w as rsvg-convert and resvg take it; the height stays long-only (-h is help).
     @Option(
-        parsing: .unconditional,
+        name: [.customShort("w"), .long], parsing: .unconditional,
         help: "Output width in pixels; the height follows the canvas's aspect ratio unless --height is also given.")
     var width: Int?
 

@@ -5,8 +5,8 @@ import EaselDocuments
 import EaselEditing
 import EaselBatch
 
-/// A command that reports failures as one line on stderr (`easel: FILE: problem`) and
-/// exits 1; usage errors stay ArgumentParser's (exit 64).
+/// A command that reports failures as one line on stderr (`easel: error: FILE: problem`)
+/// and exits 1; usage errors stay ArgumentParser's (exit 64, in the same style).
 protocol EaselCommand: ParsableCommand {
     func execute() throws
 }
@@ -22,7 +22,7 @@ extension EaselCommand {
         } catch let error as CleanExit {
             throw error
         } catch {
-            Terminal.printError("easel: \(error)")
+            Terminal.error("\(error)")
             throw ExitCode.documentFailure
         }
     }
@@ -40,7 +40,7 @@ protocol EditVerb: EaselCommand {
 extension EditVerb {
     func execute() throws {
         var editor = try DocumentEditor.openExisting(path)
-        if let note = editor.historyNote { Terminal.printError("easel: note: \(note)") }
+        if let note = editor.historyNote { Terminal.note(note) }
         // A photo the edit imported is taken away again when the edit or its save fails:
         // a refused edit changes nothing in the folder.
         let message = try CreatedFiles.removingOnFailure { () throws -> String in
@@ -55,7 +55,7 @@ extension EditVerb {
             if editor.hasUnsavedChanges { try editor.save() }
             return message
         }
-        if let upgrade = editor.formatUpgrade { Terminal.printError("easel: note: \(upgrade)") }
+        if let upgrade = editor.formatUpgrade { Terminal.note(upgrade) }
         Terminal.printLine(message)
     }
 }

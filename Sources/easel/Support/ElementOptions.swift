@@ -8,10 +8,13 @@ import EaselBatch
 struct ElementOptions: ParsableArguments {
     @Option(
         name: .customLong("at"), parsing: .unconditional,
-        help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"))
+        help: ArgumentHelp("Centre position X,Y in canvas coordinates.", valueName: "x,y"),
+        transform: PointArgument.parser(expected: "X,Y, e.g. 400,300"))
     var center: PointArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Frame size WxH in canvas units.", valueName: "wxh"),
+        transform: SizeArgument.parser(example: "200x100"))
     var size: SizeArgument?
 
     @Option(parsing: .unconditional, help: "Rotation in degrees, clockwise (negative: anticlockwise).")
@@ -22,7 +25,9 @@ struct ElementOptions: ParsableArguments {
             "Fill colour: #RRGGBB[AA], a CSS name, r,g,b[,a] (0-1), an app palette name, or none.", valueName: "color"))
     var fill: String?
 
-    @Option(name: .customLong("color"), help: ArgumentHelp("Text colour (the same as --fill for a text).", valueName: "color"))
+    @Option(
+        name: .customLong("color"), help: ArgumentHelp("Text colour (the same as --fill for a text).", valueName: "color"),
+        transform: ColorArgument.parser)
     var textColor: ColorArgument?
 
     @Option(help: ArgumentHelp("Stroke colour, or none to remove the stroke.", valueName: "color"))
@@ -31,13 +36,19 @@ struct ElementOptions: ParsableArguments {
     @Option(name: .customLong("stroke-width"), parsing: .unconditional, help: "Stroke width in canvas units.")
     var strokeWidth: Double?
 
-    @Option(help: ArgumentHelp("Dash pattern: on,off[,on,off...] lengths, or none.", valueName: "lengths"))
+    @Option(
+        help: ArgumentHelp("Dash pattern: on,off[,on,off...] lengths, or none.", valueName: "lengths"),
+        transform: DashArgument.parser)
     var dash: DashArgument?
 
-    @Option(help: "Line cap: butt, round or square.")
+    @Option(
+        help: "Line cap: butt, round or square.", completion: Choice.completion(Stroke.Cap.self),
+        transform: Choice.parser(example: Stroke.Cap.round))
     var cap: Stroke.Cap?
 
-    @Option(help: "Line join: miter, round or bevel.")
+    @Option(
+        help: "Line join: miter, round or bevel.", completion: Choice.completion(Stroke.Join.self),
+        transform: Choice.parser(example: Stroke.Join.round))
     var join: Stroke.Join?
 
     @Option(parsing: .unconditional, help: "Opacity from 0 (invisible) to 1.")
@@ -45,8 +56,9 @@ struct ElementOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Clip shape: circle, rectangle, roundedRectangle, heart, lens, chevron, cone, cloud, diamond, hexagon, octagon, or none.",
-            valueName: "shape"))
+            "Clip shape: \(ShapeNames.clipNames.joined(separator: ", ")), or none.",
+            valueName: "shape"),
+        completion: .list(ClipArgument.names), transform: ClipArgument.parser)
     var clip: ClipArgument?
 
     @Option(help: "Replace a text's string.")
@@ -63,7 +75,9 @@ struct ElementOptions: ParsableArguments {
         help: "Font size in canvas units (drawings; a card's text size follows its frame).")
     var fontSize: Double?
 
-    @Option(name: .customLong("align"), help: "Text alignment: left, center or right.")
+    @Option(
+        name: .customLong("align"), help: "Text alignment: left, center or right.",
+        completion: Choice.completion(TextContent.Alignment.self), transform: Choice.parser(example: TextContent.Alignment.left))
     var alignment: TextContent.Alignment?
 
     @Option(help: "A label for the graphic (drawings).")

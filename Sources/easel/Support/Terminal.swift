@@ -2,7 +2,24 @@ import EaselSupport
 import Foundation
 
 /// Output helpers: results on stdout, diagnostics on stderr, colour only where it helps.
+///
+/// Every line on stderr starts `easel: `; a problem's line then says what it is —
+/// `easel: error: …` (something failed: the command, or one document of several),
+/// `easel: warning: …` (done, but not quite as asked), `easel: note: …` (worth knowing) —
+/// and the other lines are progress and summaries.
 enum Terminal {
+    /// The start of every error line, the argument parser's included (`EaselRoot`).
+    static let errorPrefix = "easel: error: "
+
+    /// Prints `easel: error: message` on stderr.
+    static func error(_ message: String) { printError(errorPrefix + message) }
+
+    /// Prints `easel: warning: message` on stderr.
+    static func warning(_ message: String) { printError("easel: warning: " + message) }
+
+    /// Prints `easel: note: message` on stderr.
+    static func note(_ message: String) { printError("easel: note: " + message) }
+
     /// Prints one diagnostic line on stderr, its control characters escaped.
     static func printError(_ message: String) {
         let line = safe(message.hasSuffix("\n") ? String(message.dropLast()) : message) + "\n"

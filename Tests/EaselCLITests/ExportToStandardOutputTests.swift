@@ -1,0 +1,93 @@
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// `easel export a.drawing > a.png`, as rsvg-convert users type it: with no --out, one
+/// document goes to standard output when that is not a terminal; on a terminal, or for
+/// several documents, a usage error says what to give.
+@Suite("Export without --out")
+struct ExportToStandardOutputTests {
+    /// Runs `easel ARGUMENTS` with standard output (and error) on a pseudo-terminal, as at a
+    /// prompt; returns its exit status and what the terminal showed.
+    static func onTerminal(_ s: CLIScratch, _ arguments: [String]) throws -> (status: Int32, shown: String) {
+        let script = """
+            import os, pty, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            shown = b""
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                shown += chunk
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(shown.decode(errors="replace"))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, s.easel.path] + arguments,
+            environment: s.environment, currentDirectory: s.folder.url)
+        return (result.status, result.stdout)
+    }
+
+    @Test func oneDocumentGoesToAPipeAsTheFileWouldHoldIt() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "120x80", "--background", "gold"])
+        try s.ok(["add", "d.drawing", "star", "--fill", "navy"])
+        try s.ok(["export", "d.drawing", "--out", "file.png"])
+        // Read as bytes: PNG is no text.
+        let raw = try Self.rawStandardOutput(s, ["export", "d.drawing"])
+        #expect(raw == (try s.bytes("file.png")), "the bytes --out file.png writes")
+        #expect(try Self.rawStandardOutput(s, ["export", "d.drawing", "--out", "-"]) == (try s.bytes("file.png")))
+        let svg = try s.run(["export", "d.drawing", "--format", "svg"])
+        #expect(svg.status == 0 && svg.stdout.hasPrefix("<?xml"), "\(svg.stderr)")
+    }
+
+    @Test func onATerminalItSaysToGiveOutOrRedirect() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "20x20"])
+        let (status, shown) = try Self.onTerminal(s, ["export", "d.drawing"])
+        #expect(status == 64, "\(shown)")
+        #expect(shown.contains("easel: error: give --out FILE (or -o), or redirect standard output"), "\(shown)")
+        #expect(shown.contains("easel export d.drawing > d.png"), "the redirect to type: \(shown)")
+        #expect(!shown.contains("\u{89}PNG"), "no image bytes on the terminal")
+    }
+
+    @Test func severalDocumentsOrAFolderNeedOut() throws {
+        let s = CLIScratch()
+        try FileManager.default.createDirectory(at: s.folder.file("Docs"), withIntermediateDirectories: true)
+        try s.ok(["new", "drawing", "Docs/a.drawing", "--size", "20x20"])
+        try s.ok(["new", "drawing", "Docs/b.drawing", "--size", "20x20"])
+        for inputs in [["Docs"], ["Docs/a.drawing", "Docs/b.drawing"]] {
+            let result = try s.run(["export"] + inputs)
+            #expect(result.status == 64, "\(inputs): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("easel: error: ") && result.stderr.contains("--out"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    /// Standard output of `easel ARGUMENTS` as bytes.
+    static func rawStandardOutput(_ s: CLIScratch, _ arguments: [String]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = s.easel
+        process.arguments = arguments
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "easel \(arguments.joined(separator: " "))")
+        return Array(data)
+    }
+}
