@@ -34,15 +34,16 @@ struct CLIScratch {
         return result
     }
 
-    /// Starts `easel arguments` in the scratch folder, output discarded, and returns at once.
-    func launch(_ arguments: [String]) throws -> Process {
+    /// Starts `easel arguments` in the scratch folder and returns at once; its standard
+    /// output and error go where given (a `Pipe` or a `FileHandle`), else are discarded.
+    func launch(_ arguments: [String], standardOutput: Any? = nil, standardError: Any? = nil) throws -> Process {
         let process = Process()
         process.executableURL = easel
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = standardOutput ?? FileHandle.nullDevice
+        process.standardError = standardError ?? FileHandle.nullDevice
         try process.run()
         return process
     }

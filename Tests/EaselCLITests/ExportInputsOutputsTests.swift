@@ -141,15 +141,8 @@ struct ExportInputsOutputsTests {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)
         for index in 0..<40 { try s.ok(["new", "drawing", "in/d\(index).drawing", "--size", "2000x2000"]) }
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = ["export", "in", "--out", "out", "--jobs", "1"]
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try s.launch(["export", "in", "--out", "out", "--jobs", "1"], standardOutput: out)
         var received = Data()
         while !received.contains(UInt8(ascii: "\n")) {
             let chunk = out.fileHandleForReading.availableData

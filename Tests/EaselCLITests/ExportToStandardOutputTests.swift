@@ -76,15 +76,8 @@ struct ExportToStandardOutputTests {
 
     /// Standard output of `easel ARGUMENTS` as bytes.
     static func rawStandardOutput(_ s: CLIScratch, _ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = arguments
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try s.launch(arguments, standardOutput: out)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "easel \(arguments.joined(separator: " "))")

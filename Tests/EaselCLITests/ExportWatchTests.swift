@@ -19,16 +19,8 @@ struct ExportWatchTests {
     }
 
     static func start(_ s: CLIScratch, _ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = arguments
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        return (process, errors)
+        return (try s.launch(arguments, standardError: errors), errors)
     }
 
     @Test func aDocumentAndItsImageAreExportedAgainAsTheyChange() throws {

@@ -9,22 +9,24 @@ import Testing
 struct ServeCommandTests {
     static let card = "1A2B3C4D-0000-4000-8000-000000000001.rwcard"
 
-    /// Starts `easel serve` on a free port over a copy of the samples; returns the process,
-    /// its port, and its standard error so far.
+    /// Starts `easel serve` on a free port over a copy of the samples; returns the process
+    /// and its port.
     static func serve(_ s: CLIScratch, _ extra: [String] = []) throws -> (Process, Int) {
         let samples = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples")
         for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where !name.hasPrefix(".") {
             try? FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: s.folder.file("docs/\(name)"))
         }
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = ["serve", "docs", "--port", "0"] + extra
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
+        let started = try start(s, extra)
+        return (started.process, started.port)
+    }
+
+    /// Starts `easel serve docs --port 0 EXTRA` and waits for its start line; returns the
+    /// process, its port, its standard error and what it said so far.
+    static func start(_ s: CLIScratch, _ extra: [String] = []) throws -> (
+        process: Process, port: Int, errors: Pipe, said: String
+    ) {
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        let process = try s.launch(["serve", "docs", "--port", "0"] + extra, standardError: errors)
         // "easel: serving docs on http://127.0.0.1:PORT/ (open it in a browser)"
         var text = ""
         let deadline = Date().addingTimeInterval(20)
@@ -39,7 +41,7 @@ struct ServeCommandTests {
             process.terminate()
             throw TestFailure("easel serve did not say where it listens: \(text)")
         }
-        return (process, port)
+        return (process, port, errors, text)
     }
 
     @Test func anEditOverHTTPIsUndoneByEaselUndoAndTheOtherWayRound() async throws {

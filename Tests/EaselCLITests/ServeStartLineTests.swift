@@ -11,26 +11,9 @@ struct ServeStartLineTests {
     /// with SIGTERM and returns everything it wrote on stderr.
     static func startAndStop(_ s: CLIScratch, _ extra: [String] = []) throws -> String {
         try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = s.easel
-        process.arguments = ["serve", "docs", "--port", "0"] + extra
-        process.currentDirectoryURL = s.folder.url
-        process.environment = s.environment
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        let (process, port, errors, said) = try ServeCommandTests.start(s, extra)
         defer { if process.isRunning { process.terminate() } }
-        var text = ""
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !(text.contains("serving") && text.hasSuffix("\n")) {
-            let data = errors.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        guard let match = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-            let port = Int(text[match].split(separator: ":").last ?? "")
-        else { throw TestFailure("easel serve did not say where it listens: \(text)") }
+        var text = said
         #expect(try RawHTTP.request(port: port, method: "GET", path: "/healthz").status == 200)
         kill(process.processIdentifier, SIGTERM)
         text += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -49,12 +49,18 @@ struct ReplicaEditingTests {
         return outcome
     }
 
-    @Test func noEditAnswered2xxIsLostAcrossReplicasAndTheCLI() async throws {
+    /// A new drawing in a folder, served by two replicas with state folders of their own.
+    static func replicas() async throws -> (document: URL, first: LiveServer, second: LiveServer) {
         let folder = TemporaryFolder("easel-replicas")
-        let url = folder.file(Self.document)
+        let url = folder.file(document)
         _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: TemporaryFolder("easel-create-state").url)
         let first = try await LiveServer.start(folder, state: TemporaryFolder("easel-state-a"))
         let second = try await LiveServer.start(folder, state: TemporaryFolder("easel-state-b"))
+        return (url, first, second)
+    }
+
+    @Test func noEditAnswered2xxIsLostAcrossReplicasAndTheCLI() async throws {
+        let (url, first, second) = try await Self.replicas()
         defer {
             Task {
                 try await first.stop()
@@ -98,11 +104,7 @@ struct ReplicaEditingTests {
     }
 
     @Test func undoOnAReplicaThatCannotSeeTheLastEditorsHistorySaysSo() async throws {
-        let folder = TemporaryFolder("easel-replicas")
-        let url = folder.file(Self.document)
-        _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: TemporaryFolder("easel-create-state").url)
-        let first = try await LiveServer.start(folder, state: TemporaryFolder("easel-state-a"))
-        let second = try await LiveServer.start(folder, state: TemporaryFolder("easel-state-b"))
+        let (url, first, second) = try await Self.replicas()
         defer {
             Task {
                 try await first.stop()
