@@ -22,6 +22,9 @@ extension Card: EditableDocument {
         return copy
     }
 
+    /// The card's id, which the app saves it by.
+    public var identifier: String? { id.uuidString }
+
     /// Cards are called "card" in messages and `info`.
     public static var kindName: String { "card" }
     /// Always the app's 1300x2000 canvas.
@@ -39,7 +42,7 @@ extension Card: EditableDocument {
     /// The card an undo step kept; its warnings are dropped (they were shown when it was opened).
     public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Card {
         var warnings: [DocumentWarning] = []
-        return try CardDecoder.decode(bytes, file: file, warnings: &warnings)
+        return try Card(decoding: bytes, file: file, warnings: &warnings)
     }
 
     /// A card element's position in its own list.

@@ -26,7 +26,7 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     public init(_ document: any EditableDocument, at url: URL, resourceFolder: URL, warnings: [DocumentWarning]) {
         path = url.relativePath
         type = document.kindName
-        id = (document as? Card)?.id.uuidString
+        id = document.identifier
         canvas = [document.canvas.width, document.canvas.height]
         background = document.background?.hex
         elements = document.elementDescriptions(resourceFolder: resourceFolder)

@@ -19,7 +19,7 @@ extension Drawing: EditableDocument {
     /// The drawing an undo step kept; warnings from reading it again are dropped.
     public static func fromHistoryBytes(_ bytes: [UInt8], file: String) throws(DocumentError) -> Drawing {
         var warnings: [DocumentWarning] = []
-        return try DrawingDecoder.decode(bytes, file: file, warnings: &warnings)
+        return try Drawing(decoding: bytes, file: file, warnings: &warnings)
     }
 
     private func checkIndex(_ index: Int) throws(EditError) {

@@ -39,10 +39,24 @@ public protocol EditableDocument: FileDocument, Hashable {
     /// Every element as `info` shows it; images are looked up in `resourceFolder`.
     func elementDescriptions(resourceFolder: URL) -> [ElementDescription]
 
+    /// The document's own identifier, when its format has one (a card's id), for `info`.
+    var identifier: String? { get }
+
+    /// The document as saved as a new file at `url` (`save-as`): by default the same value;
+    /// a card takes its id from the file name, as the app names cards.
+    func copy(savedAt url: URL) -> Self
+
     /// A copy to save as a new document beside this one, and its file name there: by
     /// default the same value as "NAME copy.EXT" (numbered when taken; see
     /// `copyName(of:taken:)`); a card gets a new id and is named by it, as the app names cards.
     func duplicated(named original: String, taken: (String) -> Bool) -> (document: Self, fileName: String)
+}
+
+extension EditableDocument {
+    /// By default a document has no identifier of its own.
+    public var identifier: String? { nil }
+    /// By default a copy saved elsewhere is the same value.
+    public func copy(savedAt url: URL) -> Self { self }
 }
 
 /// Where an added element went.

@@ -14,7 +14,7 @@ enum ElementFormatCheck {
         var warnings: [DocumentWarning] = []
         do {
             let alone = DrawingEncoder.encode(Drawing(canvasSize: canvas, background: nil, graphics: [graphic]))
-            _ = try DrawingDecoder.decode(alone, file: "", warnings: &warnings)
+            _ = try Drawing(decoding: alone, file: "", warnings: &warnings)
         } catch {
             throw refusal(error)
         }
@@ -29,7 +29,7 @@ enum ElementFormatCheck {
         }
         var warnings: [DocumentWarning] = []
         do {
-            _ = try CardDecoder.decode(try CardEncoder.encode(card, file: ""), file: "", warnings: &warnings)
+            _ = try Card(decoding: try CardEncoder.encode(card, file: ""), file: "", warnings: &warnings)
         } catch {
             throw refusal(error)
         }

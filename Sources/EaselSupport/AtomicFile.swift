@@ -83,13 +83,17 @@ package final class AtomicFileStream: @unchecked Sendable {
         // A replaced file keeps its permissions.
         var existing = stat()
         let mode = lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? existing.st_mode & 0o7777 : permissions
+        // Registered before it exists: a signal handled on another thread between the open
+        // and a registration after it would leave the file behind (seen under load in CI).
+        PendingTemporaryFiles.add(temporary)
         // O_EXCL with O_CREAT never follows a symbolic link planted at the temporary name.
         let fd = injected == .create ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         if injected == .create { errno = EIO }
         guard fd >= 0 else {
-            throw DocumentError(file: path, kind: .io(FileIO.describeErrno("cannot create a temporary file in \(folder)")))
+            let reason = FileIO.describeErrno("cannot create a temporary file in \(folder)")
+            PendingTemporaryFiles.forget(temporary)  // not ours: never unlinked
+            throw DocumentError(file: path, kind: .io(reason))
         }
-        PendingTemporaryFiles.add(temporary)
         self.target = path
         self.temporary = temporary
         self.injected = injected

@@ -16,6 +16,18 @@ extension Card: FileDocument {
             fileNameID: UUID(uuidString: configuration.fileURL.deletingPathExtension().lastPathComponent), warnings: &warnings)
     }
 
+    /// Reads `.rwcard` bytes from memory (an undo step, an element checked alone), naming
+    /// `file` in errors and warnings, as `init(configuration:warnings:)` reads a file.
+    public init(decoding bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        self = try CardDecoder.decode(bytes, file: file, warnings: &warnings)
+    }
+
+    /// Bytes with an `imageElements` key in their first mebibyte: every card has one, and
+    /// no drawing.
+    public static func recognizes(contentsOf bytes: [UInt8]) -> Bool {
+        String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains("\"imageElements\"")
+    }
+
     /// The card as `.rwcard` JSON the Cards app reads; throws when a custom clip shape has
     /// no index in the app's library.
     public func fileWrapper(configuration: WriteConfiguration) throws(DocumentError) -> FileWrapper {

@@ -12,6 +12,17 @@ extension Drawing: FileDocument {
     /// images sit beside it in the package.
     public static let packageDocumentName = "drawing.json"
 
+    /// Reads drawing JSON from memory (an undo step, an element checked alone), naming `file`
+    /// in errors and warnings, as `init(configuration:warnings:)` reads a file.
+    public init(decoding bytes: [UInt8], file: String, warnings: inout [DocumentWarning]) throws(DocumentError) {
+        self = try DrawingDecoder.decode(bytes, file: file, warnings: &warnings)
+    }
+
+    /// Bytes with a `graphics` key in their first mebibyte (a drawing's list of graphics).
+    public static func recognizes(contentsOf bytes: [UInt8]) -> Bool {
+        String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains("\"graphics\"")
+    }
+
     /// Reads a drawing file, or a package folder's `drawing.json`; throws for a package
     /// without one, bad JSON or a value out of `DrawingLimits`.
     public init(configuration: ReadConfiguration, warnings: inout [DocumentWarning]) throws(DocumentError) {

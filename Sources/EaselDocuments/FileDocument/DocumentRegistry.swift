@@ -107,6 +107,35 @@ public struct DocumentRegistry: Sendable {
         return (located, file.content(at: entry.documentType.contentFile(for: url), of: url))
     }
 
+    /// Opens a single-file document given as bytes with no file of its own (standard input,
+    /// a request body), as if it were the file `name` in `folder` (where its images are then
+    /// looked for; `name` also names it in errors). Its type is the one `name`'s extension
+    /// registers; failing that, the first registered type that recognizes the bytes
+    /// (`FileDocument.recognizes(contentsOf:)`); failing that, the last registered type,
+    /// whose error then says what is wrong.
+    public func open(bytes: [UInt8], name: String, in folder: URL) throws(DocumentError) -> LocatedDocument {
+        // Relative to the folder: named in messages as given, resolved in the folder.
+        let base = URL(fileURLWithPath: folder.path, isDirectory: true)
+        let named = URL(fileURLWithPath: name, relativeTo: base)
+        guard
+            let entry = entry(for: named) ?? entries.first(where: { $0.documentType.recognizes(contentsOf: bytes) })
+                ?? entries.last
+        else {
+            throw DocumentError(file: name, kind: .unsupportedType(fileExtension: "", supported: supportedExtensions))
+        }
+        guard bytes.count <= entry.documentType.maxFileBytes else {
+            throw DocumentError(
+                file: name,
+                kind: .limitExceeded("\(bytes.count) bytes, over the limit of \(entry.documentType.maxFileBytes) bytes"))
+        }
+        let ext = entry.contentType.preferredFilenameExtension
+        let url = named.pathExtension == ext ? named : URL(fileURLWithPath: "\(name).\(ext)", relativeTo: base)
+        let configuration = ReadConfiguration(contentType: entry.contentType, file: .regularFile(bytes), fileURL: url)
+        var warnings: [DocumentWarning] = []
+        let document = try entry.documentType.init(configuration: configuration, warnings: &warnings)
+        return LocatedDocument(document, at: url, contentType: entry.contentType, warnings: warnings)
+    }
+
     /// Places a document made in memory at `url` (not yet saved), as the content type the
     /// extension names; throws when the type cannot be written there.
     public func locate(_ document: any FileDocument, at url: URL) throws(DocumentError) -> LocatedDocument {

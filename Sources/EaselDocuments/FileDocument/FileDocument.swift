@@ -38,6 +38,11 @@ public protocol FileDocument: Sendable {
     /// The file whose bytes are the document at `url` (what changes when it is saved): by
     /// default the file itself.
     static func contentFile(for url: URL) -> URL
+
+    /// Whether `bytes`, which came without a file name (standard input, a request body),
+    /// look like a file of this type: `DocumentRegistry.open(bytes:name:in:)` reads them as
+    /// the first registered type that says so. A quick look, not a read: by default no.
+    static func recognizes(contentsOf bytes: [UInt8]) -> Bool
 }
 
 extension FileDocument {
@@ -51,6 +56,8 @@ extension FileDocument {
     public static func resourceFolder(for url: URL) -> URL { url.deletingLastPathComponent() }
     /// By default the document's bytes are the file at `url` itself.
     public static func contentFile(for url: URL) -> URL { url }
+    /// By default a type does not claim bytes that came without a name.
+    public static func recognizes(contentsOf bytes: [UInt8]) -> Bool { false }
 
     /// Reads the document, discarding any warnings; throws what the reading initialiser throws.
     public init(configuration: ReadConfiguration) throws(DocumentError) {

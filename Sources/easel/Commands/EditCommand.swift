@@ -245,9 +245,7 @@ final class EditSession {
                 try AtomicFile.write(bytes, to: copy.resourceFolder.appendingPathComponent(file.name).path)
             }
         }
-        var document = located.document
-        if let card = document as? Card { document = card.copy(savedAt: url) }
-        try DocumentRegistry.standard.save(document, to: url)
+        try DocumentRegistry.standard.save(editor.document.copy(savedAt: url), to: url)
         Terminal.printLine("saved a copy as \(target)")
     }
 

@@ -259,51 +259,25 @@ struct ExportCommand: EaselCommand {
 
     // MARK: Watching
 
-    /// Exports again whenever a document or an image it uses changes (inotify, debounced by
-    /// a quarter second of quiet), until SIGINT or SIGTERM.
+    /// Exports again whenever a document or an image it uses changes, until SIGINT or
+    /// SIGTERM (`ExportWatch`, which also ends when a watched folder is gone for good).
     private func watchAndExport() throws {
-        let outputPath = URL(fileURLWithPath: out).standardizedFileURL.path
-        let reportPath = report.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        var roots: [(path: String, recursive: Bool)] = []
-        for input in inputs {
-            let url = URL(fileURLWithPath: input).standardizedFileURL
-            let registry = DocumentRegistry.standard
-            if registry.isDocument(url) {
-                // A document's folder holds its images (a package is a folder of its own).
-                roots.append((url.deletingLastPathComponent().path, false))
-                if let location = registry.location(of: url), location.resourceFolder.path != url.deletingLastPathComponent().path
-                {
-                    roots.append((location.resourceFolder.standardizedFileURL.path, false))
-                }
-            } else {
-                roots.append((url.path, true))
-            }
-        }
-        // Before anything else: a signal in the first moments of the watch stops it too.
-        let signals = SignalWatcher { _ in }
-        defer { signals.stop() }
-        let watcher = try FolderWatcher(roots: roots, warn: { Terminal.warning($0) }) { path in
-            // Easel's own outputs are not changes to react to.
-            path == outputPath || path.hasPrefix(outputPath + "/") || path == reportPath
-        }
-        Terminal.printError("easel: watching \(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s"); Ctrl-C stops")
-        while signals.caught == nil {
-            let changed = watcher.changes(timeout: 0.2)
-            // A watched folder removed and not made again: nothing more can be seen there.
-            if let failure = watcher.failure {
-                Terminal.error("\(failure); stopped watching")
-                throw ExitCode.failure
-            }
-            guard !changed.isEmpty else { continue }
-            // Debounce: an editor's save is several events; wait for a quarter second of quiet.
-            while signals.caught == nil, !watcher.changes(timeout: 0.25).isEmpty {}
-            guard signals.caught == nil else { break }
+        let ending = try ExportWatch.run(
+            inputs: inputs.map { URL(fileURLWithPath: $0) }, ignoring: [out] + (report.map { [$0] } ?? []),
+            warn: { Terminal.warning($0) },
+            started: { Terminal.printError("easel: watching \($0) folder\($0 == 1 ? "" : "s"); Ctrl-C stops") }
+        ) {
             do {
                 try reportingFailures(exportOnce)
             } catch let exit as ExitCode {
                 // A failed document was reported: keep watching; a signal during the export ends the watch.
-                if exit.rawValue == 128 + SIGINT || exit.rawValue == 128 + SIGTERM { break }
-            }
+                return exit.rawValue != 128 + SIGINT && exit.rawValue != 128 + SIGTERM
+            } catch {}
+            return true
+        }
+        if case .folderGone(let failure) = ending {
+            Terminal.error("\(failure); stopped watching")
+            throw ExitCode.failure
         }
         Terminal.printError("easel: stopped watching")
     }
@@ -360,8 +334,8 @@ struct ExportCommand: EaselCommand {
             let entry = BatchEntry(
                 input: inputs[0], output: out, status: .rendered, warnings: warnings, error: nil,
                 milliseconds: Date().timeIntervalSince(started) * 1000)
-            Terminal.write(try JSONOutput.line(ExportEvent(entry)))
-            Terminal.write(try JSONOutput.line(ExportTotalsEvent(single: entry)))
+            Terminal.write(try JSONOutput.line(BatchDocumentEvent(entry)))
+            Terminal.write(try JSONOutput.line(BatchTotalsEvent(single: entry)))
             return
         }
         for warning in warnings { Terminal.warning(warning) }
@@ -373,20 +347,12 @@ struct ExportCommand: EaselCommand {
         }
     }
 
-    /// A card or drawing from standard input, its images looked for in `base`.
+    /// A document from standard input, its images looked for in `base` (its type as the
+    /// registry recognizes the bytes: `DocumentRegistry.open(bytes:name:in:)`).
     static func readStandardInput(base: URL) throws -> LocatedDocument {
-        let bytes = try FileIO.readBytes(at: "/dev/stdin", maxBytes: Card.maxFileBytes, allowingStreams: true)
-        var warnings: [DocumentWarning] = []
-        // A card has imageElements; anything else is read as a drawing, whose error then says what is wrong.
-        let looksLikeCard = String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains("\"imageElements\"")
-        if looksLikeCard {
-            let card = try CardDecoder.decode(bytes, file: "standard input", warnings: &warnings)
-            return LocatedDocument(
-                card, at: base.appendingPathComponent("standard input.rwcard"), contentType: .card, warnings: warnings)
-        }
-        let drawing = try DrawingDecoder.decode(bytes, file: "standard input", warnings: &warnings)
-        return LocatedDocument(
-            drawing, at: base.appendingPathComponent("standard input.drawing"), contentType: .drawing, warnings: warnings)
+        let largest = DocumentRegistry.standard.entries.map { $0.documentType.maxFileBytes }.max() ?? 0
+        let bytes = try FileIO.readBytes(at: "/dev/stdin", maxBytes: largest, allowingStreams: true)
+        return try DocumentRegistry.standard.open(bytes: bytes, name: "standard input", in: base)
     }
 
     /// The canvas bounds of element `index`: its frame, rotated, as `easel info` lists it.
@@ -432,7 +398,7 @@ struct ExportCommand: EaselCommand {
             throw ValidationError(error.message)
         }
         // The report's place is checked before anything is made, not after every document.
-        if let report { try Self.checkReportPath(report) }
+        if let report { try BatchReport.checkDestination(report) }
         if !dryRun {
             do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
         }
@@ -454,14 +420,14 @@ struct ExportCommand: EaselCommand {
         var reportFailure: DocumentError?
         if let report {
             do {
-                try Self.checkReportPath(report)
+                try BatchReport.checkDestination(report)
                 try AtomicFile.write(Array(try JSONOutput.data(result)), to: URL(fileURLWithPath: report).path)
             } catch let error as DocumentError {
                 reportFailure = DocumentError(file: report, kind: error.kind)
             }
         }
-        if json { Terminal.write(try JSONOutput.line(ExportTotalsEvent(result))) }
-        Terminal.printError("easel: " + Self.summary(result, dryRun: dryRun, verbose: verbose))
+        if json { Terminal.write(try JSONOutput.line(BatchTotalsEvent(result))) }
+        Terminal.printError("easel: " + result.summary(dryRun: dryRun, verbose: verbose))
         // Said after the summary, which a failed report does not take away.
         if let reportFailure { throw reportFailure }
         if let signal = signals.caught {
@@ -471,50 +437,6 @@ struct ExportCommand: EaselCommand {
             throw ExitCode(128 + signal)
         }
         if result.totals.failed > 0 || result.interrupted { throw ExitCode.documentFailure }
-    }
-
-    /// A report replaces only an earlier report: never a document, never another file.
-    static func checkReportPath(_ path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            // Nothing there yet: its folder must be, as for any file Easel writes.
-            var folder: ObjCBool = false
-            let parent = url.deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &folder), folder.boolValue else {
-                throw DocumentError(
-                    file: path, kind: .io("the report's folder does not exist; create it or choose another --report path"))
-            }
-            return
-        }
-        let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)).flatMap { $0 } ?? Data()
-        let isReport = (status.st_mode & S_IFMT) == S_IFREG && head.first == UInt8(ascii: "{")
-        guard isReport, !DocumentRegistry.standard.isDocument(url) else {
-            throw DocumentError(
-                file: path,
-                kind: .io(
-                    "the report would replace a file that is not an earlier report; nothing was written — choose another --report path"
-                ))
-        }
-    }
-
-    static func summary(_ report: BatchReport, dryRun: Bool, verbose: Bool = false) -> String {
-        let t = report.totals
-        let memory = t.peakMemoryBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
-        let time = String(format: "%.1f s", t.seconds)
-        if dryRun {
-            return "dry run: \(t.planned) of \(t.documents) documents would be rendered, \(t.skipped) are up to date"
-        }
-        if t.rendered == 0 && t.failed == 0 && t.notStarted == 0 {
-            return "nothing to do: all \(t.documents) documents are up to date (\(time)\(memory))"
-        }
-        let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
-        let warned =
-            t.withWarnings > 0
-            ? " (\(t.withWarnings) with warnings\(verbose ? "" : "; --verbose lists them, as does --report"))" : ""
-        return "rendered \(t.rendered)\(warned), skipped \(t.skipped), failed \(t.failed)"
-            + (t.notStarted > 0 ? ", not started \(t.notStarted)" : "")
-            + " of \(t.documents) documents in \(time)\(rate)\(memory)"
     }
 }
 
@@ -596,7 +518,7 @@ final class EventPrinter: Sendable {
     func print(_ raw: BatchEntry) {
         let entry = paths.show(raw)
         if json {
-            if let line = try? JSONOutput.line(ExportEvent(entry)) { display.printAbove(line, toStandardError: false) }
+            if let line = try? JSONOutput.line(BatchDocumentEvent(entry)) { display.printAbove(line, toStandardError: false) }
             return
         }
         switch entry.status {
@@ -614,48 +536,5 @@ final class EventPrinter: Sendable {
                 display.printAbove(Terminal.safe("easel: warning: \(warning)"), toStandardError: true)
             }
         }
-    }
-}
-
-/// `--json`: one object per document, as it finishes.
-struct ExportEvent: Encodable {
-    var event = "document"
-    var input: String
-    var output: String?
-    var status: BatchStatus
-    var warnings: [String]
-    var error: String?
-    var milliseconds: Double
-
-    init(_ entry: BatchEntry) {
-        input = entry.input
-        output = entry.output
-        status = entry.status
-        warnings = entry.warnings
-        error = entry.error
-        milliseconds = (entry.milliseconds * 10).rounded() / 10
-    }
-}
-
-/// `--json`: the last object, with the run's totals.
-struct ExportTotalsEvent: Encodable {
-    var event = "totals"
-    var documents: Int, rendered: Int, skipped: Int, failed: Int, withWarnings: Int, planned: Int, notStarted: Int
-    var seconds: Double
-    var interrupted: Bool
-
-    init(_ report: BatchReport) {
-        let t = report.totals
-        (documents, rendered, skipped, failed) = (t.documents, t.rendered, t.skipped, t.failed)
-        (withWarnings, planned, notStarted) = (t.withWarnings, t.planned, t.notStarted)
-        seconds = (t.seconds * 1000).rounded() / 1000
-        interrupted = report.interrupted
-    }
-
-    init(single entry: BatchEntry) {
-        (documents, rendered, skipped, failed) = (1, 1, 0, 0)
-        (withWarnings, planned, notStarted) = (entry.warnings.isEmpty ? 0 : 1, 0, 0)
-        seconds = (entry.milliseconds).rounded() / 1000
-        interrupted = false
     }
 }

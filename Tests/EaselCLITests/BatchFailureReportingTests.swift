@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Nothing silently lost in a batch, and nothing a document holds can take over a terminal.
-@Suite("Batch honesty and terminal safety")
-struct BatchHonestyTests {
+@Suite("A batch reports every document it cannot export, and no document takes over a terminal")
+struct BatchFailureReportingTests {
     @Test func entriesThatCannotBeExportedAreReportedWithTheirReason() throws {
         let s = CLIScratch()
         try FileManager.default.createDirectory(at: s.folder.file("in"), withIntermediateDirectories: true)

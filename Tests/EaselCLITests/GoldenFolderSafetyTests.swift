@@ -6,8 +6,8 @@ import Testing
 /// What a hostile review of `easel golden` found: goldens rewritten at another size, accepts
 /// written into the wrong folder or of images nobody saw, files pruned that were never
 /// goldens, a crash on a settings file, failures that hid their reason.
-@Suite("easel golden: found in review")
-struct GoldenReviewTests {
+@Suite("easel golden writes only goldens, only where they are, at the size they were recorded")
+struct GoldenFolderSafetyTests {
     /// A scratch folder with two drawings in `Docs` and their goldens recorded at scale 0.5.
     static func recorded() throws -> CLIScratch {
         let s = CLIScratch()

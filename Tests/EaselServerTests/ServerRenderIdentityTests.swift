@@ -5,8 +5,8 @@ import Testing
 /// What a hostile review of the render routes found: renders of one document served for
 /// another (another folder's through the shared disk cache, a name's other Unicode form),
 /// damaged cache files served, CORS preflights refused for want of a token browsers never send.
-@Suite("easel serve: renders, found in review")
-struct ServerRenderReviewTests {
+@Suite("easel serve: a render is of the document asked for, as it is now")
+struct ServerRenderIdentityTests {
     static let thumbnail = "render.png?preset=thumbnail"
 
     @Test func twoFoldersSharingTheStateFolderNeverGetEachOthersRenders() async throws {

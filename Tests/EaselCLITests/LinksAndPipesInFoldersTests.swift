@@ -5,8 +5,8 @@ import Testing
 
 /// Links and pipes planted in folders Easel writes to or reads from: nothing is written
 /// through a link, nothing outside a document's folder is read, and nothing blocks.
-@Suite("Planted links and pipes")
-struct PlantedFileTests {
+@Suite("Links and pipes in Easel's folders are never written through, read outside, or waited on")
+struct LinksAndPipesInFoldersTests {
     /// Runs easel, killing it if it has not finished within `seconds`; returns its status,
     /// or nil when it had to be killed.
     func runBounded(_ s: CLIScratch, _ arguments: [String], seconds: Double = 20) throws -> Int32? {

@@ -8,8 +8,8 @@ import Testing
 
 /// What a red team found at the door: other sites embedding renders, Host headers that only
 /// start like this machine's, a lower-case `bearer`, and a token anyone could guess.
-@Suite("Server access hardening")
-struct ServerAccessHardeningTests {
+@Suite("easel serve: who may call it (origin, Host, bearer scheme, token strength)")
+struct ServerCallerChecksTests {
     static let token = "a-long-random-test-token-0123456789"
 
     /// The status of `GET path` sent with exactly this `Host` header.

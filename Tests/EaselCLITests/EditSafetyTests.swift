@@ -4,8 +4,8 @@ import Testing
 
 /// What a hostile review of the editing commands found: edits that saved documents Easel
 /// could not open again, read-only files replaced, links replaced by copies.
-@Suite("Editing: found in review")
-struct EditingReviewTests {
+@Suite("Edits never leave a document Easel cannot open, replace a read-only file, or copy over a link")
+struct EditSafetyTests {
     @Test func anEditWhoseResultEaselCouldNotOpenIsRefusedAndChangesNothing() throws {
         let s = CLIScratch()
         try s.ok(["new", "card", "c.rwcard"])
