@@ -102,13 +102,12 @@ public struct DocumentEditor {
         self.baseBytes = try Self.contentBytes(of: opened)
         self.encodedCurrent = baseBytes
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
-        (history, historyNote) = readStore.load(current: baseBytes)
+        let loaded = readStore.load(current: baseBytes)
+        (history, historyNote, historyIsElsewhere) = (loaded.history, loaded.note, loaded.isElsewhere)
         // A history made for another version of the document (it changed outside easel) is
         // removed at once, under the lock: said once, even if this edit fails. One that could
         // not be read is left for a save to replace: the fault may pass (a file limit, a
         // newer Easel's format).
-        historyIsElsewhere =
-            historyNote == HistoryStore.changedOutsideNote || !readStore.hasIndex || readStore.isMarkedChangedOutside
         if let store, historyNote == HistoryStore.changedOutsideNote { store.reset(changedOutside: baseBytes) }
         if store != nil { try migrateLegacySidecars() }
     }

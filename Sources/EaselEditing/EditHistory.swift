@@ -61,23 +61,36 @@ struct HistoryStore {
     /// The note of a history kept for another version of the document.
     static let changedOutsideNote = "the document changed outside easel since its last edit, so its undo history was reset"
 
+    /// A stored history as read.
+    struct Loaded {
+        /// The history, empty when there is none or it could not be used.
+        var history: EditHistory
+        /// Why the stored history was not used, to say once; nil when there is nothing to say.
+        var note: String?
+        /// True when this state folder holds no history of the document as it is now: none
+        /// at all, or one for a version another editor replaced (see
+        /// `DocumentEditor.historyIsElsewhere`).
+        var isElsewhere = false
+    }
+
     /// The stored history for the document whose bytes are `current`, or an empty one (with
     /// the reason) when there is none, or it is stale or unreadable.
-    func load(current: [UInt8]) -> (history: EditHistory, note: String?) {
+    func load(current: [UInt8]) -> Loaded {
         var status = stat()
-        guard lstat(indexURL.path, &status) == 0 else { return (EditHistory(), nil) }
+        guard lstat(indexURL.path, &status) == 0 else { return Loaded(history: EditHistory(), isElsewhere: true) }
         do {
             let root = try JSONNode.parse(try FileIO.readBytes(at: indexURL.path, maxBytes: 1 << 20), file: indexURL.path)
             guard try root.required("format").string() == "org.easel.history", try root.required("version").int() == 2 else {
-                return (EditHistory(), "the undo history is of an unknown format and was reset")
+                return Loaded(history: EditHistory(), note: "the undo history is of an unknown format and was reset")
             }
             guard try root.required("documentHash").string() == EditHistory.hash(current) else {
-                return (EditHistory(), Self.changedOutsideNote)
+                return Loaded(history: EditHistory(), note: Self.changedOutsideNote, isElsewhere: true)
             }
             // Reset already for this very version, which another editor wrote (said once, when
-            // it was found): nothing to undo until an edit here starts a history again
-            // (`isMarkedChangedOutside` tells why).
-            if try root.optional("changedOutside")?.bool() == true { return (EditHistory(), nil) }
+            // it was found): nothing to undo until an edit here starts a history again.
+            if try root.optional("changedOutside")?.bool() == true {
+                return Loaded(history: EditHistory(), isElsewhere: true)
+            }
             func steps(_ key: String) throws -> [EditHistory.Step] {
                 try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in
                     let name = try node.string()
@@ -88,9 +101,9 @@ struct HistoryStore {
                     return EditHistory.Step(patch: patch, file: name)
                 }
             }
-            return (EditHistory(undo: try steps("undo"), redo: try steps("redo")), nil)
+            return Loaded(history: EditHistory(undo: try steps("undo"), redo: try steps("redo")))
         } catch {
-            return (EditHistory(), "the undo history is unreadable and was reset (\(error))")
+            return Loaded(history: EditHistory(), note: "the undo history is unreadable and was reset (\(error))")
         }
     }
 
@@ -114,14 +127,7 @@ struct HistoryStore {
         }
         try store(&history.undo)
         try store(&history.redo)
-        let root: JSONValue = .object([
-            ("format", .string("org.easel.history")),
-            ("version", .number(2)),
-            ("document", .string(StateFolder.realPath(of: document))),
-            ("documentHash", .string(EditHistory.hash(current))),
-            ("undo", .array(history.undo.map { .string($0.file ?? "") })),
-            ("redo", .array(history.redo.map { .string($0.file ?? "") })),
-        ])
+        let root = index(current: current, undo: history.undo, redo: history.redo)
         do {
             let index = try AtomicFile.prepare(JSONWriter.prettyPrinted(root), to: indexURL.path, permissions: 0o600)
             let kept = Set((history.undo + history.redo).compactMap(\.file))
@@ -140,30 +146,28 @@ struct HistoryStore {
 
     /// Removes the stored history of a document another editor changed, keeping only that
     /// fact for its version `current`, so that every later undo of that version says why
-    /// there is nothing to undo (see `DocumentEditor.historyLostToAnotherEditor`).
+    /// there is nothing to undo (see `DocumentEditor.historyIsElsewhere`).
     func reset(changedOutside current: [UInt8]) {
         reset()
-        let root: JSONValue = .object([
+        let root = index(current: current, undo: [], redo: [], changedOutside: true)
+        try? AtomicFile.write(JSONWriter.prettyPrinted(root), to: indexURL.path, permissions: 0o600)
+    }
+
+    /// The index naming `undo` and `redo` for the document whose bytes are `current`;
+    /// `changedOutside` marks an index kept only to say another editor wrote that version.
+    private func index(current: [UInt8], undo: [EditHistory.Step], redo: [EditHistory.Step], changedOutside: Bool = false)
+        -> JSONValue
+    {
+        var members: [(key: String, value: JSONValue)] = [
             ("format", .string("org.easel.history")),
             ("version", .number(2)),
             ("document", .string(StateFolder.realPath(of: document))),
             ("documentHash", .string(EditHistory.hash(current))),
-            ("changedOutside", .bool(true)),
-            ("undo", .array([])),
-            ("redo", .array([])),
-        ])
-        try? AtomicFile.write(JSONWriter.prettyPrinted(root), to: indexURL.path, permissions: 0o600)
-    }
-
-    /// Whether there is a stored history (an index) for the document at all.
-    var hasIndex: Bool { FileIO.entryExists(atPath: indexURL.path) }
-
-    /// Whether the stored index is such a mark (read again: cheap, and only after a change).
-    var isMarkedChangedOutside: Bool {
-        guard let bytes = try? FileIO.readBytes(at: indexURL.path, maxBytes: 1 << 20),
-            let root = try? JSONNode.parse(bytes, file: indexURL.path)
-        else { return false }
-        return (try? root.optional("changedOutside")?.bool()) == true
+        ]
+        if changedOutside { members.append(("changedOutside", .bool(true))) }
+        members.append(("undo", .array(undo.map { .string($0.file ?? "") })))
+        members.append(("redo", .array(redo.map { .string($0.file ?? "") })))
+        return .object(members)
     }
 
     /// Removes step files the index no longer names.
