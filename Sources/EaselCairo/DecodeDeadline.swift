@@ -4,7 +4,7 @@ import Foundation
 /// Turns a render's deadline (`DispatchTime` uptime nanoseconds, as `Scene.deadline`) into
 /// the time a C decoder may take from now, which it counts on its own monotonic clock; and
 /// keeps a thread's default deadline for decodes that are not handed one.
-public enum DecodeDeadline {
+package enum DecodeDeadline {
     /// Nanoseconds left before `deadline` (nil: no limit); throws `.pastDeadline` when none
     /// are left, so a decode that could not finish in time is not started.
     static func nanosecondsLeft(before deadline: UInt64?) throws(PNGError) -> UInt64? {
@@ -19,7 +19,7 @@ public enum DecodeDeadline {
     /// Runs `work` with `deadline` as this thread's default for every decode in it that is
     /// given none (an upload's image, decoded deep inside an edit): a worker pool bounds
     /// whatever it runs this way. The previous default is restored after.
-    public static func applying<T>(_ deadline: UInt64?, to work: () throws -> T) rethrows -> T {
+    package static func applying<T>(_ deadline: UInt64?, to work: () throws -> T) rethrows -> T {
         let dictionary = Thread.current.threadDictionary
         let previous = dictionary[key]
         dictionary[key] = deadline.map { NSNumber(value: $0) }
