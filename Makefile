@@ -23,6 +23,9 @@ APT_PACKAGES := $(BUILD_PACKAGES) $(RUNTIME_PACKAGES)
 # against HarfBuzz + FriBidi by `make text-bench`.
 BENCH_PACKAGES := librsvg2-bin libpango1.0-dev wrk nginx
 
+# Only the tests need these: pdftoppm rasterises Easel's PDFs to compare them with its PNGs.
+TEST_PACKAGES := poppler-utils
+
 # The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
 BROWSER_PACKAGES := chromium python3-venv
 BROWSER_VENV := .venv-browser
@@ -65,7 +68,7 @@ MANUAL_TOOL := .build/generate-manual/debug/generate-manual
 # The build `make install-check` (run by `make test`) installs from: the tests' debug build.
 INSTALL_CHECK_FROM ?= .build/debug
 
-.PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps build release clean \
+.PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps test-deps build release clean \
 	install uninstall install-check
 
 # Only the easel executable and what it links: not easel-serve's server stack (SwiftNIO, Hummingbird).
@@ -73,7 +76,7 @@ demo: deps $(RELEASE_LINKING)
 	swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
 
-test: deps lint
+test: test-deps lint
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	@# A few seconds of the benchmark, so it cannot rot (no timing is asserted anywhere).
 	.build/debug/easel-bench --smoke
@@ -114,6 +117,9 @@ browser-test: browser-deps
 	swift build $(SWIFT_BUILD_FLAGS) --product easel-serve
 	$(BROWSER_VENV)/bin/python Tests/Browser/golden_report_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
+
+test-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(TEST_PACKAGES)"
 
 browser-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_PACKAGES)"

@@ -87,55 +87,19 @@ extension Card: EditableDocument {
         return elementCount - 1
     }
 
-    /// Why a card text takes no font size or alignment.
-    static let textSizeMessage =
-        "a card's text has no font size or alignment: the app draws it centred at 200 units, shrunk to fit its frame; change the frame with --size"
-
-    /// Applies frame, colour, text, font and clip changes; throws for stroke or opacity (cards
-    /// have neither), a clip on a text, or text properties on an image.
+    /// Applies frame, colour, text, font and clip changes; throws for a property the
+    /// element does not have (a card stores no stroke, opacity or shadow; a text no clip).
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
-        try changes.validate()
-        let slot = try slot(index)
-        if changes.strokeColor != nil || changes.strokeWidth != nil || changes.dash != nil || changes.removeStroke
-            || changes.opacity != nil
-        {
-            throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
-        }
-        if changes.fontSize != nil || changes.alignment != nil { throw EditError(Self.textSizeMessage) }
-        if changes.name != nil { throw EditError("card elements have no names (the Cards app stores none)") }
-        switch slot {
+        switch try slot(index) {
         case .image(let i):
-            var element = imageElements[i]
-            element.transform = Self.transform(element.transform, changes)
-            if let clip = changes.clip { element.clip = clip }
-            if changes.fill != nil || changes.text != nil || changes.font != nil {
-                throw EditError("element \(index) is an image: --fill, --text and --font apply to texts")
-            }
+            guard case .image(let element) = try CardElement.image(imageElements[i]).applying(changes) else { return }
             try ElementFormatCheck.check(.image(element))
             imageElements[i] = element
         case .text(let i):
-            var element = textElements[i]
-            element.transform = Self.transform(element.transform, changes)
-            if let fill = changes.fill {
-                guard let fill else { throw EditError("a card text needs a colour") }
-                element.textColor = fill
-            }
-            if let text = changes.text { element.text = text }
-            if let font = changes.font { element.textFont = font }
-            if changes.clip != nil { throw EditError("element \(index) is a text: only images have clip shapes on a card") }
+            guard case .text(let element) = try CardElement.text(textElements[i]).applying(changes) else { return }
             try ElementFormatCheck.check(.text(element))
             textElements[i] = element
         }
-    }
-
-    private static func transform(_ transform: ElementTransform, _ changes: ElementChanges) -> ElementTransform {
-        var result = transform
-        if let center = changes.center {
-            result.offset = Point(x: center.x - Card.canvasSize.width / 2, y: center.y - Card.canvasSize.height / 2)
-        }
-        if let size = changes.size { result.size = size }
-        if let rotation = changes.rotationDegrees { result.rotationDegrees = rotation }
-        return result
     }
 
     /// The element's frame centre in card coordinates; throws for an index out of range.

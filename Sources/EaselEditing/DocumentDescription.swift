@@ -53,38 +53,19 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     }
 }
 
-/// One element as `easel info` shows it: every property its document stores for it, shapes
-/// and clips by the names of `ShapeNames`.
+/// One element as `easel info` shows it: its index and kind, every property it has by the
+/// property table's keys (`ElementProperty`: `at`, `size`, `fill`, `shadowBlur`…), and what
+/// the table does not edit (an image's file and status, a path's outline, a group's size).
+/// Shapes and clips are named as `ShapeNames` names them.
 public struct ElementDescription: Codable, Equatable, Sendable {
     /// The element's index in drawing order, as the edit verbs take it.
     public var index: Int
     /// What the element is: "image", "text", or a drawing's graphic kind by its
     /// `ShapeNames` name, such as "ellipse" or "rounded-rectangle".
     public var kind: String
-    /// The frame's centre as `[x, y]`, in canvas coordinates.
-    public var center: [Double]
-    /// The frame as `[width, height]`, in canvas units.
-    public var size: [Double]
-    /// The clockwise rotation, in degrees.
-    public var rotation: Double
-    /// The fill (or a card text's) colour as `#RRGGBB[AA]`; nil when there is none.
-    public var fill: String?
-    /// The stroke colour as `#RRGGBB[AA]`; nil when the element is not stroked.
-    public var stroke: String?
-    /// The stroke width in canvas units; nil when the element is not stroked.
-    public var strokeWidth: Double?
-    /// The stroke's alternating dash and gap lengths, empty for a solid line; nil when the
-    /// element is not stroked.
-    public var dash: [Double]?
-    /// The stroke's line ends: "butt", "round" or "square"; nil when not stroked.
-    public var cap: String?
-    /// The stroke's corners: "miter", "round" or "bevel"; nil when not stroked.
-    public var join: String?
-    /// 0 (invisible) to 1 (opaque); nil for card elements, which have no opacity.
-    public var opacity: Double?
-    /// The clip shape's `ShapeNames` name ("heart", "rounded-rectangle"), or "custom";
-    /// nil when the element is not clipped.
-    public var clip: String?
+    /// The element's properties by key (see `ElementProperty.all`); a property it does not
+    /// have, or has none of (no stroke), is absent.
+    public var values: [String: PropertyValue]
     /// A custom clip's outline as M/L/Q/C/Z commands in the unit square of the element's
     /// frame; nil for a library clip or none.
     public var clipPath: String?
@@ -93,63 +74,45 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     /// "ok"; "missing: …" / "refused: …" (not found, or a name Easel never reads); or
     /// "warning: …" (found, but damaged or unreadable: what drawing it said).
     public var imageStatus: String?
-    /// The text's string; nil for elements that are not text.
-    public var text: String?
-    /// The font name the document asks for (not the file drawn with); nil for non-text.
-    public var font: String?
-    /// A drawing text's size in canvas units; nil for card texts (sized to fit) and non-text.
-    public var fontSize: Double?
-    /// A drawing text's place in its frame: "left", "center" or "right"; nil otherwise.
-    public var alignment: String?
-    /// A rounded rectangle's corner radius in canvas units; nil for other kinds.
-    public var cornerRadius: Double?
-    /// A polygon's number of sides; nil for other kinds.
-    public var sides: Int?
-    /// A star's number of points; nil for other kinds.
-    public var points: Int?
-    /// A star's inner radius as a fraction of its outer one; nil for other kinds.
-    public var innerRadiusRatio: Double?
-    /// A line's start as `[x, y]` in canvas coordinates (the frame's unit-square point,
-    /// placed as the frame is); nil for other kinds.
-    public var from: [Double]?
-    /// A line's end as `[x, y]` in canvas coordinates; nil for other kinds.
-    public var to: [Double]?
     /// A path's outline as M/L/Q/C/Z commands in the unit square of its frame, as
     /// `easel add PATH path` takes them; nil for other kinds.
     public var path: String?
-    /// The graphic's optional label; nil when it has none.
-    public var name: String?
     /// A group's number of children.
     public var children: Int?
+
+    /// The value of `property`; nil when the element does not have it.
+    public subscript(property: ElementProperty) -> PropertyValue? {
+        get { values[property.key] }
+        set { values[property.key] = newValue }
+    }
+
+    /// The frame's centre in canvas coordinates.
+    public var center: Point { if case .point(let point) = self[.at] { point } else { .zero } }
+    /// The frame's width and height.
+    public var size: Size { if case .size(let size) = self[.size] { size } else { Size(width: 0, height: 0) } }
+    /// The clockwise rotation in degrees.
+    public var rotation: Double { self[.rotation]?.number ?? 0 }
 
     /// An element described by its frame only (for document types other than cards and
     /// drawings; set the other properties as they apply).
     public init(index: Int, kind: String, center: Point, size: Size, rotation: Double = 0) {
         self.index = index
         self.kind = kind
-        self.center = [center.x, center.y]
-        self.size = [size.width, size.height]
-        self.rotation = rotation
+        values = [
+            ElementProperty.at.key: .point(center), ElementProperty.size.key: .size(size),
+            ElementProperty.rotation.key: .number(rotation),
+        ]
     }
 
     /// Describes a card's element at `index`; its image is looked up in `folder`.
     public init(cardElement: CardElement, index: Int, folder: URL) {
-        let transform = cardElement.transform
         self.index = index
-        center = [transform.center.x, transform.center.y]
-        size = [transform.size.width, transform.size.height]
-        rotation = transform.rotationDegrees
-        switch cardElement {
-        case .image(let element):
-            kind = "image"
+        kind = cardElement.isText ? "text" : "image"
+        values = Self.values { $0.value(of: cardElement) }
+        if case .image(let element) = cardElement {
             describe(clip: element.clip)
             image = element.imageFilename
             imageStatus = element.imageFilename.map { Self.status(of: $0, in: folder) } ?? "missing: no image chosen"
-        case .text(let element):
-            kind = "text"
-            fill = element.textColor.hex
-            text = element.text
-            font = element.textFont
         }
     }
 
@@ -157,66 +120,94 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     public init(graphic: Graphic, index: Int, folder: URL) {
         self.index = index
         kind = ShapeNames.name(of: graphic.kind)
-        center = [graphic.transform.center.x, graphic.transform.center.y]
-        size = [graphic.transform.size.width, graphic.transform.size.height]
-        rotation = graphic.transform.rotationDegrees
-        fill = graphic.fill?.hex
-        if let stroke = graphic.stroke {
-            self.stroke = stroke.color.hex
-            strokeWidth = stroke.width
-            dash = stroke.dash
-            cap = stroke.cap.rawValue
-            join = stroke.join.rawValue
-        }
-        opacity = graphic.opacity
+        values = Self.values { $0.value(of: graphic) }
         describe(clip: graphic.clip)
-        name = graphic.name
         switch graphic.kind {
         case .image(let file):
             image = file
             imageStatus = Self.status(of: file, in: folder)
-        case .text(let content):
-            text = content.string
-            font = content.fontFamily
-            fontSize = content.fontSize
-            alignment = content.alignment.rawValue
-        case .group(let members):
-            children = members.count
-        case .roundedRectangle(let radius):
-            cornerRadius = radius
-        case .polygon(let count):
-            sides = count
-        case .star(let count, let ratio):
-            points = count
-            innerRadiusRatio = ratio
-        case .line(let start, let end):
-            // Where the ends are on the canvas, as `easel add line --from --to` takes them.
-            let frame = graphic.transform
-            func onCanvas(_ point: Point) -> [Double] {
-                let placed = frame.frameToParent.apply(to: Point(x: point.x * frame.size.width, y: point.y * frame.size.height))
-                return [Self.tidy(placed.x), Self.tidy(placed.y)]
-            }
-            from = onCanvas(start)
-            to = onCanvas(end)
-        case .path(let outline):
-            path = outline.description
-        case .rectangle, .ellipse, .libraryShape:
-            break
+        case .group(let members): children = members.count
+        case .path(let outline): path = outline.description
+        default: break
         }
     }
 
-    /// The clip's name and, for a custom one, its outline.
+    private static func values(_ read: (ElementProperty) -> PropertyValue?) -> [String: PropertyValue] {
+        var values: [String: PropertyValue] = [:]
+        for property in ElementProperty.all { values[property.key] = read(property) }
+        return values
+    }
+
+    /// A custom clip's outline.
     private mutating func describe(clip: ClipShape?) {
-        guard let clip else { return }
-        self.clip = ShapeNames.name(of: clip)
         if case .custom(let outline) = clip { clipPath = outline.description }
     }
 
-    /// `value` without the rounding noise of a transform (149.99999999999997 is 150), to
-    /// the 1/10,000 that Easel prints numbers to.
-    static func tidy(_ value: Double) -> Double {
-        let rounded = (value * 10_000).rounded() / 10_000
-        return rounded == 0 ? 0 : rounded
+    /// One line of `easel info`: the index and kind, then each property by its option's
+    /// name and value as the option takes it (`fill #FF6347`, `at 400,300`), leaving out
+    /// the format's defaults (no rotation, opacity 1, a solid stroke...).
+    public var summary: String {
+        var parts = ["[\(index)] \(kind)"]
+        for property in ElementProperty.all {
+            guard let value = self[property], value != property.usual else { continue }
+            let name = property.flag.dropFirst(2)
+            switch value {
+            case .text(let string) where property.type.isFreeText: parts.append("\(name) \"\(string)\"")
+            default: parts.append("\(name) \(value.text)")
+            }
+        }
+        if let clipPath { parts.append("clip-path \(clipPath)") }
+        if let path { parts.append("path \(path)") }
+        if let image { parts.append("image \(image) (\(imageStatus == "ok" ? "found" : "not found"))") }
+        if let children { parts.append("\(children) children") }
+        return parts.joined(separator: ", ")
+    }
+
+    private enum FixedKey: String, CodingKey { case index, kind, clipPath, image, imageStatus, path, children }
+
+    private struct PropertyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Encodes the index and kind, every property by its key (in the table's order), then
+    /// the rest, as `info --json` and the server give an element.
+    public func encode(to encoder: any Encoder) throws {
+        var fixed = encoder.container(keyedBy: FixedKey.self)
+        try fixed.encode(index, forKey: .index)
+        try fixed.encode(kind, forKey: .kind)
+        var properties = encoder.container(keyedBy: PropertyKey.self)
+        for property in ElementProperty.all {
+            guard let value = values[property.key] else { continue }
+            try PropertyValueCoding.encode(value, in: &properties, forKey: PropertyKey(stringValue: property.key))
+        }
+        try fixed.encodeIfPresent(clipPath, forKey: .clipPath)
+        try fixed.encodeIfPresent(image, forKey: .image)
+        try fixed.encodeIfPresent(imageStatus, forKey: .imageStatus)
+        try fixed.encodeIfPresent(path, forKey: .path)
+        try fixed.encodeIfPresent(children, forKey: .children)
+    }
+
+    /// Reads an element as `encode(to:)` writes it.
+    public init(from decoder: any Decoder) throws {
+        let fixed = try decoder.container(keyedBy: FixedKey.self)
+        index = try fixed.decode(Int.self, forKey: .index)
+        kind = try fixed.decode(String.self, forKey: .kind)
+        clipPath = try fixed.decodeIfPresent(String.self, forKey: .clipPath)
+        image = try fixed.decodeIfPresent(String.self, forKey: .image)
+        imageStatus = try fixed.decodeIfPresent(String.self, forKey: .imageStatus)
+        path = try fixed.decodeIfPresent(String.self, forKey: .path)
+        children = try fixed.decodeIfPresent(Int.self, forKey: .children)
+        let properties = try decoder.container(keyedBy: PropertyKey.self)
+        values = [:]
+        for property in ElementProperty.all {
+            let key = PropertyKey(stringValue: property.key)
+            guard properties.contains(key) else { continue }
+            values[property.key] = try PropertyValueCoding.decode(
+                property.type, from: properties, forKey: key, customClip: clipPath)
+        }
     }
 
     /// "ok", or why the image `name` cannot be used from `folder`.

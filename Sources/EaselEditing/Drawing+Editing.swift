@@ -44,9 +44,8 @@ extension Drawing: EditableDocument {
     }
 
     /// Applies `changes` to the graphic at `index`; throws for a value out of the drawing
-    /// limits, an index out of range, or text properties on a non-text graphic.
+    /// limits, an index out of range, or a property the graphic does not have.
     public mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError) {
-        try changes.validate()
         try checkIndex(index)
         let changed = try graphics[index].applying(changes)
         try ElementFormatCheck.check(changed, canvas: canvasSize)

@@ -13,31 +13,10 @@ public enum ElementFactory {
     /// into `imageFolder` (see `ImageImport.intoDrawingFolder`).
     public static func graphic(for request: ElementRequest, canvas: Size, imageFolder: URL) throws -> Graphic {
         let changes = request.style
-        var transform = GraphicTransform(
-            center: changes.center ?? Point(x: canvas.width / 2, y: canvas.height / 2),
-            size: changes.size ?? Size(width: 100, height: 100),
-            rotationDegrees: changes.rotationDegrees ?? 0)
-        let graphicKind: GraphicKind
         // By the names users type (`ShapeNames`: one per shape, the old spellings as aliases).
-        switch ShapeNames.drawingKind(named: request.kind) ?? request.kind {
-        case "rectangle": graphicKind = .rectangle
-        case "rounded-rectangle": graphicKind = .roundedRectangle(cornerRadius: request.cornerRadius)
-        case "ellipse": graphicKind = .ellipse
-        case "polygon": graphicKind = .polygon(sides: request.sides)
-        case "star": graphicKind = .star(points: request.points, innerRadiusRatio: request.innerRatio)
-        case "line":
-            if let from = request.from, let to = request.to {
-                // The frame spans the two points; the line runs between them in its unit square.
-                let (dx, dy) = (to.x - from.x, to.y - from.y)
-                transform = GraphicTransform(
-                    center: Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2),
-                    size: Size(width: abs(dx), height: abs(dy)), rotationDegrees: 0)
-                func unit(_ delta: Double) -> (Double, Double) { delta == 0 ? (0.5, 0.5) : (delta > 0 ? (0, 1) : (1, 0)) }
-                let (x0, x1) = unit(dx), (y0, y1) = unit(dy)
-                graphicKind = .line(from: Point(x: x0, y: y0), to: Point(x: x1, y: y1))
-            } else {
-                graphicKind = .line(from: Point(x: 0, y: 0.5), to: Point(x: 1, y: 0.5))
-            }
+        let name = ShapeNames.drawingKind(named: request.kind) ?? request.kind
+        var kind: GraphicKind
+        switch name {
         case "path":
             let commands = try value(of: request, naming: "path commands")
             guard let path = Path(parsing: commands) else {
@@ -45,76 +24,80 @@ public enum ElementFactory {
                     "the path \"\(commands)\" is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\".",
                     isInvalidRequest: true)
             }
-            graphicKind = .path(path)
+            kind = .path(path)
         case "text":
-            let fontSize = changes.fontSize ?? 48
-            graphicKind = .text(
-                TextContent(
-                    string: try text(of: request), fontFamily: changes.font ?? "DejaVu Sans",
-                    fontSize: fontSize, alignment: changes.alignment ?? .center))
-            if changes.size == nil { transform.size = Size(width: canvas.width * 0.8, height: fontSize * 1.5) }
+            kind = .text(TextContent(string: try text(of: request)))
         case "image":
             let file = try value(of: request, naming: "PNG file")
-            graphicKind = .image(file: try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder))
+            kind = .image(file: try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder))
         default:
-            guard let shape = ShapeNames.libraryShape(named: request.kind) else {
+            guard let shape = defaultKind(named: name) else {
                 throw EditError(
                     "unknown kind \"\(request.kind)\"; use \(ShapeNames.drawingKindNames.joined(separator: ", ")).",
                     isInvalidRequest: true)
             }
-            graphicKind = .shape(shape)
+            kind = shape
         }
-        var style = changes
-        style.center = nil
-        style.size = nil
-        style.rotationDegrees = nil
+        var graphic = Graphic(
+            kind: kind, transform: GraphicTransform(center: Point(x: canvas.width / 2, y: canvas.height / 2), size: Size(width: 100, height: 100)))
+        // A text's frame fits one line of it across most of the canvas.
+        if case .text = kind {
+            graphic.transform.size = Size(width: canvas.width * 0.8, height: (changes[.fontSize]?.number ?? 48) * 1.5)
+        }
         // Something visible by default: lines get a stroke, text and shapes a fill.
-        if style.fill == nil && style.strokeColor == nil {
-            switch graphicKind {
-            case .line:
-                style.strokeColor = .black
-                style.strokeWidth = style.strokeWidth ?? 2
-            case .text: style.fill = .some(.black)
+        if changes[.fill] == nil && changes[.stroke] == nil {
+            switch kind {
+            case .line: graphic.stroke = Stroke(color: .black, width: 2)
+            case .text: graphic.fill = .black
             case .image: break
-            default: style.fill = .some(defaultShapeFill)
+            default: graphic.fill = defaultShapeFill
             }
         }
-        try style.validate()
-        return try Graphic(kind: graphicKind, transform: transform).applying(style)
+        return try graphic.applying(changes)
+    }
+
+    /// A new graphic's kind for a kind's shown name (`ShapeNames`), with its defaults: six
+    /// sides, five points at half the radius, corners of 25, a line across the frame, an
+    /// empty text, path or group; nil for a name that is no kind.
+    public static func defaultKind(named name: String) -> GraphicKind? {
+        switch name {
+        case "rectangle": return .rectangle
+        case "rounded-rectangle": return .roundedRectangle(cornerRadius: 25)
+        case "ellipse": return .ellipse
+        case "polygon": return .polygon(sides: 6)
+        case "star": return .star(points: 5, innerRadiusRatio: 0.5)
+        case "line": return .line(from: Point(x: 0, y: 0.5), to: Point(x: 1, y: 0.5))
+        case "path": return .path(Path())
+        case "text": return .text(TextContent(string: ""))
+        case "image": return .image(file: "")
+        case "group": return .group([])
+        default: return ShapeNames.libraryShape(named: name).map(GraphicKind.shape)
+        }
     }
 
     /// A card element for `request`: an image (its PNG stored in `cardFolder` as the app
-    /// stores photos, see `ImageImport.intoCardFolder`) or a text. Cards hold nothing else.
+    /// stores photos, see `ImageImport.intoCardFolder`) or a text, in the app's default
+    /// frame. Cards hold nothing else.
     public static func cardElement(for request: ElementRequest, cardFolder: URL) throws -> CardElement {
-        var transform = ElementTransform.appDefault
-        let changes = request.style
-        if let center = changes.center {
-            transform.offset = Point(x: center.x - Card.canvasSize.width / 2, y: center.y - Card.canvasSize.height / 2)
-        }
-        if let size = changes.size { transform.size = size }
-        if let rotation = changes.rotationDegrees { transform.rotationDegrees = rotation }
-        if changes.strokeColor != nil || changes.strokeWidth != nil || changes.opacity != nil || changes.dash != nil {
-            throw EditError("card elements have no stroke or opacity (the Cards app stores neither)")
-        }
-        if changes.fontSize != nil || changes.alignment != nil {
-            throw EditError(Card.textSizeMessage)
-        }
+        let element: CardElement
         switch request.kind.lowercased() {
         case "image":
+            // Checked before the photo is copied in: a refused edit leaves no file behind.
+            _ = try CardElement.image(ImageElement(transform: .appDefault, imageFilename: nil)).applying(request.style)
             let name = try ImageImport.intoCardFolder(
                 URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
-            return .image(ImageElement(transform: transform, imageFilename: name, clip: (changes.clip ?? nil)))
+            element = .image(ImageElement(transform: .appDefault, imageFilename: name))
         case "text":
-            return .text(
+            element = .text(
                 TextElement(
-                    transform: transform, text: try text(of: request),
-                    textColor: (changes.fill ?? nil) ?? .black, textFont: changes.font ?? TextElement.appDefaultFont))
+                    transform: .appDefault, text: try text(of: request), textColor: .black, textFont: TextElement.appDefaultFont))
         default:
             let name = request.documentName
             throw EditError(
                 "a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png` or `add \(name) text \"...\"`"
             )
         }
+        return try element.applying(request.style)
     }
 
     /// The request's value, which its kind needs.

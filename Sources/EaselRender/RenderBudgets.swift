@@ -12,6 +12,9 @@ public enum RenderBudgets {
     /// The most elements one path may have to be filled or stroked, or to clip (filling
     /// self-intersecting curves costs more than linearly).
     public static let maxPathElements = 4_000
+    /// The most drop shadows one document may draw (each blurs up to 16 million pixels);
+    /// shadows past it are left out.
+    public static let maxShadows = 256
     /// The most dashes one stroke may draw; a finer pattern is drawn solid.
     public static let maxDashSegments = 100_000
     /// The largest text drawn, in canvas units after the element's transforms (FreeType

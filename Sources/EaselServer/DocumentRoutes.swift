@@ -29,12 +29,22 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     func add(to router: Router<Context>) {
         fileRoutes.add(to: router)
         router.get("/api/documents") { _, _ in try await list() }
+        router.get("/api/schema") { _, _ in Self.schema }
         router.get("/api/documents/**") { request, context in
             try await get(request, path: context.parameters.getCatchAll().joined(separator: "/"))
         }
         router.post("/api/documents/**") { request, context in
             try await post(request, path: context.parameters.getCatchAll().joined(separator: "/"))
         }
+    }
+
+    /// `GET /api/schema`: the element property table (`EditSchema`), which the editor's
+    /// inspector builds its controls from. The same for every request; made once.
+    static var schema: Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let bytes = (try? encoder.encode(EditSchema())).map(Array.init) ?? Array("{}".utf8)
+        return json(bytes, headers: [.cacheControl: "public, max-age=3600"])
     }
 
     private func list() async throws -> Response {

@@ -48,10 +48,8 @@ struct EditRequest {
     /// At most this many operations in one request.
     static let maxOperations = 1000
 
-    static let styleKeys: Set<String> = [
-        "at", "size", "rotation", "fill", "color", "stroke", "strokeWidth", "dash", "cap", "join", "opacity", "clip", "text",
-        "font", "fontSize", "align", "name",
-    ]
+    /// The element properties add and set take: every key of the property table.
+    static let styleKeys = Set(ElementProperty.all.flatMap(\.keys))
 
     /// Reads a request body; `images` resolves an `add image` value (a path relative to the
     /// served folder) to a file, or nil when it is not one.
@@ -77,7 +75,7 @@ struct EditRequest {
         let allowed: Set<String>
         switch verb {
         case "add":
-            allowed = styleKeys.union(["verb", "kind", "value", "sides", "points", "innerRatio", "cornerRadius", "from", "to"])
+            allowed = styleKeys.union(["verb", "kind", "value"])
         case "set": allowed = styleKeys.union(["verb", "index"])
         case "move": allowed = ["verb", "index", "by"]
         case "remove": allowed = ["verb", "index"]
@@ -108,22 +106,7 @@ struct EditRequest {
                 }
                 value = file.path
             }
-            var request = ElementRequest(kind: kind, value: value, style: try changes(node), documentName: "the document")
-            if let sides = try node.optional("sides") { request.sides = try sides.int() }
-            if let points = try node.optional("points") { request.points = try points.int() }
-            if let ratio = try node.optional("innerRatio") {
-                request.innerRatio = try ratio.double(in: 0...1, meaning: "innerRatio")
-            }
-            if let radius = try node.optional("cornerRadius") {
-                request.cornerRadius = try radius.double(in: 0...DrawingLimits.maxCoordinate, meaning: "cornerRadius")
-            }
-            request.from = try point(node, "from")
-            request.to = try point(node, "to")
-            guard (3...DrawingLimits.maxPolygonSides).contains(request.sides),
-                (2...DrawingLimits.maxPolygonSides).contains(request.points)
-            else {
-                throw node.invalid("sides must be from 3 and points from 2, both to \(DrawingLimits.maxPolygonSides)")
-            }
+            let request = ElementRequest(kind: kind, value: value, style: try changes(node), documentName: "the document")
             return .add(request)
         case "set":
             let changes = try changes(node)
@@ -166,76 +149,22 @@ struct EditRequest {
         return color
     }
 
-    /// The style and frame properties shared by add and set.
+    /// The element properties of an add or a set, read and checked by the property table;
+    /// an error names the property's key path (`operations[1].strokeWidth`).
     private static func changes(_ node: JSONNode) throws(DocumentError) -> ElementChanges {
         var changes = ElementChanges()
-        if let at = try point(node, "at") { changes.center = at }
-        if let size = try node.optionalNonNull("size") {
-            let numbers = try size.numbers(count: 2, meaning: "width, height")
-            changes.size = Size(width: numbers[0], height: numbers[1])
-        }
-        if let rotation = try node.optionalNonNull("rotation") { changes.rotationDegrees = try rotation.double() }
-        for key in ["fill", "color"] {
-            guard let fill = try node.optional(key) else { continue }
-            changes.fill = .some(fill.isNull || (try? fill.string().lowercased()) == "none" ? nil : try parseColor(fill))
-        }
-        if let stroke = try node.optional("stroke") {
-            if stroke.isNull || (try? stroke.string().lowercased()) == "none" {
-                changes.removeStroke = true
-            } else {
-                changes.strokeColor = try parseColor(stroke)
+        for (key, member) in try node.members() {
+            guard let property = ElementProperty.named(key) else { continue }
+            guard changes[property] == nil else {
+                throw member.invalid("\(property.keys.joined(separator: " and ")) name the same property; give one")
             }
-        }
-        if let width = try node.optionalNonNull("strokeWidth") { changes.strokeWidth = try width.double() }
-        if let dash = try node.optional("dash") {
-            changes.dash =
-                dash.isNull
-                ? [] : try dash.array(maxCount: 64, of: "dash lengths").map { node throws(DocumentError) in try node.double() }
-        }
-        if let cap = try node.optionalNonNull("cap") {
-            guard let value = Stroke.Cap(rawValue: try cap.string()) else {
-                throw cap.invalid("the cap is butt, round or square")
+            let value = try property.type.value(fromJSON: member)
+            do {
+                try property.check(value)
+            } catch {
+                throw member.invalid(error.message)
             }
-            changes.cap = value
-        }
-        if let join = try node.optionalNonNull("join") {
-            guard let value = Stroke.Join(rawValue: try join.string()) else {
-                throw join.invalid("the join is miter, round or bevel")
-            }
-            changes.join = value
-        }
-        if let opacity = try node.optionalNonNull("opacity") {
-            changes.opacity = try opacity.double(in: 0...1, meaning: "the opacity")
-        }
-        if let clip = try node.optional("clip") {
-            if clip.isNull || (try? clip.string().lowercased()) == "none" {
-                changes.clip = .some(nil)
-            } else {
-                // By the names the CLI and `easel info` use, old spellings included (`ShapeNames`).
-                let name = try clip.string()
-                guard let shape = ShapeNames.libraryShape(named: name) else {
-                    throw clip.invalid("the clip is one of \(ShapeNames.clipNames.joined(separator: ", ")), or none")
-                }
-                changes.clip = .some(.library(shape))
-            }
-        }
-        if let text = try node.optionalNonNull("text") { changes.text = try text.string() }
-        if let font = try node.optionalNonNull("font") { changes.font = try font.string() }
-        if let size = try node.optionalNonNull("fontSize") { changes.fontSize = try size.double() }
-        if let align = try node.optionalNonNull("align") {
-            guard let value = TextContent.Alignment(rawValue: try align.string()) else {
-                throw align.invalid("the alignment is left, center or right")
-            }
-            changes.alignment = value
-        }
-        if let name = try node.optionalNonNull("name") { changes.name = try name.string() }
-        do {
-            try changes.validate()
-        } catch {
-            // Blamed on the property at fault where there is one (`size`, `rotation`...).
-            let keys = error.property == "fill" ? ["fill", "color"] : error.property.map { [$0] } ?? []
-            let culprit = keys.lazy.compactMap { key in try? node.optional(key) }.first ?? node
-            throw culprit.invalid(error.message)
+            changes[property] = value
         }
         return changes
     }

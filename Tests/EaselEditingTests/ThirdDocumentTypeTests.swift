@@ -253,7 +253,7 @@ struct ThirdDocumentTypeTests {
                 try registry.open(url).document as? Badge
                     == Badge(color: Self.teal, dots: [Point(x: 25, y: 25), Point(x: 70, y: 30)]))
             #expect(editor.description.type == "badge")
-            #expect(editor.description.elements.map(\.center) == [[25, 25], [70, 30]])
+            #expect(editor.description.elements.map(\.center) == [Point(x: 25, y: 25), Point(x: 70, y: 30)])
         }
 
         // Undo works across invocations: a new editor reads the history beside the file.

@@ -70,11 +70,14 @@ public struct Graphic: Hashable, Sendable {
     public var clip: ClipShape?
     /// An optional label shown by `easel info`.
     public var name: String?
+    /// nil: no shadow.
+    public var shadow: Shadow?
 
-    /// A graphic; by default neither filled nor stroked, fully opaque, unclipped and unnamed.
+    /// A graphic; by default neither filled nor stroked, fully opaque, unclipped, unnamed
+    /// and without a shadow.
     public init(
         kind: GraphicKind, transform: GraphicTransform, fill: Color? = nil, stroke: Stroke? = nil,
-        opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil
+        opacity: Double = 1, clip: ClipShape? = nil, name: String? = nil, shadow: Shadow? = nil
     ) {
         self.kind = kind
         self.transform = transform
@@ -83,6 +86,27 @@ public struct Graphic: Hashable, Sendable {
         self.opacity = opacity
         self.clip = clip
         self.name = name
+        self.shadow = shadow
+    }
+}
+
+/// A drop shadow under a graphic: its silhouette (after its clip and opacity), blurred,
+/// moved by `offset` and drawn in `color` beneath it. Offset and blur are in canvas units,
+/// on the canvas: they do not turn or scale with the graphic or its groups.
+public struct Shadow: Hashable, Sendable {
+    /// The shadow's colour; its alpha is how dark the shadow is.
+    public var color: Color
+    /// How far the shadow falls from the graphic, right and down, in canvas units.
+    public var offset: Point
+    /// How soft the shadow's edge is, in canvas units: twice the standard deviation of the
+    /// Gaussian blur, as CSS and SwiftUI read a shadow's radius; 0 is a sharp copy.
+    public var blur: Double
+
+    /// A shadow; by default black at 50 %, 4 units right and down, blurred by 8 units.
+    public init(color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.5), offset: Point = Point(x: 4, y: 4), blur: Double = 8) {
+        self.color = color
+        self.offset = offset
+        self.blur = blur
     }
 }
 

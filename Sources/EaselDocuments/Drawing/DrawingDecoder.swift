@@ -125,7 +125,25 @@ public enum DrawingDecoder {
             try node.optional("opacity").map { (n) throws(DocumentError) in try n.double(in: 0...1, meaning: "the opacity") } ?? 1
         let clip = try node.optionalNonNull("clip").map { (n) throws(DocumentError) in try decodeClip(n) }
         let name = try node.optionalNonNull("name").map { (n) throws(DocumentError) in try n.string() }
-        return Graphic(kind: kind, transform: transform, fill: fill, stroke: stroke, opacity: opacity, clip: clip, name: name)
+        let shadow = try node.optionalNonNull("shadow").map { (n) throws(DocumentError) in try decodeShadow(n) }
+        return Graphic(
+            kind: kind, transform: transform, fill: fill, stroke: stroke, opacity: opacity, clip: clip, name: name,
+            shadow: shadow)
+    }
+
+    /// `{"color": …, "offset": [dx, dy], "blur": r}`; each member has `Shadow`'s default.
+    static func decodeShadow(_ node: JSONNode) throws(DocumentError) -> Shadow {
+        var shadow = Shadow()
+        if let color = try node.optionalNonNull("color") { shadow.color = try decodeColor(color) }
+        if let offset = try node.optionalNonNull("offset") {
+            let (dx, dy) = try offset.pair(meaning: "dx, dy")
+            try checkCoordinates(dx, dy, of: offset)
+            shadow.offset = Point(x: dx, y: dy)
+        }
+        if let blur = try node.optionalNonNull("blur") {
+            shadow.blur = try blur.double(in: 0...DrawingLimits.maxShadowBlur, meaning: "the shadow's blur")
+        }
+        return shadow
     }
 
     static let allKindNames =

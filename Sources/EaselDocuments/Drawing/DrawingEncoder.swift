@@ -71,6 +71,16 @@ public enum DrawingEncoder {
         case .custom(let path)?: members.append(("clip", .object([("path", elements(path))])))
         case nil: break
         }
+        if let shadow = graphic.shadow {
+            members.append(
+                (
+                    "shadow",
+                    .object([
+                        ("color", color(shadow.color)), ("offset", pair(shadow.offset.x, shadow.offset.y)),
+                        ("blur", .number(shadow.blur)),
+                    ])
+                ))
+        }
         return .object(members)
     }
 

@@ -21,6 +21,8 @@ public enum DrawingLimits {
     public static let maxStrokeWidth = 100_000.0
     /// The most dash lengths in a stroke.
     public static let maxDashCount = 64
+    /// The largest shadow blur, in canvas units.
+    public static let maxShadowBlur = 1_000.0
     /// The largest font size, in canvas units.
     public static let maxFontSize = 100_000.0
     /// The longest text, in characters (see `TextLimits` for all the bounds on a text).

@@ -70,9 +70,40 @@ public enum DrawingLowering {
             }
         }
 
+        /// Shadows drawn so far; past `RenderBudgets.maxShadows` they are left out.
+        var shadows = 0
+
         /// `keyPath` names the graphic in warnings, made only for one (a string for each of a
         /// drawing's graphics was a tenth of the lowering).
         mutating func lower(
+            _ graphic: Graphic, parent: Transform2D, keyPath: @autoclosure () -> String, into scene: inout Scene
+        ) {
+            guard let shadow = graphic.shadow, shadow.color.alpha > 0, graphic.opacity > 0 else {
+                lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &scene)
+                return
+            }
+            guard shadows < RenderBudgets.maxShadows else {
+                scene.warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath() + ".shadow",
+                        message: "the drawing has more than \(RenderBudgets.maxShadows) shadows, the budget; this one is not drawn"))
+                lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &scene)
+                return
+            }
+            shadows += 1
+            // The graphic's own operations cast the shadow, then are drawn over it.
+            var own = Scene(canvasSize: scene.canvasSize)
+            lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &own)
+            scene.warnings += own.warnings
+            guard !own.operations.isEmpty else { return }
+            scene.operations.append(
+                .shadow(
+                    SceneShadow(
+                        operations: own.operations, color: shadow.color, offset: shadow.offset, blurRadius: shadow.blur)))
+            scene.operations += own.operations
+        }
+
+        mutating func lowerUnshadowed(
             _ graphic: Graphic, parent: Transform2D, keyPath: @autoclosure () -> String, into scene: inout Scene
         ) {
             guard graphic.opacity > 0 else { return }

@@ -46,6 +46,29 @@ public enum SceneOperation: Sendable {
     /// any) and composited as one layer at `opacity`.
     case beginGroup(opacity: Double, clip: Path?)
     case endGroup
+    /// Draws the drop shadow of `operations` (which are drawn themselves next).
+    case shadow(SceneShadow)
+}
+
+/// A drop shadow: the silhouette of the operations, blurred, moved and painted in a colour
+/// (see `CairoContext.drawShadow`).
+public struct SceneShadow: Sendable {
+    /// What casts the shadow; only its coverage counts, not its colours.
+    public var operations: [SceneOperation]
+    /// The shadow's colour (its alpha included).
+    public var color: Color
+    /// How far the shadow falls from what casts it, in canvas units.
+    public var offset: Point
+    /// The blur radius in canvas units (twice the Gaussian's standard deviation); 0 is sharp.
+    public var blurRadius: Double
+
+    /// The shadow `operations` cast (see the properties for units).
+    public init(operations: [SceneOperation], color: Color, offset: Point, blurRadius: Double) {
+        self.operations = operations
+        self.color = color
+        self.offset = offset
+        self.blurRadius = blurRadius
+    }
 }
 
 /// How a path is stroked.
@@ -142,6 +165,11 @@ extension Scene: CustomStringConvertible {
             case .endGroup:
                 depth -= 1
                 lines.append(String(repeating: "  ", count: max(0, depth)) + "end group")
+            case .shadow(let shadow):
+                lines.append(
+                    indent
+                        + "shadow \(shadow.color) offset \(formatNumber(shadow.offset.x)),\(formatNumber(shadow.offset.y)) blur \(formatNumber(shadow.blurRadius)) of \(shadow.operations.count) operations"
+                )
             }
         }
         return lines.joined(separator: "\n")

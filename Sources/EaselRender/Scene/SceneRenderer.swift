@@ -44,7 +44,10 @@ public enum CairoSceneRenderer {
         }
         try RenderError.wrapping {
             for (index, operation) in scene.operations.enumerated() {
-                if let deadline = scene.deadline, index % 16 == 0, DispatchTime.now().uptimeNanoseconds > deadline {
+                // Every 16 operations, and before each shadow (a blur costs more than most).
+                var isShadow = false
+                if case .shadow = operation { isShadow = true }
+                if let deadline = scene.deadline, index % 16 == 0 || isShadow, DispatchTime.now().uptimeNanoseconds > deadline {
                     throw RenderError.timedOut(file: scene.file)
                 }
                 switch operation {
@@ -80,6 +83,14 @@ public enum CairoSceneRenderer {
                     }
                     if opacity < 1 { try context.popGroupAndPaint(opacity: opacity) }
                     try context.restore()
+                case .shadow(let shadow):
+                    var caster = Scene(canvasSize: scene.canvasSize, operations: shadow.operations)
+                    caster.file = scene.file
+                    caster.deadline = scene.deadline
+                    try context.drawShadow(color: shadow.color, offset: shadow.offset, blurRadius: shadow.blurRadius) {
+                        recorder in
+                        try draw(caster, in: recorder, images: images, imageFilter: imageFilter, fonts: fonts)
+                    }
                 }
             }
         }

@@ -52,6 +52,8 @@ public enum SceneReplayScript {
                 lines.append("group \(n(opacity)) \(clip.map(script) ?? "-")")
             case .endGroup:
                 lines.append("end")
+            case .shadow:
+                throw Unsupported(description: "a drop shadow")
             }
         }
         return lines.joined(separator: "\n") + "\n"

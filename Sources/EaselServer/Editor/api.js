@@ -26,6 +26,11 @@ async function request(url, options = {}) {
   return response;
 }
 
+/** The element property table: what the inspector offers for each kind of element. */
+export async function schema() {
+  return (await request('/api/schema')).json();
+}
+
 export async function listDocuments() {
   return (await (await request('/api/documents')).json()).documents;
 }

@@ -14,7 +14,9 @@ import { Sync, listen } from './sync.js';
 const $ = (id) => document.getElementById(id);
 const buttons = { undoButton: $('undo'), redoButton: $('redo') };
 
-const state = { path: null, description: null, revision: null, loading: null };
+const state = { path: null, description: null, revision: null, loading: null, schema: null };
+// The property table, fetched once; the inspector builds its controls from it.
+api.schema().then((schema) => { state.schema = schema; showInspector(); }).catch(showError);
 
 const canvas = new Canvas({ viewport: $('viewport'), stage: $('stage'), image: $('rendering'), gridOverlay: $('grid-overlay') });
 const selection = new Selection({
@@ -67,7 +69,7 @@ async function reload(knownRevision) {
 function showInspector() {
   if (!state.description) return;
   renderInspector($('inspector'), {
-    description: state.description, element: selection.selected ? { ...selection.selected } : null,
+    description: state.description, element: selection.selected ? { ...selection.selected } : null, schema: state.schema,
     onChange: (operations) => commit(operations),
   });
 }

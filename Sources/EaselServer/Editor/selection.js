@@ -69,7 +69,7 @@ export class Selection {
   }
 
   place(box, element, scale) {
-    const [cx, cy] = element.center, [w, h] = element.size;
+    const [cx, cy] = element.at, [w, h] = element.size;
     box.style.left = `${(cx - w / 2) * scale}px`;
     box.style.top = `${(cy - h / 2) * scale}px`;
     box.style.width = `${w * scale}px`;
@@ -113,7 +113,7 @@ export class Selection {
     const scale = this.canvas.scale;
     const ghost = document.createElement('div');
     ghost.className = 'ghost-piece';
-    const [cx, cy] = element.center, [w, h] = element.size;
+    const [cx, cy] = element.at, [w, h] = element.size;
     const angle = ((element.rotation || 0) * Math.PI) / 180;
     const bw = Math.abs(w * Math.cos(angle)) + Math.abs(h * Math.sin(angle));
     const bh = Math.abs(w * Math.sin(angle)) + Math.abs(h * Math.cos(angle));
@@ -146,7 +146,7 @@ export class Selection {
     this.overlay.querySelector(`.box[data-index="${index}"]`)?.focus({ preventScroll: true });
     const element = this.elements[index];
     const start = this.canvas.canvasPoint(event);
-    const origin = [...element.center];
+    const origin = [...element.at];
     const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
     let ghost = null, ghostLeft = 0, ghostTop = 0;
     let moved = false;
@@ -155,18 +155,18 @@ export class Selection {
       if (settings.snap) [x, y] = [Math.round(x / GRID) * GRID, Math.round(y / GRID) * GRID];
       moved = moved || x !== origin[0] || y !== origin[1];
       if (!ghost && moved) {
-        ghost = this.ghost({ ...element, center: origin });
+        ghost = this.ghost({ ...element, at: origin });
         ghostLeft = parseFloat(ghost.style.left);
         ghostTop = parseFloat(ghost.style.top);
       }
       if (!ghost) return;
-      element.center = [x, y];
+      element.at = [x, y];
       this.place(box, element, this.canvas.scale);
       ghost.style.left = `${ghostLeft + (x - origin[0]) * this.canvas.scale}px`;
       ghost.style.top = `${ghostTop + (y - origin[1]) * this.canvas.scale}px`;
     }, () => {
       if (!moved) return;
-      const by = [round(element.center[0] - origin[0]), round(element.center[1] - origin[1])];
+      const by = [round(element.at[0] - origin[0]), round(element.at[1] - origin[1])];
       this.onGesture([{ verb: 'move', index, by }], { ghost });
     });
   }
@@ -179,7 +179,7 @@ export class Selection {
     let changed = false;
     this.track(event, (point, moveEvent) => {
       // The pointer in the element's own axes; the frame grows or shrinks about its centre.
-      const dx = point.x - element.center[0], dy = point.y - element.center[1];
+      const dx = point.x - element.at[0], dy = point.y - element.at[1];
       const lx = dx * Math.cos(-angle) - dy * Math.sin(-angle), ly = dx * Math.sin(-angle) + dy * Math.cos(-angle);
       let w = Math.max(1, Math.abs(lx) * 2), h = Math.max(1, Math.abs(ly) * 2);
       if (moveEvent.shiftKey) {
@@ -199,7 +199,7 @@ export class Selection {
     const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
     let changed = false;
     this.track(event, (point, moveEvent) => {
-      let degrees = (Math.atan2(point.y - element.center[1], point.x - element.center[0]) * 180) / Math.PI + 90;
+      let degrees = (Math.atan2(point.y - element.at[1], point.x - element.at[0]) * 180) / Math.PI + 90;
       if (degrees > 180) degrees -= 360;
       if (moveEvent.shiftKey) degrees = Math.round(degrees / 15) * 15;
       element.rotation = round(degrees);
@@ -217,7 +217,7 @@ export class Selection {
     if (arrows[event.key]) {
       event.preventDefault();
       const [dx, dy] = arrows[event.key], element = this.selected;
-      element.center = [element.center[0] + dx, element.center[1] + dy];
+      element.at = [element.at[0] + dx, element.at[1] + dy];
       this.draw();
       // Key repeats coalesce into one gesture, saved when the keys rest.
       this.nudge = this.nudge || { index: this.index, by: [0, 0] };

@@ -23,51 +23,25 @@ struct AddCommand: EditVerb {
               easel add art.drawing text "Hello" --font "Gill Sans" --font-size 48 --at 400,80
               easel add Card.rwcard image photo.png --clip heart
               easel add Card.rwcard text "Happy birthday" --font Chalkduster --color appColor1
+
+            Properties (each applies to the kinds that have it):
+            \(ElementOptions.helpText)
             """
     )
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
     var path: String
 
-    @Argument(help: "What to add.")
+    @Argument(help: "What to add; then, for text, the string, for image, the PNG file, for path, M/L/Q/C/Z commands in the unit square.")
     var kind: String
-
-    @Argument(help: "For text: the string. For image: the PNG file. For path: M/L/Q/C/Z commands in the unit square.")
-    var value: String?
 
     @OptionGroup var element: ElementOptions
 
-    @Option(parsing: .unconditional, help: "Polygon sides.")
-    var sides: Int = 6
-
-    @Option(parsing: .unconditional, help: "Star points.")
-    var points: Int = 5
-
-    @Option(name: .customLong("inner-ratio"), parsing: .unconditional, help: "Star inner radius, as a fraction of the outer.")
-    var innerRatio: Double = 0.5
-
-    @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: "Rounded rectangle corner radius.")
-    var cornerRadius: Double = 25
-
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Line start X,Y in canvas coordinates.", valueName: "x,y"),
-        transform: PointArgument.parser(expected: "X,Y, e.g. 10,10"))
-    var from: PointArgument?
-
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Line end X,Y in canvas coordinates.", valueName: "x,y"),
-        transform: PointArgument.parser(expected: "X,Y, e.g. 300,40"))
-    var to: PointArgument?
+    /// For text: the string. For image: the PNG file. For path: M/L/Q/C/Z commands in the unit square.
+    var value: String? { element.leadingValue }
 
     func validate() throws {
-        guard (3...DrawingLimits.maxPolygonSides).contains(sides) else {
-            throw ValidationError("--sides must be from 3 to \(DrawingLimits.maxPolygonSides).")
-        }
-        guard (2...DrawingLimits.maxPolygonSides).contains(points) else {
-            throw ValidationError("--points must be from 2 to \(DrawingLimits.maxPolygonSides).")
-        }
-        guard (0...1).contains(innerRatio) else { throw ValidationError("--inner-ratio must be from 0 to 1.") }
-        guard cornerRadius >= 0, cornerRadius.isFinite else { throw ValidationError("--corner-radius must be zero or more.") }
+        _ = try element.changes(afterValue: true)
         if ["text", "image", "path"].contains(kind.lowercased()), value == nil {
             throw ValidationError(
                 "`add \(kind)` needs its \(kind == "image" ? "PNG file" : kind == "text" ? "string" : "path commands") after the kind."
@@ -77,18 +51,11 @@ struct AddCommand: EditVerb {
 
     /// The request this command line describes.
     var request: ElementRequest {
-        var request = ElementRequest(kind: kind, value: value, style: element.changes, documentName: path)
-        request.sides = sides
-        request.points = points
-        request.innerRatio = innerRatio
-        request.cornerRadius = cornerRadius
-        request.from = from?.point
-        request.to = to?.point
-        return request
+        get throws { ElementRequest(kind: kind, value: value, style: try element.changes(afterValue: true), documentName: path) }
     }
 
     func apply(to editor: inout DocumentEditor) throws -> String {
-        let added = try editor.add(request)
+        let added = try editor.add(try request)
         return "added \(added.kind) as element \(added.index) of \(path)"
     }
 }

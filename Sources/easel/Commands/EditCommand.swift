@@ -326,8 +326,10 @@ final class EditSession {
                 return (Self.verbs.keys + ["help", "info", "export", "save", "save-as", "quit", "quit!"]).sorted()
             }
             let previous = words.last ?? ""
-            if ["--fill", "--stroke", "--color", "--background"].contains(previous) || (verb == "background" && words.count == 1)
-            {
+            if ["add", "set"].contains(verb), ElementProperty.forFlag(previous) != nil {
+                return ElementOptions.completions(after: previous)
+            }
+            if previous == "--background" || (verb == "background" && words.count == 1) {
                 return (Array(Color.cardsPalette.keys) + Array(Color.cssNames.keys) + ["none"]).sorted()
             }
             if ["set", "move", "remove", "order"].contains(verb) && words.count == 1 { return (0..<count()).map(String.init) }
@@ -337,17 +339,10 @@ final class EditSession {
         }
     }
 
-    /// The options each verb takes, for completion.
+    /// The options each verb takes, for completion: `add` and `set` take every property.
     static let options: [String: [String]] = [
-        "add": [
-            "--at", "--size", "--rotation", "--fill", "--stroke", "--stroke-width", "--opacity", "--clip", "--font",
-            "--font-size",
-        ],
-        "set": [
-            "--at", "--size", "--rotation", "--fill", "--stroke", "--stroke-width", "--opacity", "--clip", "--text", "--font",
-        ],
-        "move": ["--by"], "export": ["--out", "--format", "--scale", "--width", "--height", "--fit", "--background"],
-        "info": ["--json"],
+        "add": ElementOptions.completions(after: nil), "set": ElementOptions.completions(after: nil), "move": ["--by"],
+        "export": ["--out", "--format", "--scale", "--width", "--height", "--fit", "--background"], "info": ["--json"],
     ]
 
     /// The options of every verb that reads options, to merge their repeats.

@@ -9,7 +9,12 @@ struct SetCommand: EditVerb {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change an element's properties.",
-        discussion: "Example: easel set art.drawing 2 --fill tomato --rotation 15 --clip heart"
+        discussion: """
+            Example: easel set art.drawing 2 --fill tomato --rotation 15 --clip heart
+
+            Properties (each applies to the elements that have it):
+            \(ElementOptions.helpText)
+            """
     )
 
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
@@ -19,13 +24,13 @@ struct SetCommand: EditVerb {
     @OptionGroup var element: ElementOptions
 
     func validate() throws {
-        if element.changes.isEmpty {
+        if try element.changes().isEmpty {
             throw ValidationError("Nothing to change: give at least one option, such as --fill or --at.")
         }
     }
 
     func apply(to editor: inout DocumentEditor) throws -> String {
-        let changes = element.changes
+        let changes = try element.changes()
         let changed = try editor.perform { try $0.apply(changes, at: index) }
         return changed ? "changed element \(index) of \(path)" : "element \(index) already was so; nothing changed"
     }
@@ -108,7 +113,7 @@ struct BackgroundCommand: EditVerb {
 
     func validate() throws {
         if color.lowercased() != "none", (try? Color(parsing: color)) == nil {
-            throw ValidationError(ElementOptions.badColor("the colour", color))
+            throw ValidationError(ColorArgument.badColor("the colour", color))
         }
     }
 

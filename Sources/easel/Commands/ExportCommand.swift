@@ -368,10 +368,10 @@ struct ExportCommand: EaselCommand {
         }
         let element = elements[index]
         var frame = Path()
-        frame.addRect(Rect(center: .zero, size: Size(width: element.size[0], height: element.size[1])))
+        frame.addRect(Rect(center: .zero, size: element.size))
         let placed = frame.applying(
             Transform2D.rotation(degrees: element.rotation)
-                .concatenating(.translation(x: element.center[0], y: element.center[1])))
+                .concatenating(.translation(x: element.center.x, y: element.center.y)))
         guard let bounds = placed.controlPointBounds, bounds.width > 0, bounds.height > 0 else {
             throw ValidationError("--area \(index): the element has no area.")
         }

@@ -40,7 +40,7 @@ struct NewCommand: ParsableCommand {
                 throw ValidationError("--size must have a positive width and height.")
             }
             if background.lowercased() != "none", (try? Color(parsing: background)) == nil {
-                throw ValidationError(ElementOptions.badColor("--background", background))
+                throw ValidationError(ColorArgument.badColor("--background", background))
             }
         }
 

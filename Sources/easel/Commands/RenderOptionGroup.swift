@@ -121,7 +121,7 @@ struct RenderOptionGroup: ParsableArguments {
             throw ValidationError("--png-compression must be from 0 to 9.")
         }
         if let background, background != "none", (try? Color(parsing: background)) == nil {
-            throw ValidationError(ElementOptions.badColor("--background", background))
+            throw ValidationError(ColorArgument.badColor("--background", background))
         }
         if fit != nil && (width == nil || height == nil) {
             throw ValidationError("--fit says how the canvas meets a --width by --height box: give both.")

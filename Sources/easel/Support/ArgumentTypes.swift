@@ -63,6 +63,11 @@ struct ColorArgument {
     static let expected =
         "a colour: #RRGGBB[AA], a CSS name, r,g,b[,a] from 0 to 1, random1-8 or appColor1-7, e.g. tomato or #FF6347"
 
+    /// The message for `value` given to `option`, a colour option that takes none too.
+    static func badColor(_ option: String, _ value: String) -> String {
+        "\(option) must be \(PropertyType.color(allowsNone: true).expected), not \"\(value)\"."
+    }
+
     /// Reads a colour, or says what a colour is.
     static let parser: @Sendable (String) throws -> ColorArgument = { text in
         guard let value = ColorArgument(argument: text) else { throw ExpectedValue(expected) }
