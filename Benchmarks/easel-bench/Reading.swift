@@ -26,7 +26,7 @@ extension Benchmarks {
         let parse = try measure(runs: runs) { _ = try JSONNode.parse(bytes, file: url.path) }
         let parseAndDecode = try measure(runs: runs) {
             var warnings: [DocumentWarning] = []
-            _ = try DrawingDecoder.decode(bytes, file: url.path, warnings: &warnings)
+            _ = try Drawing(decoding: bytes, file: url.path, warnings: &warnings)
         }
         let document = try DocumentRegistry.standard.open(url)
         let lower = try measure(runs: runs) { _ = try DocumentRenderer.scene(for: document) }

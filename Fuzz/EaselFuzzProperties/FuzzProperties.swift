@@ -11,17 +11,16 @@ public enum FuzzProperties {
     /// Whatever decodes as a card or a drawing encodes and decodes back to an equal document.
     public static func documentRoundTrip(_ bytes: [UInt8]) -> String? {
         var warnings: [DocumentWarning] = []
-        if let card = try? CardDecoder.decode(bytes, file: "fuzz.rwcard", warnings: &warnings) {
+        if let card = try? Card(decoding: bytes, file: "fuzz.rwcard", warnings: &warnings) {
             guard let encoded = try? CardEncoder.encode(card, file: "fuzz.rwcard") else {
                 return "a decoded card cannot be encoded"
             }
-            if (try? CardDecoder.decode(encoded, file: "fuzz.rwcard", warnings: &warnings)) != card {
+            if (try? Card(decoding: encoded, file: "fuzz.rwcard", warnings: &warnings)) != card {
                 return "card round trip changed the card"
             }
         }
-        if let drawing = try? DrawingDecoder.decode(bytes, file: "fuzz.drawing", warnings: &warnings) {
-            if (try? DrawingDecoder.decode(DrawingEncoder.encode(drawing), file: "fuzz.drawing", warnings: &warnings)) != drawing
-            {
+        if let drawing = try? Drawing(decoding: bytes, file: "fuzz.drawing", warnings: &warnings) {
+            if (try? Drawing(decoding: DrawingEncoder.encode(drawing), file: "fuzz.drawing", warnings: &warnings)) != drawing {
                 return "drawing round trip changed the drawing"
             }
         }
@@ -66,7 +65,7 @@ public enum FuzzProperties {
     /// typed render error that says something: the budgets keep every input cheap.
     public static func drawingRenders(_ bytes: [UInt8]) -> String? {
         var warnings: [DocumentWarning] = []
-        guard let drawing = try? DrawingDecoder.decode(bytes, file: "fuzz.drawing", warnings: &warnings) else { return nil }
+        guard let drawing = try? Drawing(decoding: bytes, file: "fuzz.drawing", warnings: &warnings) else { return nil }
         let located = LocatedDocument(drawing, at: URL(fileURLWithPath: "/nonexistent-easel-fuzz/fuzz.drawing"))
         do {
             _ = try DocumentRenderer.render(located, options: RenderOptions(size: .width(64)))

@@ -134,7 +134,14 @@ public struct ElementDescription: Codable, Equatable, Sendable {
 
     private static func values(_ read: (ElementProperty) -> PropertyValue?) -> [String: PropertyValue] {
         var values: [String: PropertyValue] = [:]
-        for property in ElementProperty.all { values[property.key] = read(property) }
+        for property in ElementProperty.all {
+            // Colours as `#RRGGBB[AA]` gives them, so a description reads back equal.
+            if case .color(let color?) = read(property) {
+                values[property.key] = .color((try? Color(hex: color.hex)) ?? color)
+            } else {
+                values[property.key] = read(property)
+            }
+        }
         return values
     }
 

@@ -39,7 +39,9 @@ public enum ElementFactory {
             kind = shape
         }
         var graphic = Graphic(
-            kind: kind, transform: GraphicTransform(center: Point(x: canvas.width / 2, y: canvas.height / 2), size: Size(width: 100, height: 100)))
+            kind: kind,
+            transform: GraphicTransform(
+                center: Point(x: canvas.width / 2, y: canvas.height / 2), size: Size(width: 100, height: 100)))
         // A text's frame fits one line of it across most of the canvas.
         if case .text = kind {
             graphic.transform.size = Size(width: canvas.width * 0.8, height: (changes[.fontSize]?.number ?? 48) * 1.5)

@@ -17,7 +17,9 @@ struct BadInputTests {
         #expect(new.status == 64 && new.stderr.contains("easel: error: --size -5x10: expected WxH"), "\(new.stderr)")
         try s.ok(["new", "drawing", "d.drawing", "--size", "50x50"])
         let stroke = try s.run(["add", "d.drawing", "rect", "--stroke-width", "-3"])
-        #expect(stroke.status == 64 && stroke.stderr.contains("--stroke-width must be zero or more"), "\(stroke.stderr)")
+        #expect(
+            stroke.status == 64 && stroke.stderr.contains("--stroke-width -3: the stroke width must be from 0 to"),
+            "\(stroke.stderr)")
         let level = try s.run(["export", "d.drawing", "--out", "x.png", "--png-compression", "-1"])
         #expect(level.status == 64 && level.stderr.contains("must be from 0 to 9"), "\(level.stderr)")
         let jobs = try s.run(["export", "d.drawing", "--out", "x.png", "--jobs", "-2"])
@@ -123,11 +125,11 @@ struct BadInputTests {
         try s.ok(["add", "d.drawing", "star"])
         for (command, message) in [
             (["add", "d.drawing", "star", "--at", "ten,20"], "--at"),
-            (["add", "d.drawing", "star", "--fill", "#12"], "--fill must be a colour"),
+            (["add", "d.drawing", "star", "--fill", "#12"], "--fill #12: expected a colour"),
             (["add", "d.drawing", "blob"], "unknown kind \"blob\""),
             (["add", "d.drawing", "text"], "needs its string"),
             (["set", "d.drawing", "0"], "Nothing to change"),
-            (["set", "d.drawing", "0", "--opacity", "2"], "--opacity must be from 0 to 1"),
+            (["set", "d.drawing", "0", "--opacity", "2"], "--opacity 2: the opacity must be from 0 to 1"),
             (["move", "d.drawing", "0"], "--by"),
             (["order", "d.drawing", "0", "sideways"], "sideways"),
             (["export", "d.drawing", "--out", "x.png", "--scale", "2", "--width", "10"], "Give one of --scale"),
@@ -275,7 +277,7 @@ struct CommandLineBehaviourTests {
             to: "legacy.rwcard")
         let result = try s.ok(["info", "legacy.rwcard"])
         #expect(result.stdout.contains("card, id 1A2B3C4D-0000-4000-8000-00000000000A, 1300x2000, background #FFCC00, 1 element"))
-        #expect(result.stdout.contains("[0] image, at 650,900, size 400x300, rotated 15°, clip heart, image GONE (not found)"))
+        #expect(result.stdout.contains("[0] image, at 650,900, size 400x300, rotation 15, clip heart, image GONE (not found)"))
         #expect(result.stdout.contains("warning: ") && result.stdout.contains("legacy card"))
         #expect(
             result.stdout.contains("legacy.rwcard: imageElements[0].imageFilename: the image file \"GONE\" is missing"),

@@ -11,7 +11,7 @@ import EaselTestSupport
 struct ConcurrentEditTests {
     func graphics(_ s: CLIScratch) throws -> Int {
         var warnings: [DocumentWarning] = []
-        return try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d", warnings: &warnings).graphics.count
+        return try Drawing(decoding: s.bytes("d.drawing"), file: "d", warnings: &warnings).graphics.count
     }
 
     @Test func simultaneousEditsAreSerialisedAndNoneIsLost() throws {
@@ -88,7 +88,7 @@ struct ConcurrentEditTests {
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         var warnings: [DocumentWarning] = []
         #expect(
-            try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d", warnings: &warnings).background == .black,
+            try Drawing(decoding: s.bytes("d.drawing"), file: "d", warnings: &warnings).background == .black,
             "the other writer's version is kept")
     }
 }

@@ -41,7 +41,7 @@ struct CrashSafetyTests {
             let delay = Double.random(in: 0...(runTime * 1.2))
             if try runAndKill(s, ["add", "d.drawing", trial % 2 == 0 ? "star" : "cloud"], after: delay) { killedMidway += 1 }
             var warnings: [DocumentWarning] = []
-            let drawing = try DrawingDecoder.decode(s.bytes("d.drawing"), file: "d.drawing", warnings: &warnings)
+            let drawing = try Drawing(decoding: s.bytes("d.drawing"), file: "d.drawing", warnings: &warnings)
             #expect(
                 drawing.graphics.count == expected || drawing.graphics.count == expected + 1,
                 "trial \(trial): \(drawing.graphics.count) graphics, expected \(expected) or \(expected + 1)")

@@ -13,12 +13,21 @@ struct EditSafetyTests {
         let card = try s.bytes("c.rwcard"), drawing = try s.bytes("d.drawing")
         // Each is within the verb's own limits, but past the format's once stored: a card's
         // offset is the position less the card's centre; a line's centre is halfway along it.
+        // Values past the format's own limits are refused as the options are read.
+        for (arguments, message) in [
+            (["add", "d.drawing", "rounded-rect", "--corner-radius", "1e9"], "the corner radius must be from 0 to 100000"),
+            (
+                ["add", "d.drawing", "line", "--dash", Array(repeating: "1", count: 65).joined(separator: ",")],
+                "the dash pattern has 65 lengths, over the limit of 64"
+            ),
+        ] {
+            let refused = try s.run(arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
         for arguments in [
             ["add", "c.rwcard", "text", "hi", "--at", "650,-999999"],
-            ["add", "d.drawing", "line", "--from", "1e9,0", "--to", "0,0"],
-            ["add", "d.drawing", "rounded-rect", "--corner-radius", "1e9"],
+            ["add", "d.drawing", "line", "--from", "999999,0", "--to", "-999999,0"],
             ["add", "d.drawing", "path", "M 0 0 L 1e9 1e9"],
-            ["add", "d.drawing", "line", "--dash", Array(repeating: "1", count: 65).joined(separator: ",")],
         ] {
             let refused = try s.run(arguments)
             #expect(refused.status == 1, "\(arguments): \(refused.stderr)")

@@ -12,7 +12,7 @@ struct EditSessionLimitsTests {
     func drawing(_ s: CLIScratch) throws -> Drawing {
         var warnings: [DocumentWarning] = []
         let url = s.folder.file("d.drawing")
-        return try DrawingDecoder.decode(Array(Data(contentsOf: url)), file: url.path, warnings: &warnings)
+        return try Drawing(decoding: Array(Data(contentsOf: url)), file: url.path, warnings: &warnings)
     }
 
     @Test func optionsRepeatedThousandsOfTimesMeanTheirLastValue() throws {
@@ -28,7 +28,7 @@ struct EditSessionLimitsTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("moved element 0 of d.drawing to 15,17"), "moved once, by the last --by: \(result.stdout)")
         let info = try s.ok(["info", "d.drawing"]).stdout
-        #expect(info.contains("fill #FF6347, stroke #0000FF width 3"), "the last --fill, the only --stroke: \(info)")
+        #expect(info.contains("fill #FF6347, stroke #0000FF, stroke-width 3"), "the last --fill, the only --stroke: \(info)")
         #expect(try drawing(s).graphics.count == 1)
     }
 

@@ -9,7 +9,7 @@ import EaselTestSupport
 struct InteractiveEditTests {
     func drawing(at url: URL) throws -> Drawing {
         var warnings: [DocumentWarning] = []
-        return try DrawingDecoder.decode(Array(Data(contentsOf: url)), file: url.path, warnings: &warnings)
+        return try Drawing(decoding: Array(Data(contentsOf: url)), file: url.path, warnings: &warnings)
     }
 
     @Test func pipedCommandsAreAppliedAndSavedOnQuit() throws {
@@ -31,7 +31,8 @@ struct InteractiveEditTests {
         let result = try s.run(["edit", "d.drawing"], stdin: script)
         #expect(result.status == 1, "a piped session with failed commands fails: \(result.stderr)")
         #expect(result.stderr.contains("2 commands failed; the others were applied and saved"))
-        #expect(result.stderr.contains("--fill must be a colour"), "a bad line is reported and the session goes on")
+        #expect(
+            result.stderr.contains("--fill rebecca purple: expected a colour"), "a bad line is reported and the session goes on")
         #expect(result.stderr.contains("unknown verb \"bogus\""))
         #expect(result.stdout.contains("[1] ellipse"))
         let saved = try drawing(at: s.folder.file("d.drawing"))

@@ -9,10 +9,10 @@ struct ValueErrorTests {
     /// Command lines with one value Easel cannot read: the option, and what its error must say.
     static let cases: [([String], String, String)] = [
         (["move", "d.drawing", "0", "--by", "20"], "--by", "expected DX,DY, e.g. 20,0"),
-        (["set", "d.drawing", "0", "--at", "x"], "--at", "expected X,Y, e.g. 400,300"),
-        (["add", "d.drawing", "line", "--from", "1"], "--from", "expected X,Y, e.g. 10,10"),
-        (["add", "d.drawing", "line", "--from", "1,1", "--to", "1;1"], "--to", "expected X,Y, e.g. 300,40"),
-        (["set", "d.drawing", "0", "--size", "10"], "--size", "expected WxH, e.g. 200x100"),
+        (["set", "d.drawing", "0", "--at", "x"], "--at", "expected X,Y in canvas units, e.g. 400,300"),
+        (["add", "d.drawing", "line", "--from", "1"], "--from", "expected X,Y in canvas units"),
+        (["add", "d.drawing", "line", "--from", "1,1", "--to", "1;1"], "--to", "expected X,Y in canvas units, e.g. 400,300"),
+        (["set", "d.drawing", "0", "--size", "10"], "--size", "expected WxH in canvas units, e.g. 200x100"),
         (["new", "drawing", "e.drawing", "--size", "big"], "--size", "expected WxH, e.g. 800x600"),
         (["set", "d.drawing", "0", "--color", "blurple"], "--color", "expected a colour"),
         (["new", "card", "c.rwcard", "--background", "blurple"], "--background", "expected a colour"),

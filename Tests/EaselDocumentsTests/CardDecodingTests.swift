@@ -6,7 +6,7 @@ import EaselGeometry
 @Suite("Card decoding")
 struct CardDecodingTests {
     func decode(_ json: String, warnings: inout [DocumentWarning]) throws(DocumentError) -> Card {
-        try CardDecoder.decode(Array(json.utf8), file: "test.rwcard", warnings: &warnings)
+        try Card(decoding: Array(json.utf8), file: "test.rwcard", warnings: &warnings)
     }
 
     @Test func editionTwoWithFrameIndex() throws {

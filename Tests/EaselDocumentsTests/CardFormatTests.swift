@@ -8,7 +8,7 @@ import EaselGeometry
 struct CardFormatTests {
     func decode(_ json: String) throws(DocumentError) -> (Card, [DocumentWarning]) {
         var warnings: [DocumentWarning] = []
-        let card = try CardDecoder.decode(Array(json.utf8), file: "t.rwcard", warnings: &warnings)
+        let card = try Card(decoding: Array(json.utf8), file: "t.rwcard", warnings: &warnings)
         return (card, warnings)
     }
 
@@ -128,7 +128,7 @@ struct CardFormatTests {
             textElements: [TextElement(text: "Grüße \"aus\" 東京 / \\ \n tab\t", textColor: .white, textFont: "Chalkduster")])
         let bytes = try CardEncoder.encode(card, file: "t.rwcard")
         var warnings: [DocumentWarning] = []
-        let decoded = try CardDecoder.decode(bytes, file: "t.rwcard", warnings: &warnings)
+        let decoded = try Card(decoding: bytes, file: "t.rwcard", warnings: &warnings)
         #expect(decoded == card)
         #expect(warnings.isEmpty)
         #expect(try CardEncoder.encode(decoded, file: "t.rwcard") == bytes, "encoding is deterministic")

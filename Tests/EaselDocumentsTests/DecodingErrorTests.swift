@@ -8,7 +8,7 @@ struct DecodingErrorTests {
     func cardError(_ json: String) -> String {
         var warnings: [DocumentWarning] = []
         do {
-            _ = try CardDecoder.decode(Array(json.utf8), file: "/cards/x.rwcard", warnings: &warnings)
+            _ = try Card(decoding: Array(json.utf8), file: "/cards/x.rwcard", warnings: &warnings)
             return "no error"
         } catch {
             return error.description
@@ -99,7 +99,7 @@ struct DecodingErrorTests {
         bytes += [0xC3, 0x28]  // an invalid two-byte sequence
         bytes += Array(#"","imageElements":[]}"#.utf8)
         var warnings: [DocumentWarning] = []
-        #expect { try CardDecoder.decode(bytes, file: "u.rwcard", warnings: &warnings) } throws: { error in
+        #expect { try Card(decoding: bytes, file: "u.rwcard", warnings: &warnings) } throws: { error in
             (error as? DocumentError)?.description.contains("a string that is not valid UTF-8") == true
         }
         #expect(cardError("{\"id\":\"a\tb\"}").contains("a control character (byte 0x9) inside a string"))

@@ -54,12 +54,12 @@ struct DrawingFormatTests {
             graphics: Self.everyKind)
         let bytes = DrawingEncoder.encode(drawing)
         var warnings: [DocumentWarning] = []
-        let decoded = try DrawingDecoder.decode(bytes, file: "d.drawing", warnings: &warnings)
+        let decoded = try Drawing(decoding: bytes, file: "d.drawing", warnings: &warnings)
         #expect(decoded == drawing)
         #expect(warnings.isEmpty)
         #expect(DrawingEncoder.encode(decoded) == bytes)
         let transparent = Drawing(canvasSize: Size(width: 10, height: 10), background: nil, graphics: [])
-        #expect(try DrawingDecoder.decode(DrawingEncoder.encode(transparent), file: "t", warnings: &warnings) == transparent)
+        #expect(try Drawing(decoding: DrawingEncoder.encode(transparent), file: "t", warnings: &warnings) == transparent)
     }
 
     @Test func libraryShapeKindsAreCanonical() throws {
@@ -68,19 +68,20 @@ struct DrawingFormatTests {
         #expect(GraphicKind.shape(.cloud) == .libraryShape(.cloud))
         let drawing = Drawing(graphics: [Graphic(kind: .libraryShape(.roundedRectangle), transform: Self.frame(1, 1))])
         var warnings: [DocumentWarning] = []
-        let decoded = try DrawingDecoder.decode(DrawingEncoder.encode(drawing), file: "d", warnings: &warnings)
+        let decoded = try Drawing(decoding: DrawingEncoder.encode(drawing), file: "d", warnings: &warnings)
         #expect(decoded.graphics[0].kind == .roundedRectangle(cornerRadius: 25))
     }
 
     @Test func hexColoursAndDefaultsAreAccepted() throws {
         var warnings: [DocumentWarning] = []
-        let drawing = try DrawingDecoder.decode(
-            Array(
-                """
-                {"version": 1, "canvas": {"size": [100, 100], "background": "#FF8000"},
-                 "graphics": [{"kind": "star", "points": 6, "transform": {"center": [50, 50], "size": [80, 80]},
-                               "fill": "#00000080", "stroke": {"color": [0, 0, 1]}}]}
-                """.utf8), file: "d.drawing", warnings: &warnings)
+        let drawing = try Drawing(
+            decoding:
+                Array(
+                    """
+                    {"version": 1, "canvas": {"size": [100, 100], "background": "#FF8000"},
+                     "graphics": [{"kind": "star", "points": 6, "transform": {"center": [50, 50], "size": [80, 80]},
+                                   "fill": "#00000080", "stroke": {"color": [0, 0, 1]}}]}
+                    """.utf8), file: "d.drawing", warnings: &warnings)
         #expect(drawing.background == Color(red: 1, green: 128.0 / 255, blue: 0, alpha: 1))
         let star = drawing.graphics[0]
         #expect(star.kind == .star(points: 6, innerRadiusRatio: 0.5))
@@ -92,8 +93,9 @@ struct DrawingFormatTests {
     func drawingError(_ graphics: String, version: String = "1") -> String {
         var warnings: [DocumentWarning] = []
         do {
-            _ = try DrawingDecoder.decode(
-                Array(#"{"version": \#(version), "canvas": {"size": [100, 100]}, "graphics": \#(graphics)}"#.utf8),
+            _ = try Drawing(
+                decoding:
+                    Array(#"{"version": \#(version), "canvas": {"size": [100, 100]}, "graphics": \#(graphics)}"#.utf8),
                 file: "d.drawing", warnings: &warnings)
             return "no error"
         } catch { return error.description }
@@ -139,8 +141,9 @@ struct DrawingFormatTests {
         #expect(drawingError("[]", version: "0") == "d.drawing: version: version 0 does not exist; drawings start at version 1")
         var warnings: [DocumentWarning] = []
         #expect(throws: DocumentError(file: "d", kind: .missingKey("version"))) {
-            try DrawingDecoder.decode(
-                Array(#"{"canvas": {"size": [1, 1]}, "graphics": []}"#.utf8), file: "d", warnings: &warnings)
+            try Drawing(
+                decoding:
+                    Array(#"{"canvas": {"size": [1, 1]}, "graphics": []}"#.utf8), file: "d", warnings: &warnings)
         }
     }
 
@@ -179,8 +182,9 @@ struct DrawingDocumentationTests {
         let start = try #require(doc.range(of: "```json\n"))
         let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
         var warnings: [DocumentWarning] = []
-        let drawing = try DrawingDecoder.decode(
-            Array(doc[start.upperBound..<end.lowerBound].utf8), file: "example", warnings: &warnings)
+        let drawing = try Drawing(
+            decoding:
+                Array(doc[start.upperBound..<end.lowerBound].utf8), file: "example", warnings: &warnings)
         let kinds = Set(drawing.graphics.map(\.kind.name))
         #expect(
             kinds.isSuperset(of: [

@@ -91,8 +91,9 @@ struct RenderBudgetTests {
         let zalgo = "e" + String(repeating: "\u{301}", count: 100)
         let drawing = Drawing(graphics: [Graphic(kind: .text(TextContent(string: zalgo)), transform: frame(), fill: .black)])
         #expect {
-            try DrawingDecoder.decode(
-                DrawingEncoder.encode(drawing), file: "d.drawing", warnings: &Array<DocumentWarning>.ignored)
+            try Drawing(
+                decoding:
+                    DrawingEncoder.encode(drawing), file: "d.drawing", warnings: &Array<DocumentWarning>.ignored)
         } throws: {
             error in
             "\(error)" == "d.drawing: graphics[0].text: a character of 101 code points (combining marks), over the limit of 32"

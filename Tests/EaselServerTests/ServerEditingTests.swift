@@ -76,17 +76,17 @@ struct ServerEditingTests {
             (#"{"verb":"move","index":99,"by":[1,1]}"#, nil, "move: element 99 does not exist"),
             (
                 #"{"operations":[{"verb":"move","index":0,"by":[1,1]},{"verb":"move","index":0,"by":[1e308,0]}]}"#,
-                "operations[1].by", "operations[1] (move): the x position must be from"
+                "operations[1].by", "operations[1] (move): the position's x must be from"
             ),
             // A value out of range names its property, in one operation or in a list.
-            (#"{"verb":"move","index":0,"by":[1e308,0]}"#, "by", "move: the x position must be from"),
-            (#"{"verb":"set","index":0,"size":[-100,0]}"#, "size", "the width must be from 0"),
+            (#"{"verb":"move","index":0,"by":[1e308,0]}"#, "by", "move: the position's x must be from"),
+            (#"{"verb":"set","index":0,"size":[-100,0]}"#, "size", "the size's width must be from 0"),
             (#"{"verb":"set","index":0,"rotation":1e300}"#, "rotation", "the rotation must be from"),
             (#"{"operations":[{"verb":"set","index":0,"at":[1,1],"rotation":1e300}]}"#, "operations[0].rotation", "the rotation"),
             (#"{"operations":[{"verb":"remove","index":7}]}"#, "operations[0]", "operations[0] (remove): element 7"),
             // A typed colour's components are from 0 to 1; a card's elements have no names.
             (#"{"operations":[{"verb":"background","color":"1e308,-1e308,0,-7"}]}"#, "operations[0].color", "is not a colour"),
-            (#"{"verb":"set","index":0,"name":"x"}"#, nil, "card elements have no names"),
+            (#"{"verb":"set","index":0,"name":"x"}"#, "name", "a card's image has no name: the Cards app stores no names"),
             (#"{"verb":"add","kind":"image","value":"../../etc/passwd"}"#, "value", "not a file inside the served folder"),
             (#"{"operations":[{"verb":"move","index":0,"by":[1,1]},"#, "operations[1]", "the data ends"),
         ] as [(String, String?, String)] {

@@ -103,7 +103,8 @@ public struct Shadow: Hashable, Sendable {
     public var blur: Double
 
     /// A shadow; by default black at 50 %, 4 units right and down, blurred by 8 units.
-    public init(color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.5), offset: Point = Point(x: 4, y: 4), blur: Double = 8) {
+    public init(color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.5), offset: Point = Point(x: 4, y: 4), blur: Double = 8)
+    {
         self.color = color
         self.offset = offset
         self.blur = blur

@@ -30,7 +30,9 @@ extension ElementProperty {
             read: { .point($0.transform.center) },
             write: { element, value in
                 guard case .point(let p) = value else { return }
-                element.editTransform { $0.offset = Point(x: p.x - Card.canvasSize.width / 2, y: p.y - Card.canvasSize.height / 2) }
+                element.editTransform {
+                    $0.offset = Point(x: p.x - Card.canvasSize.width / 2, y: p.y - Card.canvasSize.height / 2)
+                }
             }))
 
     /// The frame's width and height.
@@ -162,7 +164,8 @@ extension ElementProperty {
     /// A text's font name.
     public static let font = ElementProperty(
         key: "font", label: "font",
-        help: "Font name (an Apple name such as \"Gill Sans\", or an installed family); a new card text gets \"Gill Sans\", as the app gives it.",
+        help:
+            "Font name (an Apple name such as \"Gill Sans\", or an installed family); a new card text gets \"Gill Sans\", as the app gives it.",
         type: .text, section: "text", suggestions: appFonts,
         graphic: Access(
             applies: \.isText, read: { $0.textContent.map { .text($0.fontFamily) } },
@@ -191,7 +194,9 @@ extension ElementProperty {
         graphic: Access(
             applies: \.isText, read: { $0.textContent.map { .choice($0.alignment.rawValue) } },
             write: { graphic, value in
-                if case .choice(let n) = value, let a = TextContent.Alignment(rawValue: n) { graphic.editText { $0.alignment = a } }
+                if case .choice(let n) = value, let a = TextContent.Alignment(rawValue: n) {
+                    graphic.editText { $0.alignment = a }
+                }
             }),
         cardNote: cardTextSizeNote)
 
@@ -222,7 +227,9 @@ extension ElementProperty {
         graphic: Access(
             applies: { if case .star = $0.kind { true } else { false } },
             read: { if case .star(let n, _) = $0.kind { .integer(n) } else { nil } },
-            write: { if case .integer(let n) = $1, case .star(_, let r) = $0.kind { $0.kind = .star(points: n, innerRadiusRatio: r) } }))
+            write: {
+                if case .integer(let n) = $1, case .star(_, let r) = $0.kind { $0.kind = .star(points: n, innerRadiusRatio: r) }
+            }))
 
     /// A star's inner radius, as a fraction of its outer one.
     public static let innerRatio = ElementProperty(
@@ -231,7 +238,9 @@ extension ElementProperty {
         graphic: Access(
             applies: { if case .star = $0.kind { true } else { false } },
             read: { if case .star(_, let r) = $0.kind { .number(r) } else { nil } },
-            write: { if case .number(let r) = $1, case .star(let n, _) = $0.kind { $0.kind = .star(points: n, innerRadiusRatio: r) } }))
+            write: {
+                if case .number(let r) = $1, case .star(let n, _) = $0.kind { $0.kind = .star(points: n, innerRadiusRatio: r) }
+            }))
 
     /// A line's start, on the canvas.
     public static let from = ElementProperty(
@@ -290,7 +299,8 @@ extension ElementProperty {
     /// A drawing graphic's label.
     public static let name = ElementProperty(
         key: "name", label: "name", help: "A label for the graphic (drawings); empty removes it.", type: .text, section: "label",
-        graphic: Access(read: { $0.name.map(PropertyValue.text) }, write: { if case .text(let s) = $1 { $0.name = s.isEmpty ? nil : s } }),
+        graphic: Access(
+            read: { $0.name.map(PropertyValue.text) }, write: { if case .text(let s) = $1 { $0.name = s.isEmpty ? nil : s } }),
         cardNote: "the Cards app stores no names")
 
     static let coordinates = -DrawingLimits.maxCoordinate...DrawingLimits.maxCoordinate

@@ -86,7 +86,8 @@ public enum DrawingLowering {
                 scene.warnings.append(
                     DocumentWarning(
                         file: file, keyPath: keyPath() + ".shadow",
-                        message: "the drawing has more than \(RenderBudgets.maxShadows) shadows, the budget; this one is not drawn"))
+                        message:
+                            "the drawing has more than \(RenderBudgets.maxShadows) shadows, the budget; this one is not drawn"))
                 lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &scene)
                 return
             }

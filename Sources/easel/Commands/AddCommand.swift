@@ -32,7 +32,9 @@ struct AddCommand: EditVerb {
     @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
     var path: String
 
-    @Argument(help: "What to add; then, for text, the string, for image, the PNG file, for path, M/L/Q/C/Z commands in the unit square.")
+    @Argument(
+        help: "What to add; then, for text, the string, for image, the PNG file, for path, M/L/Q/C/Z commands in the unit square."
+    )
     var kind: String
 
     @OptionGroup var element: ElementOptions

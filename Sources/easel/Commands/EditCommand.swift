@@ -347,7 +347,11 @@ final class EditSession {
 
     /// The options of every verb that reads options, to merge their repeats.
     static let optionsOfVerbs: [String: RepeatedOptions] = verbs.mapValues { RepeatedOptions($0) }.merging(
-        ["export": RepeatedOptions(ExportCommand.self)]) { $1 }
+        [
+            "export": RepeatedOptions(ExportCommand.self),
+            "add": RepeatedOptions(AddCommand.self).adding(unconditional: ElementOptions.completions(after: nil)),
+            "set": RepeatedOptions(SetCommand.self).adding(unconditional: ElementOptions.completions(after: nil)),
+        ]) { $1 }
 
     static let verbs: [String: ParsableCommand.Type] = [
         "add": AddCommand.self, "set": SetCommand.self, "move": MoveCommand.self, "remove": RemoveCommand.self,

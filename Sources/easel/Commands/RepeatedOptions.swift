@@ -54,6 +54,14 @@ struct RepeatedOptions: Sendable {
         }
     }
 
+    /// Also merges the repeats of `flags`, options read past ArgumentParser that take one
+    /// word, whatever it looks like (the element properties of `add` and `set`).
+    func adding(unconditional flags: [String]) -> RepeatedOptions {
+        var options = self
+        for flag in flags { options.valued[flag] = Valued(unconditional: true, merges: true) }
+        return options
+    }
+
     /// `words` with every occurrence of a single-valued option but its last one dropped
     /// (with its value); all else is kept, in order. Linear in the number of words. Only
     /// occurrences that read plainly are merged — `--name=value`, or `--name value` where
