@@ -309,6 +309,27 @@ def main():
                 check(CARD in page.inner_text("#title"), "the last document is open again")
 
                 check(errors == [], f"no console errors after the conflict: {errors}")
+
+                # The inspector's controls come from the property table: a drawing's graphic
+                # gets a shadow from its Shadow section, written to the file.
+                page.set_viewport_size({"width": 1280, "height": 1000})
+                page.goto(base + "#/edit/Showcase.drawing")
+                page.wait_for_selector(".box[data-index='1']")
+                page.locator(".box[data-index='1']").click()
+                page.wait_for_selector("input[aria-label='Shadow blur']")
+                page.fill("input[aria-label='Shadow blur']", "9")
+                page.press("input[aria-label='Shadow blur']", "Enter")
+                page.locator("input[aria-label='Shadow blur']").dispatch_event("change")
+                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+                drawing = folder / "Showcase.drawing"
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and "shadow" not in json.loads(drawing.read_text())["graphics"][1]:
+                    time.sleep(0.05)
+                shadow = json.loads(drawing.read_text())["graphics"][1].get("shadow", {})
+                check(shadow.get("blur") == 9, f"the inspector's Shadow blur wrote the graphic's shadow: {shadow}")
+                wait_for_rendering(page, revision(drawing))
+                page.screenshot(path=str(SCREENSHOTS / "editor-drawing-inspector.png"))
+                check(errors == [], f"no console errors in the drawing's inspector: {errors}")
                 browser.close()
         finally:
             server.terminate()

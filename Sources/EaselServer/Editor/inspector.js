@@ -13,6 +13,16 @@ const field = (labelText, input) => {
   return label;
 };
 
+/** A caption over controls that have labels of their own (a label may not hold labels). */
+const group = (captionText, content) => {
+  const box = document.createElement('div');
+  box.className = 'pair';
+  const caption = document.createElement('span');
+  caption.textContent = captionText;
+  box.append(caption, content);
+  return box;
+};
+
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function colorInput(value, onChange, label) {
@@ -76,9 +86,9 @@ function control(property, value, { isCard, palettes, set }) {
   const send = (v) => set({ [property.key]: v });
   switch (property.type) {
     case 'point':
-      return field(title, pairInput(value, property, property.key === 'at' ? ['X', 'Y'] : ['DX', 'DY'], send));
+      return group(title, pairInput(value, property, property.key === 'at' ? ['X', 'Y'] : ['DX', 'DY'], send));
     case 'size':
-      return field(title, pairInput(value, property, ['Width', 'Height'], send));
+      return group(title, pairInput(value, property, ['Width', 'Height'], send));
     case 'number':
     case 'integer': {
       if (property.type === 'number' && property.min === 0 && property.max === 1) {
