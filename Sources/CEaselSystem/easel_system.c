@@ -31,11 +31,6 @@ void easel_fill_new_memory(int byte) {
 #endif
 }
 
-void easel_keep_large_blocks_in_heap(void) {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
-}
-
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length) {
     return memmem(haystack, length, needle, needle_length) != NULL;
 }

@@ -19,13 +19,6 @@ int easel_start_writeback(int fd, int64_t offset, int64_t count);
 // does at start-up: tests use it to show that no output depends on memory nobody wrote.
 void easel_fill_new_memory(int byte);
 
-// Makes glibc serve blocks of up to 32 MiB from its heaps instead of mapping each anew
-// (mallopt M_MMAP_THRESHOLD), and keep up to 64 MiB freed at a heap's top (M_TRIM_THRESHOLD):
-// a block freed stays in the heap, and the next ones reuse its pages, already touched,
-// instead of faulting in fresh ones. For a process that ends soon after, as it gives
-// memory back to the system only then.
-void easel_keep_large_blocks_in_heap(void);
-
 // Whether `needle` (`needle_length` bytes) occurs in the first `length` bytes of
 // `haystack`: glibc's memmem, a vectorised two-way search.
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length);
