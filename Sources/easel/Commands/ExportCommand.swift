@@ -287,8 +287,6 @@ struct ExportCommand: EaselCommand {
     private func exportOne() throws {
         StageTimings.mark("arguments")
         defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
-        // Band memory touched ahead for this export, and not taken by it, is not kept.
-        defer { WarmBandMemory.discard() }
         let deadline = RenderTimeout.deadline(seconds: timeout)
         var options = render.renderOptions(outputPath: out == "-" ? nil : out)
         // While the document is read on another core: what the output's folder protects.

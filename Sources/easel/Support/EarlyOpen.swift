@@ -60,7 +60,7 @@ enum EarlyOpen {
                     return !state.taken
                 })
             else { return nil }
-            waitWarmingBandMemory(for: done)
+            done.wait()
             return state.withLock { state in
                 defer { state.scene = nil }
                 return state.scene
@@ -134,8 +134,6 @@ enum EarlyOpen {
         // Taken by the export only once the thread runs: without one, it opens the document itself.
         guard let thread else { return }
         state.withLock { $0.path = path }
-        // One export, of one document: its first bands' memory is touched while it waits.
-        if lowerEarly { WarmBandMemory.prepare(count: min(EncoderParallelism.threads(), 4)) }
         thread.detach()
     }
 
@@ -144,21 +142,10 @@ enum EarlyOpen {
     static func take(_ path: String) -> Opened? {
         // The path is set (on this thread) once the thread started, and it signals exactly once.
         guard state.withLock({ $0.path }) == path else { return nil }
-        waitWarmingBandMemory(for: opened)
+        opened.wait()
         return state.withLock { state in
             defer { (state.path, state.opening) = (nil, nil) }
             return state.opening.map { Opened(opening: $0, lowering: lowering) }
-        }
-    }
-
-    /// Waits for `semaphore`'s signal, touching the band buffers' memory meanwhile (see
-    /// `WarmBandMemory`): time the export's main thread would otherwise spend idle.
-    fileprivate static func waitWarmingBandMemory(for semaphore: DispatchSemaphore) {
-        while semaphore.wait(timeout: .now()) == .timedOut {
-            guard WarmBandMemory.warmStep() else {
-                semaphore.wait()
-                return
-            }
         }
     }
 }
