@@ -52,22 +52,6 @@ int easel_thread_processor_count(void);
 // export paid before its document's reading could start.
 int easel_available_processor_count(void);
 
-// A command's last words on SIGINT and SIGTERM, said by the signal handler itself: it
-// removes the temporary files registered below, writes the message for the signal to
-// standard error and ends the process with the signal's status (128 + its number). Only
-// async-signal-safe calls (unlink, write, _exit), and no thread to wake: a watcher built on
-// Dispatch cost a single export about 0.5 ms (its threads made at start and at the end).
-// `easel_end_on_signals` installs the handlers and keeps the ones it replaced, which
-// `easel_stop_ending_on_signals` puts back.
-void easel_end_on_signals(const char *interrupted_message, const char *terminated_message);
-void easel_stop_ending_on_signals(void);
-
-// Registers a temporary file for the handler to remove: a slot number, or -1 when every
-// slot is taken or the path is too long (the file is then not removed on a signal).
-int easel_pending_file_add(const char *path);
-// Forgets the file in `slot` (a number `easel_pending_file_add` gave).
-void easel_pending_file_remove(int slot);
-
 #ifdef __cplusplus
 }
 #endif
