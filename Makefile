@@ -35,19 +35,6 @@ SWIFT_BUILD_FLAGS ?=
 # Release builds link the Swift runtime and Foundation statically: a process starts
 # 10-20 ms sooner (fewer libraries to load and bind), which is much of a card's export.
 RELEASE_FLAGS ?= --static-swift-stdlib
-# The executable exports none of its 28,000 symbols (the static Swift runtime's start-up
-# scans them all with dladdr: 0.35 ms a process; nothing loads against them).
-RELEASE_FLAGS += -Xlinker --no-export-dynamic
-# Where this glibc reads packed relative relocations (2.36, Debian 12's, or later) and the
-# toolchain has lld, release builds link with lld and pack them (DT_RELR): the executable's
-# 110,000 relative relocations then take 21 KB instead of 2.6 MB, and a process starts about
-# 0.4 ms sooner (docs/architecture.md). Elsewhere, the toolchain's default linker.
-SWIFT_LLD := $(shell dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld
-RELR_GLIBC := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{split($$2, v, "."); if (v[1] > 2 || v[2] >= 36) print "yes"}')
-ifneq ($(and $(RELR_GLIBC),$(wildcard $(SWIFT_LLD))),)
-RELEASE_LINKING := .build/lld-toolset.json
-RELEASE_LINK_FLAGS := --toolset .build/lld-toolset.json -Xlinker -z -Xlinker pack-relative-relocs
-endif
 
 # What the formatter and the doc-coverage check look at (the example package by its folders:
 # its `Easel` is a link back to this repository).
@@ -72,8 +59,8 @@ INSTALL_CHECK_FROM ?= .build/debug
 	install uninstall install-check
 
 # Only the easel executable and what it links: not easel-serve's server stack (SwiftNIO, Hummingbird).
-demo: deps $(RELEASE_LINKING)
-	swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
+demo: deps
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product easel
 	.build/release/easel export Assets/Samples --out $(DEMO_OUT)
 
 test: test-deps lint
@@ -140,10 +127,10 @@ format:
 doc-coverage:
 	python3 Tools/doc-coverage.py --list Sources
 
-bench: deps bench-deps $(RELEASE_LINKING)
+bench: deps bench-deps
 	@# The products the benchmark runs (the test helpers need XCTest, which is not static).
 	for product in easel easel-serve easel-bench easel-cairo-reference; do \
-	  swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
+	  swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
 	@mkdir -p out
 	.build/release/easel-bench --json out/bench.json
 
@@ -159,9 +146,9 @@ build: deps
 
 # easel and easel-serve (which `easel serve` runs), release builds: what `make install` and
 # the Dockerfile install.
-release: deps $(RELEASE_LINKING)
+release: deps
 	for product in easel easel-serve; do \
-	  swift build -c release $(RELEASE_FLAGS) $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
+	  swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
 
 # easel and easel-serve, their shell completions (bash, zsh, fish) and man pages into
 # $(DESTDIR)$(PREFIX); deploy/install.sh lists every file in share/easel/install-manifest.
@@ -186,11 +173,6 @@ $(MANUAL_TOOL): $(wildcard Package.resolved)
 # `make print-VARIABLE` prints a variable (DeploymentFilesTests reads APT_PACKAGES).
 print-%:
 	@echo $($*)
-
-# The linker release builds use, for SwiftPM (--toolset).
-.build/lld-toolset.json:
-	@mkdir -p .build
-	@printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$(SWIFT_LLD)" > $@
 
 bench-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES) python3-venv"

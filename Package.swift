@@ -64,21 +64,15 @@ let package = Package(
         // System calls the Glibc module leaves out (sync_file_range).
         .target(name: "CEaselSystem"),
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
-        // Libraries only some documents or commands need are opened the first time they are
-        // (dlopen), not linked: a process that draws no text and decodes no JPEG or WebP
-        // starts without them and the six they bring (docs/architecture.md). Their headers
-        // come from the -dev packages (libharfbuzz-dev, libfribidi-dev, libjpeg62-turbo-dev,
-        // libwebp-dev, libedit-dev); each module wraps the functions Easel calls.
-        .target(name: "CEaselOnDemand"),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
-        .target(name: "CEaselHarfBuzz", dependencies: ["CEaselOnDemand"]),
-        .target(name: "CEaselFriBidi", dependencies: ["CEaselOnDemand"]),
+        .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Photos as people have them: JPEG (libjpeg-turbo's libjpeg API, for its progress monitor:
-        // a deadline and a scan limit between rows) and WebP (libwebp).
-        .target(name: "CEaselJPEG", dependencies: ["CEaselOnDemand"]),
-        .target(name: "CEaselWebP", dependencies: ["CEaselOnDemand"]),
+        // a deadline and a scan limit between rows; libjpeg62-turbo-dev) and WebP (libwebp).
+        .target(name: "CEaselJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(name: "CEaselWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // The interactive session's line editor (libedit's readline interface).
-        .target(name: "CEaselEdit", dependencies: ["CEaselOnDemand"]),
+        .systemLibrary(name: "CEaselEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error

@@ -1,6 +1,5 @@
 #include "easel_jpeg.h"
 
-#include <easel_on_demand.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,12 +7,6 @@
 
 #include <jpeglib.h>
 #include <jerror.h>
-
-#define CALL(name) EASEL_ON_DEMAND(EASEL_LIBRARY_JPEG, name)
-
-int easel_jpeg_open(void) { return easel_library_open(EASEL_LIBRARY_JPEG); }
-
-const char *easel_jpeg_library_error(void) { return easel_library_error(EASEL_LIBRARY_JPEG); }
 
 // One decode's state, reached from libjpeg's callbacks through the error manager (the
 // first member, so the pointers convert).
@@ -86,7 +79,7 @@ static void prepare(struct jpeg_decompress_struct *cinfo, decode_state *state, c
     state->message = message;
     state->message_size = message_size;
     if (message != NULL && message_size > 0) message[0] = 0;
-    cinfo->err = CALL(jpeg_std_error)(&state->error);
+    cinfo->err = jpeg_std_error(&state->error);
     state->error.error_exit = on_error;
     state->error.emit_message = on_message;
 }
@@ -108,57 +101,55 @@ static uint64_t coefficient_bytes(struct jpeg_decompress_struct *cinfo) {
 
 easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, easel_jpeg_header *header,
                                          char *message, size_t message_size) {
-    if (!easel_jpeg_open()) return EASEL_JPEG_UNAVAILABLE;
     struct jpeg_decompress_struct cinfo;
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
     if (setjmp(state.jump)) {
-        CALL(jpeg_destroy_decompress)(&cinfo);
+        jpeg_destroy_decompress(&cinfo);
         return state.status;
     }
-    CALL(jpeg_CreateDecompress)(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
-    CALL(jpeg_mem_src)(&cinfo, bytes, (unsigned long)length);
-    CALL(jpeg_read_header)(&cinfo, TRUE);
+    jpeg_CreateDecompress(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
+    jpeg_mem_src(&cinfo, bytes, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
     header->width = cinfo.image_width;
     header->height = cinfo.image_height;
     header->components = cinfo.num_components;
-    header->multiple_scans = CALL(jpeg_has_multiple_scans)(&cinfo) ? 1 : 0;
+    header->multiple_scans = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
     header->work_bytes = header->multiple_scans ? coefficient_bytes(&cinfo) : 0;
-    CALL(jpeg_destroy_decompress)(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
     return EASEL_JPEG_OK;
 }
 
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
                                     const easel_jpeg_limits *limits, char *message, size_t message_size) {
-    if (!easel_jpeg_open()) return EASEL_JPEG_UNAVAILABLE;
     struct jpeg_decompress_struct cinfo;
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
     state.max_scans = limits != NULL ? limits->max_scans : 0;
     if (limits != NULL && limits->time_allowed_ns != 0) state.deadline_ns = now_ns() + limits->time_allowed_ns;
     if (setjmp(state.jump)) {
-        CALL(jpeg_destroy_decompress)(&cinfo);
+        jpeg_destroy_decompress(&cinfo);
         return state.status;
     }
-    CALL(jpeg_CreateDecompress)(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
+    jpeg_CreateDecompress(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
     state.progress.progress_monitor = on_progress;
     cinfo.progress = &state.progress;
-    CALL(jpeg_mem_src)(&cinfo, bytes, (unsigned long)length);
-    CALL(jpeg_read_header)(&cinfo, TRUE);
+    jpeg_mem_src(&cinfo, bytes, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
     // The accurate integer DCT and fancy upsampling: the pixels TurboJPEG gave with
     // TJFLAG_ACCURATEDCT, which the goldens hold.
     cinfo.out_color_space = JCS_EXT_BGRA;
     cinfo.dct_method = JDCT_ISLOW;
-    CALL(jpeg_start_decompress)(&cinfo);
+    jpeg_start_decompress(&cinfo);
     if (cinfo.output_width != cinfo.image_width || cinfo.output_height != cinfo.image_height ||
         cinfo.output_components != 4) {
         stop(&state, EASEL_JPEG_ERROR, "unexpected output size");
     }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = destination + (size_t)cinfo.output_scanline * stride;
-        CALL(jpeg_read_scanlines)(&cinfo, &row, 1);
+        jpeg_read_scanlines(&cinfo, &row, 1);
     }
-    CALL(jpeg_finish_decompress)(&cinfo);
-    CALL(jpeg_destroy_decompress)(&cinfo);
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
     return state.truncated ? EASEL_JPEG_TRUNCATED : EASEL_JPEG_OK;
 }

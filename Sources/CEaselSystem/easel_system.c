@@ -2,8 +2,6 @@
 #include "easel_system.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <sched.h>
@@ -29,11 +27,6 @@ void easel_fill_new_memory(int byte) {
 #else
     (void)byte;
 #endif
-}
-
-void easel_keep_large_blocks_in_heap(void) {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length) {
@@ -131,79 +124,4 @@ int easel_available_processor_count(void) {
 int easel_thread_processor_count(void) {
     cpu_set_t allowed;
     return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
-}
-
-// Pending temporary files for the signal handler: a slot is free (0), being written (2) or
-// holds a path (1). Writers claim a free slot, copy the path, then publish it; the handler
-// reads only published slots.
-enum { PENDING_SLOTS = 16 };
-static struct {
-    int state;
-    char path[PATH_MAX];
-} pending[PENDING_SLOTS];
-
-static char interrupted[256], terminated[256];
-static struct sigaction previous_interrupt, previous_terminate;
-static sigset_t previous_mask;
-static int ending_installed;
-
-static void end_on_signal(int number) {
-    for (int slot = 0; slot < PENDING_SLOTS; slot++) {
-        if (__atomic_load_n(&pending[slot].state, __ATOMIC_ACQUIRE) == 1) unlink(pending[slot].path);
-    }
-    const char *message = number == SIGINT ? interrupted : terminated;
-    size_t length = strlen(message);
-    while (length > 0) {
-        ssize_t written = write(STDERR_FILENO, message, length);
-        if (written <= 0) break;
-        message += written;
-        length -= (size_t)written;
-    }
-    _exit(128 + number);
-}
-
-void easel_end_on_signals(const char *interrupted_message, const char *terminated_message) {
-    snprintf(interrupted, sizeof interrupted, "%s", interrupted_message);
-    snprintf(terminated, sizeof terminated, "%s", terminated_message);
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = end_on_signal;
-    sigemptyset(&action.sa_mask);
-    sigaddset(&action.sa_mask, SIGINT);
-    sigaddset(&action.sa_mask, SIGTERM);
-    sigaction(SIGINT, &action, &previous_interrupt);
-    sigaction(SIGTERM, &action, &previous_terminate);
-    // A parent may start us with the signals blocked (Foundation's Process does): this
-    // thread takes them, as a watcher reading them from the kernel would.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_UNBLOCK, &signals, &previous_mask);
-    ending_installed = 1;
-}
-
-void easel_stop_ending_on_signals(void) {
-    if (!ending_installed) return;
-    pthread_sigmask(SIG_SETMASK, &previous_mask, NULL);
-    sigaction(SIGINT, &previous_interrupt, NULL);
-    sigaction(SIGTERM, &previous_terminate, NULL);
-    ending_installed = 0;
-}
-
-int easel_pending_file_add(const char *path) {
-    if (strlen(path) >= PATH_MAX) return -1;
-    for (int slot = 0; slot < PENDING_SLOTS; slot++) {
-        int free_state = 0;
-        if (__atomic_compare_exchange_n(&pending[slot].state, &free_state, 2, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-            strcpy(pending[slot].path, path);
-            __atomic_store_n(&pending[slot].state, 1, __ATOMIC_RELEASE);
-            return slot;
-        }
-    }
-    return -1;
-}
-
-void easel_pending_file_remove(int slot) {
-    if (slot >= 0 && slot < PENDING_SLOTS) __atomic_store_n(&pending[slot].state, 0, __ATOMIC_RELEASE);
 }

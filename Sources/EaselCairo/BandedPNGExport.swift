@@ -44,12 +44,9 @@ enum BandedPNGExport {
             let range = ranges[index]
             let buffer: RasterImage
             do {
-                // A buffer this export used before, or memory a single export touched while it
-                // waited for its document (`WarmBandMemory`), or new memory.
+                // A buffer this export used before, or new memory.
                 if let reused = buffers.withLock({ $0.popLast() }) {
                     buffer = reused
-                } else if let region = WarmBandMemory.take(byteCount: width * 4 * bandRows) {
-                    buffer = try RasterImage(width: width, height: bandRows, drawingInto: region)
                 } else {
                     buffer = try RasterImage(width: width, height: bandRows)
                 }

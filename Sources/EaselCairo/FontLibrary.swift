@@ -2,8 +2,6 @@ import Foundation
 import EaselSupport
 import CEaselCairo
 import CEaselFreeType
-import CEaselFriBidi
-import CEaselHarfBuzz
 
 /// A loaded font: a cairo font face made from a FreeType face, plus a measuring scaled font
 /// at 1 unit per em. Faces are shared by every render in the process; after loading, all
@@ -61,8 +59,6 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingFile(String)
     case unreadable(String, code: Int32)
     case cairo(String)
-    /// HarfBuzz or FriBidi, which lay text out, cannot be loaded: the loader's message.
-    case textLibraryMissing(String)
 
     /// A one-line message for the user naming the font file and what went wrong.
     public var description: String {
@@ -73,9 +69,6 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the font file \(path) is not installed (on Debian or Ubuntu: apt-get install \(package); `easel doctor` lists every missing font)"
         case .unreadable(let path, let code): return "FreeType cannot read the font file \(path) (error \(code))"
         case .cairo(let message): return "cairo cannot use a font: \(message)"
-        case .textLibraryMissing(let message):
-            return
-                "text needs HarfBuzz and FriBidi, and \(message) (on Debian or Ubuntu: apt-get install libharfbuzz0b libfribidi0; `easel doctor` checks every library)"
         }
     }
 }
@@ -139,13 +132,6 @@ public final class FontLibrary: Sendable {
     }
 
     private static func load(_ file: FontMap.FontFile, state: inout State) -> Result<FontFace, FontError> {
-        // Opened on first use, as text is (CEaselOnDemand): a face is only for laying text out.
-        guard easel_harfbuzz_open() != 0 else {
-            return .failure(.textLibraryMissing(OnDemandLibrary.failure(easel_harfbuzz_error())))
-        }
-        guard easel_fribidi_open() != 0 else {
-            return .failure(.textLibraryMissing(OnDemandLibrary.failure(easel_fribidi_error())))
-        }
         guard FileManager.default.fileExists(atPath: file.path) else { return .failure(.missingFile(file.path)) }
         if state.library == nil {
             var library: FT_Library?

@@ -65,26 +65,6 @@ public enum ImageDecoder {
     /// the decoder pass over the whole image for each (a decoder bomb).
     public static let maxJPEGScans = 100
 
-    /// Opens the library that decodes `format` (on first use: CEaselOnDemand), or throws
-    /// saying why it cannot be opened and which package provides it.
-    static func openLibrary(for format: ImageFormat) throws(ImageError) {
-        let (opened, error, library, package): (Bool, UnsafePointer<CChar>?, String, String)
-        switch format {
-        case .png: return
-        case .jpeg:
-            (opened, error, library, package) = (
-                easel_jpeg_open() != 0, easel_jpeg_library_error(), "libjpeg-turbo", "libjpeg62-turbo"
-            )
-        case .webp: (opened, error, library, package) = (easel_webp_open() != 0, easel_webp_error(), "libwebp", "libwebp7")
-        }
-        guard !opened else { return }
-        throw ImageError(
-            format: format,
-            message:
-                "\(library) cannot be loaded: \(OnDemandLibrary.failure(error)) (on Debian or Ubuntu: apt-get install \(package))"
-        )
-    }
-
     /// The header of PNG, JPEG or WebP bytes. Bytes of no known format are reported as PNG's
     /// "not a PNG image" error.
     public static func header(of bytes: [UInt8]) throws -> Header {
@@ -92,9 +72,8 @@ public enum ImageDecoder {
         case .jpeg:
             return try jpegHeader(bytes)
         case .webp:
-            try openLibrary(for: .webp)
             var width: Int32 = 0, height: Int32 = 0
-            guard easel_WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
+            guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
                 throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
             }
             return Header(format: .webp, width: Int(width), height: Int(height))
@@ -161,7 +140,6 @@ public enum ImageDecoder {
     // MARK: JPEG
 
     static func jpegHeader(_ bytes: [UInt8]) throws -> Header {
-        try openLibrary(for: .jpeg)
         var header = easel_jpeg_header()
         var message = [CChar](repeating: 0, count: 200)
         let status = easel_jpeg_read_header(bytes, bytes.count, &header, &message, message.count)
@@ -200,9 +178,8 @@ public enum ImageDecoder {
     // MARK: WebP
 
     static func decodeWebP(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?) throws -> PixelBuffer {
-        try openLibrary(for: .webp)
         var width: Int32 = 0, height: Int32 = 0
-        guard easel_WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
+        guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
             throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
         }
         try check(Header(format: .webp, width: Int(width), height: Int(height)), maxPixels: maxPixels)
@@ -210,8 +187,7 @@ public enum ImageDecoder {
         let pixels = PixelBuffer(width: Int(width), height: Int(height))
         let size = pixels.stride * pixels.height
         guard
-            easel_WebPDecodeBGRAInto(
-                bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), size, Int32(pixels.stride))
+            WebPDecodeBGRAInto(bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), size, Int32(pixels.stride))
                 != nil
         else { throw ImageError(format: .webp, message: "libwebp cannot decode it") }
         // libwebp gives straight alpha; cairo wants it premultiplied.

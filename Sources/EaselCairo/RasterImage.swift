@@ -137,15 +137,6 @@ public final class RasterImage {
         try self.init(over: pixels.bytes, width: pixels.width, height: pixels.height, stride: pixels.stride, keeping: pixels)
     }
 
-    /// A `width` x `height` image drawing into `region`, which the surface keeps until
-    /// cairo lets it go. Its pixels are whatever the region holds (zeros when new).
-    convenience init(width: Int, height: Int, drawingInto region: WarmBandMemory.Region) throws(CairoError) {
-        try RenderLimits.checkOutput(width: width, height: height)
-        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
-        precondition(stride * height <= region.byteCount, "the image does not fit its memory")
-        try self.init(over: region.bytes, width: width, height: height, stride: stride, keeping: region)
-    }
-
     /// An ARGB32 image over memory that is not cairo's (rows `stride` bytes apart), whose
     /// surface keeps `owner`, the memory's owner, alive until cairo lets the surface go.
     private convenience init(

@@ -3,13 +3,12 @@ import CEaselFreeType
 import CEaselFriBidi
 import CEaselHarfBuzz
 import CEaselPNG
-import CEaselJPEG
 import CEaselWebP
 import EaselGeometry
 import Foundation
 
 /// What Easel needs from the system, checked by using it: the C libraries (cairo with its
-/// PNG, SVG and PDF surfaces, libpng, FreeType, HarfBuzz, FriBidi, libwebp) and every font
+/// PNG, SVG and PDF surfaces, libpng, FreeType, HarfBuzz, FriBidi, libjpeg-turbo, libwebp) and every font
 /// file the font map can load. `easel doctor` prints it; a service can call it at start.
 ///
 /// ```swift
@@ -53,46 +52,26 @@ public enum SystemCheck {
     /// hundred milliseconds (the 78 font files are opened).
     public static func run(fonts: [FontMap.FontFile] = FontMap.allFiles) -> Report {
         var items = [cairoItem(), pngItem(), freeTypeItem()]
+        // Linked, so present whenever the process runs: their versions.
         items.append(
-            onDemandItem(
-                "HarfBuzz", opened: easel_harfbuzz_open() != 0, error: easel_harfbuzz_error(), debian: "libharfbuzz0b",
-                fedora: "harfbuzz"
-            ) {
-                String(cString: easel_hb_version_string())
-            })
+            Item(
+                name: "HarfBuzz", ok: true, detail: String(cString: hb_version_string()), debianPackage: "libharfbuzz0b",
+                fedoraPackage: "harfbuzz"))
         items.append(
-            onDemandItem(
-                "FriBidi", opened: easel_fribidi_open() != 0, error: easel_fribidi_error(), debian: "libfribidi0",
-                fedora: "fribidi"
-            ) {
-                FRIBIDI_VERSION + " (the headers it was built with)"
-            })
+            Item(
+                name: "FriBidi", ok: true, detail: FRIBIDI_VERSION + " (the headers it was built with)",
+                debianPackage: "libfribidi0", fedoraPackage: "fribidi"))
         items.append(
-            onDemandItem(
-                "libjpeg-turbo", opened: easel_jpeg_open() != 0, error: easel_jpeg_library_error(), debian: "libjpeg62-turbo",
-                fedora: "libjpeg-turbo"
-            ) { "the libjpeg API" })
+            Item(
+                name: "libjpeg-turbo", ok: true, detail: "the libjpeg API", debianPackage: "libjpeg62-turbo",
+                fedoraPackage: "libjpeg-turbo"))
+        let webp = WebPGetDecoderVersion()
         items.append(
-            onDemandItem(
-                "libwebp", opened: easel_webp_open() != 0, error: easel_webp_error(), debian: "libwebp7", fedora: "libwebp"
-            ) {
-                let webp = easel_WebPGetDecoderVersion()
-                return "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)"
-            })
+            Item(
+                name: "libwebp", ok: true, detail: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)",
+                debianPackage: "libwebp7", fedoraPackage: "libwebp"))
         items += fonts.map(fontItem)
         return Report(items: items)
-    }
-
-    /// A library opened on first use (CEaselOnDemand): `detail` once it opened, or the
-    /// dynamic loader's message when it cannot be.
-    static func onDemandItem(
-        _ name: String, opened: Bool, error: UnsafePointer<CChar>?, debian: String, fedora: String, detail: () -> String
-    ) -> Item {
-        guard opened else {
-            return Item(
-                name: name, ok: false, detail: OnDemandLibrary.failure(error), debianPackage: debian, fedoraPackage: fedora)
-        }
-        return Item(name: name, ok: true, detail: detail(), debianPackage: debian, fedoraPackage: fedora)
     }
 
     /// cairo draws a red square and makes an SVG and a PDF page.

@@ -21,17 +21,17 @@ final class HarfBuzzFont: @unchecked Sendable {
 
     /// The font for face `faceIndex` of the file at `path`, or nil when HarfBuzz cannot read it.
     init?(path: String, faceIndex: Int) {
-        guard easel_harfbuzz_open() != 0, let blob = easel_hb_blob_create_from_file_or_fail(path) else { return nil }
-        defer { easel_hb_blob_destroy(blob) }
-        let face = easel_hb_face_create(blob, UInt32(faceIndex))
-        defer { easel_hb_face_destroy(face) }
-        let upem = easel_hb_face_get_upem(face)
-        guard upem > 0, let font = easel_hb_font_create(face) else { return nil }
+        guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
+        defer { hb_blob_destroy(blob) }
+        let face = hb_face_create(blob, UInt32(faceIndex))
+        defer { hb_face_destroy(face) }
+        let upem = hb_face_get_upem(face)
+        guard upem > 0, let font = hb_font_create(face) else { return nil }
         self.font = font
         unitsPerEm = Double(upem)
     }
 
-    deinit { easel_hb_font_destroy(font) }
+    deinit { hb_font_destroy(font) }
 }
 
 extension FontFace {
@@ -39,7 +39,7 @@ extension FontFace {
     public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
         guard let shaping else { return glyph(for: scalar) != 0 }
         var glyph: hb_codepoint_t = 0
-        return easel_hb_font_get_nominal_glyph(shaping.font, scalar.value, &glyph) != 0 && glyph != 0
+        return hb_font_get_nominal_glyph(shaping.font, scalar.value, &glyph) != 0 && glyph != 0
     }
 
     /// Shapes `scalars[range]` (the rest is context, for joining scripts) in one direction and
@@ -49,23 +49,23 @@ extension FontFace {
         _ scalars: [UInt32], range: Range<Int>, rightToLeft: Bool, script: UInt32, features: [String] = []
     ) -> [ShapedGlyph] {
         guard let shaping, !range.isEmpty else { return [] }
-        let buffer = easel_hb_buffer_create()
-        defer { easel_hb_buffer_destroy(buffer) }
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
         scalars.withUnsafeBufferPointer { text in
-            easel_hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
         }
-        easel_hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        easel_hb_buffer_set_script(buffer, hb_script_t(script))
-        easel_hb_buffer_set_language(buffer, easel_hb_language_get_default())
-        easel_hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, hb_script_t(script))
+        hb_buffer_set_language(buffer, hb_language_get_default())
+        hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
         var parsed = features.compactMap { tag -> hb_feature_t? in
             var feature = hb_feature_t()
-            return easel_hb_feature_from_string(tag, Int32(tag.utf8.count), &feature) != 0 ? feature : nil
+            return hb_feature_from_string(tag, Int32(tag.utf8.count), &feature) != 0 ? feature : nil
         }
-        easel_hb_shape(shaping.font, buffer, &parsed, UInt32(parsed.count))
+        hb_shape(shaping.font, buffer, &parsed, UInt32(parsed.count))
         var count: UInt32 = 0
-        guard let infos = easel_hb_buffer_get_glyph_infos(buffer, &count),
-            let positions = easel_hb_buffer_get_glyph_positions(buffer, &count)
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
         else { return [] }
         let unit = 1 / shaping.unitsPerEm
         return (0..<Int(count)).map { i in
@@ -81,9 +81,7 @@ extension FontFace {
 public enum TextProperties {
     /// The script of a scalar as a HarfBuzz script tag (Common and Inherited included).
     public static func script(of scalar: UInt32) -> UInt32 {
-        // Text is laid out only with fonts loaded, which needs HarfBuzz (FontLibrary).
-        guard easel_harfbuzz_open() != 0 else { return unknownScript }
-        return UInt32(easel_hb_unicode_script(easel_hb_unicode_funcs_get_default(), scalar).rawValue)
+        UInt32(hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue)
     }
 
     /// HarfBuzz's tags for the scripts that take their neighbours' script.
@@ -97,17 +95,16 @@ public enum TextProperties {
     /// (FriBidi), the paragraph's direction taken from its first strong character (left to
     /// right when there is none): even levels read left to right, odd ones right to left.
     public static func bidiLevels(of scalars: [UInt32]) -> [UInt8] {
-        // Text is laid out only with fonts loaded, which needs FriBidi (FontLibrary).
-        guard !scalars.isEmpty, easel_fribidi_open() != 0 else { return [UInt8](repeating: 0, count: scalars.count) }
+        guard !scalars.isEmpty else { return [] }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
         var brackets = [FriBidiBracketType](repeating: 0, count: scalars.count)
         var levels = [FriBidiLevel](repeating: 0, count: scalars.count)
         var direction = FRIBIDI_PAR_ON
         let length = FriBidiStrIndex(scalars.count)
         let ok = scalars.withUnsafeBufferPointer { text in
-            easel_fribidi_get_bidi_types(text.baseAddress, length, &types)
-            easel_fribidi_get_bracket_types(text.baseAddress, length, types, &brackets)
-            return easel_fribidi_get_par_embedding_levels_ex(types, brackets, length, &direction, &levels)
+            fribidi_get_bidi_types(text.baseAddress, length, &types)
+            fribidi_get_bracket_types(text.baseAddress, length, types, &brackets)
+            return fribidi_get_par_embedding_levels_ex(types, brackets, length, &direction, &levels)
         }
         guard ok != 0 else { return [UInt8](repeating: 0, count: scalars.count) }
         return levels.map { UInt8(clamping: $0) }

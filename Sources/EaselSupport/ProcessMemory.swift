@@ -1,7 +1,6 @@
-import CEaselSystem
 import Foundation
 
-/// This process's memory: its use, from /proc/self/status, and how malloc keeps it.
+/// This process's memory use, from /proc/self/status.
 package enum ProcessMemory {
     /// The peak resident set size ("high water mark") in bytes, or nil where /proc is absent.
     package static var peakResidentBytes: Int? {
@@ -11,14 +10,5 @@ package enum ProcessMemory {
             return kilobytes.map { $0 * 1024 }
         }
         return nil
-    }
-
-    /// Keeps blocks of up to 32 MiB in malloc's heaps, and what is freed there, instead of
-    /// mapping each block anew and unmapping it when freed: the next blocks then reuse pages
-    /// already touched instead of faulting in fresh ones. For a process that ends soon after
-    /// (a single export: its parsed text, freed once decoded, becomes its scene), as memory
-    /// goes back to the system only at its end.
-    package static func keepLargeBlocksInHeap() {
-        easel_keep_large_blocks_in_heap()
     }
 }

@@ -71,25 +71,6 @@ struct BandedExportTests {
         #expect(written, "the file's bytes")
     }
 
-    /// A single export's first bands draw into memory its main thread touched while it
-    /// waited for the document (`WarmBandMemory`): the file is the same, and the memory is
-    /// taken, not left behind.
-    @Test func bandsInMemoryTouchedAheadWriteTheSameFile() throws {
-        let folder = TemporaryFolder()
-        let located = try StreamingExportTests.drawing(width: 1300, height: 2000, in: folder)
-        let scene = try DocumentRenderer.scene(for: located)
-        let transform = Transform2D.scale(x: 1, y: 1)
-        let expected = try Self.wholeImageFile(scene, width: 1300, height: 2000, transform: transform)
-        WarmBandMemory.prepare(count: 2)
-        while WarmBandMemory.warmStep() {}
-        let banded = try Self.bandedFile(scene, width: 1300, height: 2000, transform: transform, threads: 2) == expected
-        #expect(banded, "the bytes of bands drawn in memory touched ahead")
-        #expect(WarmBandMemory.reservedCount == 0, "both buffers came from the reserve")
-        WarmBandMemory.prepare(count: 2)
-        WarmBandMemory.discard()
-        #expect(WarmBandMemory.reservedCount == 0, "what no export took is given back")
-    }
-
     /// What cannot be promised opaque is not drawn in bands: a canvas without a background,
     /// a translucent background, libpng's levels (they need the whole image); small images
     /// are drawn in one piece anyway.

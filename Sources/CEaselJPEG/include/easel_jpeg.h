@@ -9,7 +9,6 @@
 // (the decoder's coefficient memory is known before any of it exists: see `work_bytes`).
 // A warning stops the decode (corrupt data is where decoder bombs live), except the two a
 // truncated file gives, which keep what arrived, as the Cards app shows such a photo.
-// Opened on first use (easel_on_demand.h).
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,8 +26,6 @@ typedef enum {
     EASEL_JPEG_DEADLINE = -2,
     // More scans than the limit.
     EASEL_JPEG_TOO_MANY_SCANS = -3,
-    // libjpeg-turbo could not be opened (easel_jpeg_library_error says why).
-    EASEL_JPEG_UNAVAILABLE = -4,
 } easel_jpeg_status;
 
 typedef struct {
@@ -49,12 +46,6 @@ typedef struct {
     // The most scans read; 0 for libjpeg's own behaviour (no limit).
     int max_scans;
 } easel_jpeg_limits;
-
-// Whether libjpeg-turbo can be used (opens it on the first call): 1, or 0 and then
-// `easel_jpeg_library_error` says why.
-int easel_jpeg_open(void);
-// Why libjpeg-turbo could not be opened (the dynamic loader's message), or NULL.
-const char *easel_jpeg_library_error(void);
 
 // Reads the header of `length` bytes at `bytes` into `header`; on failure writes libjpeg's
 // message into `message` (NUL-terminated, at most `message_size` bytes).

@@ -19,13 +19,6 @@ int easel_start_writeback(int fd, int64_t offset, int64_t count);
 // does at start-up: tests use it to show that no output depends on memory nobody wrote.
 void easel_fill_new_memory(int byte);
 
-// Makes glibc serve blocks of up to 32 MiB from its heaps instead of mapping each anew
-// (mallopt M_MMAP_THRESHOLD), and keep up to 64 MiB freed at a heap's top (M_TRIM_THRESHOLD):
-// a block freed stays in the heap, and the next ones reuse its pages, already touched,
-// instead of faulting in fresh ones. For a process that ends soon after, as it gives
-// memory back to the system only then.
-void easel_keep_large_blocks_in_heap(void);
-
 // Whether `needle` (`needle_length` bytes) occurs in the first `length` bytes of
 // `haystack`: glibc's memmem, a vectorised two-way search.
 int easel_contains_bytes(const void *haystack, size_t length, const void *needle, size_t needle_length);
@@ -58,22 +51,6 @@ int easel_thread_processor_count(void);
 // its first call's cost (0.35-0.45 ms in a new process, measured here), which a single
 // export paid before its document's reading could start.
 int easel_available_processor_count(void);
-
-// A command's last words on SIGINT and SIGTERM, said by the signal handler itself: it
-// removes the temporary files registered below, writes the message for the signal to
-// standard error and ends the process with the signal's status (128 + its number). Only
-// async-signal-safe calls (unlink, write, _exit), and no thread to wake: a watcher built on
-// Dispatch cost a single export about 0.5 ms (its threads made at start and at the end).
-// `easel_end_on_signals` installs the handlers and keeps the ones it replaced, which
-// `easel_stop_ending_on_signals` puts back.
-void easel_end_on_signals(const char *interrupted_message, const char *terminated_message);
-void easel_stop_ending_on_signals(void);
-
-// Registers a temporary file for the handler to remove: a slot number, or -1 when every
-// slot is taken or the path is too long (the file is then not removed on a signal).
-int easel_pending_file_add(const char *path);
-// Forgets the file in `slot` (a number `easel_pending_file_add` gave).
-void easel_pending_file_remove(int slot);
 
 #ifdef __cplusplus
 }

@@ -235,9 +235,11 @@ struct ExportCommand: EaselCommand {
             guard isSingle else { return try exportOnce() }
             // Stopped by Ctrl-C or SIGTERM, a single export removes its temporary file (the
             // output, if there was one, stays as it was) and ends as the signal would.
-            SignalEnding.start(
-                interrupted: "easel: interrupted; nothing was written", terminated: "easel: terminated; nothing was written")
-            defer { SignalEnding.stop() }
+            let signals = SignalWatcher { number in
+                Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
+                PendingTemporaryFiles.removeAllAndExit(status: 128 + number)
+            }
+            defer { signals.stop() }
             return try exportOne()
         }
         try? reportingFailures(exportOnce)
@@ -287,8 +289,6 @@ struct ExportCommand: EaselCommand {
     private func exportOne() throws {
         StageTimings.mark("arguments")
         defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
-        // Band memory touched ahead for this export, and not taken by it, is not kept.
-        defer { WarmBandMemory.discard() }
         let deadline = RenderTimeout.deadline(seconds: timeout)
         var options = render.renderOptions(outputPath: out == "-" ? nil : out)
         // While the document is read on another core: what the output's folder protects.

@@ -60,7 +60,7 @@ enum EarlyOpen {
                     return !state.taken
                 })
             else { return nil }
-            waitWarmingBandMemory(for: done)
+            done.wait()
             return state.withLock { state in
                 defer { state.scene = nil }
                 return state.scene
@@ -86,9 +86,7 @@ enum EarlyOpen {
     private static let lowering = Lowering()
 
     /// Starts opening the document `arguments` (the process's, program name first) name,
-    /// when they are a single export's; for an export of one document that then ends the
-    /// process, on one core too, keeps large freed blocks in the heap for reuse
-    /// (`ProcessMemory.keepLargeBlocksInHeap`).
+    /// when they are a single export's.
     static func start(arguments: [String]) {
         // Decided by the paths' names, without URLs: this runs before anything else.
         let registry = DocumentRegistry.standard
@@ -96,17 +94,13 @@ enum EarlyOpen {
             let path = arguments.dropFirst(2).first(where: { !$0.hasPrefix("-") && $0 != "-" }),
             registry.isDocument(path: path)
         else { return }
-        let documents = arguments.dropFirst(2).filter { registry.isDocument(path: $0) }
-        // One document exported once, by a process that then ends: the blocks it frees
-        // (the parsed text, once decoded) are better kept for its next ones (the scene, the
-        // images) than given back to the system and faulted in anew. On one core as on two.
-        if documents.count == 1 && !arguments.contains("--watch") { ProcessMemory.keepLargeBlocksInHeap() }
         guard EncoderParallelism.threads() > 1 else { return }
         // A time limit applies from the decoding on, and is known only once parsed: such an
         // export opens and lowers its document itself, under its deadline.
         guard !arguments.contains(where: { $0 == "--timeout" || $0.hasPrefix("--timeout=") }) else { return }
         // Another background asked for, or several documents (a batch, whose workers would
         // only be slowed): the export lowers its documents itself.
+        let documents = arguments.dropFirst(2).filter { registry.isDocument(path: $0) }
         let lowerEarly =
             documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
         // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
@@ -140,8 +134,6 @@ enum EarlyOpen {
         // Taken by the export only once the thread runs: without one, it opens the document itself.
         guard let thread else { return }
         state.withLock { $0.path = path }
-        // One export, of one document: its first bands' memory is touched while it waits.
-        if lowerEarly { WarmBandMemory.prepare(count: min(EncoderParallelism.threads(), 4)) }
         thread.detach()
     }
 
@@ -150,21 +142,10 @@ enum EarlyOpen {
     static func take(_ path: String) -> Opened? {
         // The path is set (on this thread) once the thread started, and it signals exactly once.
         guard state.withLock({ $0.path }) == path else { return nil }
-        waitWarmingBandMemory(for: opened)
+        opened.wait()
         return state.withLock { state in
             defer { (state.path, state.opening) = (nil, nil) }
             return state.opening.map { Opened(opening: $0, lowering: lowering) }
-        }
-    }
-
-    /// Waits for `semaphore`'s signal, touching the band buffers' memory meanwhile (see
-    /// `WarmBandMemory`): time the export's main thread would otherwise spend idle.
-    fileprivate static func waitWarmingBandMemory(for semaphore: DispatchSemaphore) {
-        while semaphore.wait(timeout: .now()) == .timedOut {
-            guard WarmBandMemory.warmStep() else {
-                semaphore.wait()
-                return
-            }
         }
     }
 }

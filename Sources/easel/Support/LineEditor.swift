@@ -11,20 +11,15 @@ enum LineEditor {
     /// The candidates of the completion in progress (libedit asks for them one at a time).
     nonisolated(unsafe) private static var matches: [String] = []
 
-    /// Whether libedit could be opened (on first use: CEaselOnDemand); without it, lines are
-    /// read plainly, with no editing, history or completion.
-    static let isAvailable = easel_edit_open() != 0
-
     /// Sets completion up; call once before the first `readLine`.
     static func setUp() {
-        guard isAvailable else { return }
         easel_edit_set_up { text, start, _ in
             let typed = easel_edit_line_buffer().map { String(cString: $0) } ?? ""
             let before = String(typed.utf8.prefix(Int(start))) ?? ""
             let partial = text.map { String(cString: $0) } ?? ""
             LineEditor.matches = LineEditor.completer((try? ShellWords.split(before)) ?? [], partial)
                 .filter { $0.hasPrefix(partial) }
-            return easel_rl_completion_matches(text) { _, state in
+            return rl_completion_matches(text) { _, state in
                 let index = Int(state)
                 guard index < LineEditor.matches.count else { return nil }
                 return strdup(LineEditor.matches[index])
@@ -35,15 +30,10 @@ enum LineEditor {
     /// Shows `prompt` and reads one edited line; nil at the end of input (Ctrl-D). Lines
     /// with something in them go into the history.
     static func readLine(prompt: String) -> String? {
-        guard isAvailable else {
-            // Where libedit shows it: on standard output.
-            FileHandle.standardOutput.write(Data(prompt.utf8))
-            return Swift.readLine(strippingNewline: true)
-        }
-        guard let raw = easel_readline(prompt) else { return nil }
+        guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         let line = String(cString: raw)
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty { easel_add_history(raw) }
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(raw) }
         return line
     }
 }

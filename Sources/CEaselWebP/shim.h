@@ -1,0 +1,5 @@
+#ifndef EASEL_WEBP_SHIM_H
+#define EASEL_WEBP_SHIM_H
+// libwebp decodes WebP images.
+#include <webp/decode.h>
+#endif
