@@ -51,20 +51,30 @@ public struct ElementChanges: Hashable, Sendable {
     }
 }
 
+extension ElementChanges {
+    /// `element` with the changes written through `access`, each property's way of holding it
+    /// in this kind of element; `missing` says why an element lacks a property.
+    func applied<Element>(
+        to element: Element, through access: Swift.KeyPath<ElementProperty, ElementProperty.Access<Element>?>,
+        missing: (ElementProperty, Element) -> EditError
+    ) throws(EditError) -> Element {
+        try validate()
+        var element = element
+        for (property, value) in inOrder {
+            guard let holder = property[keyPath: access], holder.applies(element) else { throw missing(property, element) }
+            try holder.write(&element, value)
+        }
+        return element
+    }
+}
+
 extension Graphic {
     /// The graphic with `changes` applied; throws for a value out of bounds or a property
     /// this kind of graphic does not have.
     public func applying(_ changes: ElementChanges) throws(EditError) -> Graphic {
-        try changes.validate()
-        var graphic = self
-        for (property, value) in changes.inOrder {
-            guard let access = property.graphic, access.applies(graphic) else {
-                throw EditError(
-                    "\(withArticle(ShapeNames.name(of: graphic.kind))) has no \(property.label)", property: property.key)
-            }
-            try access.write(&graphic, value)
+        try changes.applied(to: self, through: \.graphic) { property, graphic in
+            EditError("\(withArticle(ShapeNames.name(of: graphic.kind))) has no \(property.label)", property: property.key)
         }
-        return graphic
     }
 }
 
@@ -72,17 +82,11 @@ extension CardElement {
     /// The element with `changes` applied; throws for a value out of bounds or a property
     /// this kind of card element does not have.
     public func applying(_ changes: ElementChanges) throws(EditError) -> CardElement {
-        try changes.validate()
-        var element = self
-        for (property, value) in changes.inOrder {
-            guard let access = property.cardElement, access.applies(element) else {
-                let kind = element.isText ? "text" : "image"
-                let why = property.cardNote.map { ": \($0)" } ?? ""
-                throw EditError("a card's \(kind) has no \(property.label)\(why)", property: property.key)
-            }
-            try access.write(&element, value)
+        try changes.applied(to: self, through: \.cardElement) { property, element in
+            let why = property.cardNote.map { ": \($0)" } ?? ""
+            return EditError(
+                "a card's \(element.isText ? "text" : "image") has no \(property.label)\(why)", property: property.key)
         }
-        return element
     }
 }
 
