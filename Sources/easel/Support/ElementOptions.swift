@@ -65,12 +65,20 @@ struct ElementOptions: ParsableArguments {
         return ElementProperty.all.flatMap(\.flags)
     }
 
-    /// The properties as help lists them, one per line: option, value and help.
+    /// The properties as help lists them: each option and its value, then its help indented
+    /// below, wrapped here to 78 columns (ArgumentParser would wrap longer lines to column 0).
     static var helpText: String {
-        let rows = ElementProperty.all.map { property in
-            (property.flags.map { "\($0) <\(property.type.valueName)>" }.joined(separator: ", "), property.help)
-        }
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { "  " + $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        ElementProperty.all.map { property in
+            let options = "  " + property.flags.map { "\($0) <\(property.type.valueName)>" }.joined(separator: ", ")
+            var lines = [options], line = "     "
+            for word in property.help.split(separator: " ") {
+                if line.count + word.count + 1 > 78 {
+                    lines.append(line)
+                    line = "     "
+                }
+                line += " " + word
+            }
+            return (lines + [line]).joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 }
