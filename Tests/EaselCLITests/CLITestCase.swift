@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import EaselDocuments
+import EaselGeometry
 import EaselRender
 import EaselCairo
 import EaselTestSupport
@@ -51,4 +53,78 @@ struct CLIScratch {
     func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: folder.file(name))) }
 
     func image(_ name: String) throws -> RasterImage { try PNGDecoder.decode(try bytes(name)) }
+
+    /// Writes a `width`x`height` drawing on `background` holding `graphics`, as `easel new
+    /// drawing` and `add` would make it, without starting a process for each.
+    @discardableResult
+    func drawing(
+        _ name: String, _ width: Double = 20, _ height: Double = 20, background: Color? = .white, graphics: [Graphic] = []
+    ) throws -> URL {
+        let drawing = Drawing(canvasSize: Size(width: width, height: height), background: background, graphics: graphics)
+        return try folder.write(DrawingEncoder.encode(drawing), to: name)
+    }
+
+    /// Writes `card` (by default a new blank card).
+    @discardableResult
+    func card(_ name: String, _ card: Card = Card()) throws -> URL {
+        try folder.write(try CardEncoder.encode(card, file: name), to: name)
+    }
+}
+
+/// `easel` started in a scratch folder and left running, its standard output and error
+/// collected as they come, so a test can wait for a line (and for the end) without holding
+/// a thread.
+final class RunningEasel: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var collected = (output: Data(), errors: Data())
+    private var ended: Date?
+
+    /// Starts `command` (a program and its arguments; by default `easel ARGUMENTS`) in the
+    /// scratch folder.
+    init(_ s: CLIScratch, _ arguments: [String], program: [String]? = nil) throws {
+        let command = program ?? [s.easel.path]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst()) + arguments
+        process.currentDirectoryURL = s.folder.url
+        process.environment = s.environment
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.withLock { collected.output.append(data) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.withLock { collected.errors.append(data) }
+        }
+        process.terminationHandler = { [self] _ in lock.withLock { ended = Date() } }
+        try process.run()
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    /// When the process ended, as its parent heard it (not when a test got round to looking).
+    var endedAt: Date? { lock.withLock { ended } }
+
+    /// Standard output so far.
+    var output: String { lock.withLock { String(decoding: collected.output, as: UTF8.self) } }
+    /// Standard error so far.
+    var log: String { lock.withLock { String(decoding: collected.errors, as: UTF8.self) } }
+
+    /// Sends `signal`, and returns when.
+    @discardableResult
+    func send(_ signal: Int32) -> Date {
+        kill(process.processIdentifier, signal)
+        return Date()
+    }
+
+    /// Sends `signal` if the process is still running; true when it was.
+    @discardableResult
+    func sendIfRunning(_ signal: Int32) -> Bool {
+        guard process.isRunning else { return false }
+        send(signal)
+        return true
+    }
 }
