@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "EaselBatchTests",
             dependencies: [
-                "EaselBatch", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
+                "EaselBatch", "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
             ]),
         .testTarget(
             name: "EaselGoldenTests",

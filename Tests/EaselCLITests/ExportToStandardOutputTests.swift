@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselTestSupport
 import Foundation
 import Testing
@@ -49,6 +50,27 @@ struct ExportToStandardOutputTests {
         #expect(try Self.rawStandardOutput(s, ["export", "d.drawing", "--out", "-"]) == (try s.bytes("file.png")))
         let svg = try s.run(["export", "d.drawing", "--format", "svg"])
         #expect(svg.status == 0 && svg.stdout.hasPrefix("<?xml"), "\(svg.stderr)")
+    }
+
+    @Test func aDocumentFromStandardInputTakesItsImagesFromBase() throws {
+        let s = CLIScratch()
+        try s.drawing("d.drawing", 40, 30)
+        let shell = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" export d.drawing --out - > piped.png", s.easel.path],
+            environment: s.environment, currentDirectory: s.folder.url)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(try s.image("piped.png").width == 40)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("-").path), "- is not a file name")
+        try s.folder.write(try PNGEncoder.encode(try RasterImage(width: 8, height: 8)), to: "photos/IMG")
+        let card = """
+            {"id":"00000000-0000-4000-8000-000000000001","backgroundColor":[1,1,1,1],"textElements":[],
+             "imageElements":[{"transform":{"size":[400,400],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"IMG"}]}
+            """
+        let fromStdin = try s.run(["export", "-", "--base", "photos", "--out", "card.png"], stdin: card)
+        #expect(fromStdin.status == 0 && !fromStdin.stderr.contains("warning"), "\(fromStdin.stderr)")
+        #expect(try s.image("card.png").width == 1300)
+        let svg = try s.run(["export", "-", "--out", "-", "--format", "svg"], stdin: card)
+        #expect(svg.stdout.hasPrefix("<?xml") && svg.stderr.contains("image file \"IMG\" is missing"), "no --base: \(svg.stderr)")
     }
 
     @Test func onATerminalItSaysToGiveOutOrRedirect() throws {
