@@ -194,9 +194,10 @@ let package = Package(
         .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport", "CEaselSystem"]),
         // The Swift samples of README.md, docs/ and the DocC catalogs are parts of Snippets/
-        // (compiled with the package, each an executable), and the documentation's links resolve:
-        // checked here.
-        .testTarget(name: "EaselDocumentationTests"),
+        // (compiled with the package, each an executable), the documentation's links resolve,
+        // and the deployment files (Dockerfile, runtime packages) agree with what `easel doctor`
+        // checks: checked here.
+        .testTarget(name: "EaselDocumentationTests", dependencies: ["EaselCairo", "EaselTestSupport"]),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
