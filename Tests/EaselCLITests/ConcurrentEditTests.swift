@@ -1,7 +1,6 @@
 import Testing
 import Foundation
 import EaselDocuments
-import EaselEditing
 import EaselTestSupport
 
 /// Two easel processes editing one document never corrupt it or lose an edit: each edit
@@ -56,21 +55,6 @@ struct ConcurrentEditTests {
         try s.ok(["info", "d.drawing"])
         try s.ok(["validate", "d.drawing"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.path) == ["d.drawing"])
-    }
-
-    /// The library's compare-before-save guard, for writers that do not take the lock.
-    /// (In process; it belongs with EaselEditingTests once the editing rewrite has landed.)
-    @Test func aWriterOutsideEaselIsNoticedBeforeSaving() throws {
-        let s = CLIScratch()
-        try s.drawing("d.drawing", 800, 600)
-        var editor = try DocumentEditor(
-            opening: s.folder.file("d.drawing"), stateFolder: s.state.url.appendingPathComponent("easel"))
-        _ = try editor.add(ElementRequest(kind: "ellipse", documentName: "d.drawing"))
-        try s.drawing("d.drawing", 800, 600, background: .black)
-        #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
-        #expect(
-            try drawing(s).background == .black,
-            "the other writer's version is kept")
     }
 }
 

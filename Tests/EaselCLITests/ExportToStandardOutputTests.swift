@@ -8,37 +8,6 @@ import Testing
 /// several documents, a usage error says what to give.
 @Suite("Export without --out")
 struct ExportToStandardOutputTests {
-    /// Runs `easel ARGUMENTS` with standard output (and error) on a pseudo-terminal, as at a
-    /// prompt; returns its exit status and what the terminal showed.
-    static func onTerminal(_ s: CLIScratch, _ arguments: [String]) throws -> (status: Int32, shown: String) {
-        let script = """
-            import os, pty, select, sys, time
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], sys.argv[1:])
-            shown = b""
-            deadline = time.time() + 60
-            while time.time() < deadline:
-                ready, _, _ = select.select([fd], [], [], 0.2)
-                if not ready:
-                    continue
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.write(shown.decode(errors="replace"))
-            sys.exit(os.waitstatus_to_exitcode(status))
-            """
-        let result = try ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, s.easel.path] + arguments,
-            environment: s.environment, currentDirectory: s.folder.url)
-        return (result.status, result.stdout)
-    }
-
     @Test func oneDocumentGoesToAPipeAsTheFileWouldHoldIt() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing", "--size", "120x80", "--background", "gold"])
@@ -76,7 +45,8 @@ struct ExportToStandardOutputTests {
     @Test func onATerminalItSaysToGiveOutOrRedirect() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing", "--size", "20x20"])
-        let (status, shown) = try Self.onTerminal(s, ["export", "d.drawing"])
+        guard let terminal = try s.onTerminal(["export", "d.drawing"]) else { return }
+        let (status, shown) = (terminal.status, terminal.stdout)
         #expect(status == 64, "\(shown)")
         #expect(shown.contains("easel: error: give --out FILE (or -o), or redirect standard output"), "\(shown)")
         #expect(shown.contains("easel export d.drawing > d.png"), "the redirect to type: \(shown)")

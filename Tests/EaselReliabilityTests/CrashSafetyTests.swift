@@ -15,26 +15,26 @@ struct CrashSafetyTests {
 
     /// Starts `easel arguments` and kills it `delay` seconds later, unless it ended before;
     /// true when it was still running.
-    func runAndKill(_ easel: EaselProcess, _ arguments: [String], after delay: Double) async throws -> Bool {
+    func runAndKill(_ easel: EaselScratch, _ arguments: [String], after delay: Double) async throws -> Bool {
         !(await (try easel.launch(arguments)).exited(within: delay))
     }
 
     /// How long `easel arguments` takes, run to its end.
-    func duration(_ easel: EaselProcess, _ arguments: [String]) throws -> Double {
+    func duration(_ easel: EaselScratch, _ arguments: [String]) throws -> Double {
         let started = Date()
         let result = try easel.run(arguments)
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return Date().timeIntervalSince(started)
     }
 
-    func graphics(_ easel: EaselProcess) throws -> Int {
+    func graphics(_ easel: EaselScratch) throws -> Int {
         var warnings: [DocumentWarning] = []
         let bytes = Array(try Data(contentsOf: easel.folder.file("d.drawing")))
         return try Drawing(decoding: bytes, file: "d.drawing", warnings: &warnings).graphics.count
     }
 
     @Test func aDocumentKilledWhileSavingIsTheOldOrTheNewVersion() async throws {
-        let easel = EaselProcess()
+        let easel = EaselScratch()
         try easel.folder.write(DrawingEncoder.encode(Drawing()), to: "d.drawing")
         // Kill times spread over one whole run, so that every stage (start, read, edit,
         // write, flush, rename, history) is hit in some trial.
@@ -66,7 +66,7 @@ struct CrashSafetyTests {
     }
 
     @Test func anExportKilledAnywhereLeavesNoHalfFileAndTheNextRunCompletes() async throws {
-        let easel = EaselProcess()
+        let easel = EaselScratch()
         let card = try CardEncoder.encode(Card(textElements: [TextElement(text: "crash")]), file: "c")
         for i in 0..<40 { try easel.folder.write(card, to: "Docs/\(i % 4)/card-\(i).rwcard") }
         let export = ["export", "Docs", "--out", "Out", "--jobs", "2", "--scale", "0.5"]
@@ -103,7 +103,7 @@ struct CrashSafetyTests {
     }
 
     @Test func theNextRunPicksUpWhereAKilledOneStopped() async throws {
-        let easel = EaselProcess()
+        let easel = EaselScratch()
         let card = try CardEncoder.encode(Card(textElements: [TextElement(text: "resume")]), file: "c")
         for i in 0..<60 { try easel.folder.write(card, to: "Docs/card-\(i).rwcard") }
         // Killed once some documents are done, however fast the machine.

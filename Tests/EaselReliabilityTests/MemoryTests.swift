@@ -12,7 +12,7 @@ struct MemoryTests {
 
     /// The peak memory, in MiB, of exporting `count` copies of the postcard sample with its images.
     func peakMiB(copies count: Int) throws -> Int {
-        let easel = EaselProcess()
+        let easel = EaselScratch()
         try FileManager.default.createDirectory(at: easel.folder.file("in"), withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where !name.contains(".") {
             try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: easel.folder.file("in/" + name))
