@@ -184,13 +184,17 @@ let package = Package(
         .executableTarget(name: "easel-fuzz-zip", dependencies: ["EaselFuzzProperties"], path: "Fuzz/easel-fuzz-zip"),
 
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
-        // a subprocess runner.
-        .target(name: "EaselTestSupport", dependencies: ["EaselCairo"], path: "Tests/EaselTestSupport"),
+        // a subprocess runner, easel run in a scratch folder, waits on conditions.
+        .target(
+            name: "EaselTestSupport", dependencies: ["EaselCairo", "EaselDocuments", "EaselGeometry"],
+            path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport", "CEaselSystem"]),
         // The Swift samples of README.md, docs/ and the DocC catalogs are parts of Snippets/
-        // (compiled with the package, each an executable), and the documentation's links resolve:
-        // checked here.
-        .testTarget(name: "EaselDocumentationTests"),
+        // (compiled with the package, each an executable), the documentation's links resolve,
+        // docs/cli.md's walkthrough runs, and the deployment files (Dockerfile, runtime
+        // packages) agree with what `easel doctor` checks: checked here.
+        .testTarget(
+            name: "EaselDocumentationTests", dependencies: ["EaselCairo", "EaselGoldenTesting", "EaselTestSupport"]),
         .testTarget(name: "EaselGeometryTests", dependencies: ["EaselGeometry"]),
         .testTarget(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
@@ -212,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "EaselBatchTests",
             dependencies: [
-                "EaselBatch", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
+                "EaselBatch", "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselTestSupport",
             ]),
         .testTarget(
             name: "EaselGoldenTests",

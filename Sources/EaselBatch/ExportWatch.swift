@@ -4,12 +4,14 @@ import Foundation
 
 /// `easel export --watch`: exports again whenever a document, or an image one uses, changes
 /// (inotify, never through a link), debounced by a quarter second of quiet, until SIGINT or
-/// SIGTERM, or until a watched folder is removed and does not come back.
+/// SIGTERM (or the caller's flag), or until a watched folder is removed and does not come back.
 public struct ExportWatch {
     /// Why a watch ended.
     public enum Ending: Equatable, Sendable {
         /// SIGINT or SIGTERM (the signal's number).
         case signal(Int32)
+        /// The flag the caller gave was set.
+        case stopped
         /// A watched folder was removed and no folder came back in its place: what happened.
         case folderGone(String)
     }
@@ -41,29 +43,36 @@ public struct ExportWatch {
     /// Watches the folders `inputs` need, leaving out changes to `ignoring` (Easel's own
     /// outputs: a folder and everything below it, or a file), and runs `export` after each
     /// burst of changes. `warn` receives the watcher's warnings (a folder limit reached),
-    /// `started` the number of folders watched once the watch is set up. Returns why it
-    /// ended; throws when the folders cannot be watched at all.
+    /// `started` the number of folders watched once the watch is set up. It stops on SIGINT
+    /// or SIGTERM, or, when `stop` is given, once that flag is set instead (a program that
+    /// watches alongside other work, such as a test, keeps its own signal handling). Returns
+    /// why it ended; throws when the folders cannot be watched at all.
     public static func run(
-        inputs: [URL], ignoring: [String], warn: @escaping (String) -> Void, started: (Int) -> Void,
-        export: Export
+        inputs: [URL], ignoring: [String], stop: CancellationFlag? = nil, warn: @escaping (String) -> Void,
+        started: (Int) -> Void, export: Export
     ) throws -> Ending {
         let ignored = ignoring.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         // Before anything else: a signal in the first moments of the watch stops it too.
-        let signals = SignalWatcher { _ in }
-        defer { signals.stop() }
+        let signals = stop == nil ? SignalWatcher { _ in } : nil
+        defer { signals?.stop() }
+        // Why to stop now, if a signal came or the flag was set.
+        func ending() -> Ending? {
+            if let signal = signals?.caught { return .signal(signal) }
+            return stop?.isCancelled == true ? .stopped : nil
+        }
         let watcher = try FolderWatcher(roots: roots(for: inputs), warn: warn) { path in
             ignored.contains { path == $0 || path.hasPrefix($0 + "/") }
         }
         started(watcher.folderCount)
         while true {
-            if let signal = signals.caught { return .signal(signal) }
+            if let ending = ending() { return ending }
             let changed = watcher.changes(timeout: 0.2)
             if let failure = watcher.failure { return .folderGone("\(failure)") }
             guard !changed.isEmpty else { continue }
             // An editor's save is several events: wait for a quarter second of quiet.
-            while signals.caught == nil, !watcher.changes(timeout: 0.25).isEmpty {}
-            if let signal = signals.caught { return .signal(signal) }
-            guard export() else { return .signal(signals.caught ?? SIGINT) }
+            while ending() == nil, !watcher.changes(timeout: 0.25).isEmpty {}
+            if let ending = ending() { return ending }
+            guard export() else { return ending() ?? .signal(SIGINT) }
         }
     }
 }

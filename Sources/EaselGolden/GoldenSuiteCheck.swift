@@ -41,11 +41,22 @@ extension GoldenSuite {
         options: RenderOptions? = nil, tolerance: Tolerance? = nil, report: URL? = nil, jobs: Int = 1,
         spelling: Tolerance.Spelling = .swift
     ) throws(BatchError) -> GoldenSuiteRun {
+        try check(
+            options: options, tolerance: tolerance, report: report, jobs: jobs, spelling: spelling,
+            temporaryParent: FileManager.default.temporaryDirectory)
+    }
+
+    /// `check`, with a run's artifacts (when no report keeps them) in a folder made in
+    /// `temporaryParent`: a test sees there that none is left behind.
+    func check(
+        options: RenderOptions?, tolerance: Tolerance?, report: URL?, jobs: Int, spelling: Tolerance.Spelling,
+        temporaryParent: URL
+    ) throws(BatchError) -> GoldenSuiteRun {
         let settings: GoldenSettings?
         do { settings = try self.settings() } catch { throw BatchError(message: error.description) }
         let options = options ?? settings?.render ?? RenderOptions()
         let tolerance = tolerance ?? settings?.tolerance ?? .default
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("easel-golden-\(UUID().uuidString)")
+        let temporary = temporaryParent.appendingPathComponent("easel-golden-\(UUID().uuidString)")
         defer { if report == nil { try? FileManager.default.removeItem(at: temporary) } }
         let artifacts = report?.appendingPathComponent("artifacts") ?? temporary
         // An earlier report in the folder goes first: a run stopped half way must not leave

@@ -6,9 +6,8 @@ import Foundation
 import Testing
 
 /// What a folder export says and writes about itself, as library values the CLI only
-/// prints: the NDJSON events, the one-line summary, where a report may go, and which
-/// folders a watch needs.
-@Suite("Batch reporting and watching, as library values")
+/// prints: the NDJSON events, the one-line summary, and where a report may go.
+@Suite("Batch reporting, as library values")
 struct BatchReportingTests {
     let folder = TemporaryFolder()
 
@@ -56,16 +55,5 @@ struct BatchReportingTests {
         for path in [document.path, other.path, folder.file("missing/report.json").path] {
             #expect(throws: DocumentError.self, "\(path)") { try BatchReport.checkDestination(path) }
         }
-    }
-
-    @Test func aWatchWatchesADocumentsFolderAndAFolderOfDocumentsRecursively() throws {
-        let document = try folder.write("{}", to: "cards/a.rwcard")
-        try FileManager.default.createDirectory(at: folder.file("drawings"), withIntermediateDirectories: true)
-        let roots = ExportWatch.roots(for: [document, folder.file("drawings")])
-        #expect(
-            roots.map(\.path) == [
-                folder.file("cards").standardizedFileURL.path, folder.file("drawings").standardizedFileURL.path,
-            ])
-        #expect(roots.map(\.recursive) == [false, true])
     }
 }

@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselTestSupport
 import Foundation
 import Testing
@@ -7,37 +8,6 @@ import Testing
 /// several documents, a usage error says what to give.
 @Suite("Export without --out")
 struct ExportToStandardOutputTests {
-    /// Runs `easel ARGUMENTS` with standard output (and error) on a pseudo-terminal, as at a
-    /// prompt; returns its exit status and what the terminal showed.
-    static func onTerminal(_ s: CLIScratch, _ arguments: [String]) throws -> (status: Int32, shown: String) {
-        let script = """
-            import os, pty, select, sys, time
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], sys.argv[1:])
-            shown = b""
-            deadline = time.time() + 60
-            while time.time() < deadline:
-                ready, _, _ = select.select([fd], [], [], 0.2)
-                if not ready:
-                    continue
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.write(shown.decode(errors="replace"))
-            sys.exit(os.waitstatus_to_exitcode(status))
-            """
-        let result = try ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, s.easel.path] + arguments,
-            environment: s.environment, currentDirectory: s.folder.url)
-        return (result.status, result.stdout)
-    }
-
     @Test func oneDocumentGoesToAPipeAsTheFileWouldHoldIt() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing", "--size", "120x80", "--background", "gold"])
@@ -51,10 +21,32 @@ struct ExportToStandardOutputTests {
         #expect(svg.status == 0 && svg.stdout.hasPrefix("<?xml"), "\(svg.stderr)")
     }
 
+    @Test func aDocumentFromStandardInputTakesItsImagesFromBase() throws {
+        let s = CLIScratch()
+        try s.drawing("d.drawing", 40, 30)
+        let shell = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" export d.drawing --out - > piped.png", s.easel.path],
+            environment: s.environment, currentDirectory: s.folder.url)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(try s.image("piped.png").width == 40)
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("-").path), "- is not a file name")
+        try s.folder.write(try PNGEncoder.encode(try RasterImage(width: 8, height: 8)), to: "photos/IMG")
+        let card = """
+            {"id":"00000000-0000-4000-8000-000000000001","backgroundColor":[1,1,1,1],"textElements":[],
+             "imageElements":[{"transform":{"size":[400,400],"rotation":{"degrees":0},"offset":[0,0]},"imageFilename":"IMG"}]}
+            """
+        let fromStdin = try s.run(["export", "-", "--base", "photos", "--out", "card.png"], stdin: card)
+        #expect(fromStdin.status == 0 && !fromStdin.stderr.contains("warning"), "\(fromStdin.stderr)")
+        #expect(try s.image("card.png").width == 1300)
+        let svg = try s.run(["export", "-", "--out", "-", "--format", "svg"], stdin: card)
+        #expect(svg.stdout.hasPrefix("<?xml") && svg.stderr.contains("image file \"IMG\" is missing"), "no --base: \(svg.stderr)")
+    }
+
     @Test func onATerminalItSaysToGiveOutOrRedirect() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing", "--size", "20x20"])
-        let (status, shown) = try Self.onTerminal(s, ["export", "d.drawing"])
+        guard let terminal = try s.onTerminal(["export", "d.drawing"]) else { return }
+        let (status, shown) = (terminal.status, terminal.stdout)
         #expect(status == 64, "\(shown)")
         #expect(shown.contains("easel: error: give --out FILE (or -o), or redirect standard output"), "\(shown)")
         #expect(shown.contains("easel export d.drawing > d.png"), "the redirect to type: \(shown)")

@@ -9,21 +9,18 @@ import Testing
 struct ServeStartLineTests {
     /// Runs `easel serve docs --port 0 EXTRA`, asks for /healthz once it listens, stops it
     /// with SIGTERM and returns everything it wrote on stderr.
-    static func startAndStop(_ s: CLIScratch, _ extra: [String] = []) throws -> String {
-        try FileManager.default.createDirectory(at: s.folder.file("docs"), withIntermediateDirectories: true)
-        let (process, port, errors, said) = try ServeCommandTests.start(s, extra)
-        defer { if process.isRunning { process.terminate() } }
-        var text = said
-        #expect(try RawHTTP.request(port: port, method: "GET", path: "/healthz").status == 200)
-        kill(process.processIdentifier, SIGTERM)
-        text += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
+    static func startAndStop(_ s: CLIScratch, _ extra: [String] = []) async throws -> String {
+        let served = try await ServeCommandTests.serve(s, extra, samples: false)
+        let port = served.port
+        #expect(try await offThread { try RawHTTP.request(port: port, method: "GET", path: "/healthz") }.status == 200)
+        served.process.send(SIGTERM)
+        #expect(await served.process.process.exited() == 0, "SIGTERM ends it gracefully")
+        return served.process.log
     }
 
-    @Test func oneLineWithTheURLToOpen() throws {
+    @Test func oneLineWithTheURLToOpen() async throws {
         let s = CLIScratch()
-        let said = try Self.startAndStop(s)
+        let said = try await Self.startAndStop(s)
         let lines = said.split(separator: "\n").map(String.init)
         let start = lines.filter { $0.contains("serving") || $0.contains("listening") || $0.contains("started") }
         #expect(start.count == 1, "one start line: \(said)")
@@ -35,10 +32,10 @@ struct ServeStartLineTests {
         #expect(!said.contains("Authorization"), "no token, no hint: \(said)")
     }
 
-    @Test func aTokenComesWithTheHintHowToPassIt() throws {
+    @Test func aTokenComesWithTheHintHowToPassIt() async throws {
         let s = CLIScratch()
         try s.folder.write("0123456789abcdef0123456789abcdef\n", to: "token.txt")
-        let said = try Self.startAndStop(s, ["--token-file", "token.txt"])
+        let said = try await Self.startAndStop(s, ["--token-file", "token.txt"])
         let lines = said.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains("serving") }.count == 1, "\(said)")
         #expect(

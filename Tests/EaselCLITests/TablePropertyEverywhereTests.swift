@@ -1,5 +1,6 @@
 import EaselTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// A property defined only in the element property table — the drop shadow's blur — is an
@@ -25,11 +26,11 @@ struct TablePropertyEverywhereTests {
         let usage = try s.run(["set", "docs/d.drawing", "0", "--shadow-blur", "-1"])
         #expect(usage.status == 64 && usage.stderr.contains("--shadow-blur -1: the shadow blur must be from 0 to 1000, not -1"))
 
-        let started = try ServeCommandTests.start(s)
-        defer { started.process.terminate() }
+        let served = try await ServeCommandTests.serve(s, samples: false)
+        defer { _ = served.process.sendIfRunning(SIGTERM) }
         let refused = try await offThread {
             try RawHTTP.request(
-                port: started.port, method: "POST", path: "/api/documents/d.drawing/edits",
+                port: served.port, method: "POST", path: "/api/documents/d.drawing/edits",
                 headers: ["Content-Type": "application/json"],
                 body: Array(#"{"operations":[{"verb":"set","index":0,"shadowBlur":-1}]}"#.utf8))
         }
@@ -37,7 +38,7 @@ struct TablePropertyEverywhereTests {
         let problem = try JSONSerialization.jsonObject(with: Data(refused.body)) as? [String: Any]
         #expect(problem?["keyPath"] as? String == "operations[0].shadowBlur", "\(refused.text)")
         #expect((problem?["detail"] as? String)?.contains("the shadow blur must be from 0 to 1000, not -1") == true)
-        let schema = try await offThread { try RawHTTP.request(port: started.port, method: "GET", path: "/api/schema") }
+        let schema = try await offThread { try RawHTTP.request(port: served.port, method: "GET", path: "/api/schema") }
         let properties = try #require(
             (try JSONSerialization.jsonObject(with: Data(schema.body)) as? [String: Any])?["properties"] as? [[String: Any]])
         let blur = try #require(properties.first { $0["key"] as? String == "shadowBlur" })

@@ -285,8 +285,9 @@ struct GoldenVerifierTests {
         let image = try ComparatorTests.base()
         _ = verifier(goldens, .missing).verify(image, named: "S/g")
         let before = try Data(contentsOf: goldens.file("S/g.png"))
-        let modified = try FileManager.default.attributesOfItem(atPath: goldens.file("S/g.png").path)[.modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 0.01)
+        // Dated in the past, so that a rewrite shows however soon it comes.
+        let modified = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: goldens.file("S/g.png").path)
         #expect(verifier(goldens, .all).verify(image, named: "S/g").passed, "identical: left alone, passes")
         #expect(
             try FileManager.default.attributesOfItem(atPath: goldens.file("S/g.png").path)[.modificationDate] as? Date == modified
@@ -316,6 +317,7 @@ struct GoldenVerifierTests {
         // In the difference panel the block is green (more ink: black over white)...
         let panelLeft = 8 + 100 + 8, panelTop = 22 + 8
         #expect(composite.pixel(x: panelLeft + 25, y: panelTop + 65) == RGBA8(r: 0, g: 170, b: 60, a: 255))
+        #expect(composite.pixel(x: panelLeft + 5, y: panelTop + 75).r > 230, "unchanged white is faded, not coloured")
         // ...and its cluster is boxed in blue just outside it.
         let boxPixel = composite.pixel(x: panelLeft + 25, y: panelTop + 58)
         #expect(boxPixel.b > 200 && boxPixel.r < 100, "\(boxPixel)")

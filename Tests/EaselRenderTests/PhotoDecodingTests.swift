@@ -129,7 +129,7 @@ struct SharedImageCacheTests {
         let first = try #require(Self.pixels(ImageLoader().load(url)))
         let second = try #require(Self.pixels(ImageLoader().load(url)))
         #expect(first === second, "decoded once, shared")
-        Thread.sleep(forTimeInterval: 0.01)
+        try waitForTheNextFileTime(after: url)
         try folder.write(try PNGEncoder.encode(try RasterImage(width: 41, height: 30)), to: "LOGO")
         let changed = try #require(Self.pixels(ImageLoader().load(url)))
         #expect(changed !== first && changed.width == 41, "a changed file is decoded again")
@@ -156,14 +156,26 @@ struct SharedImageCacheTests {
         #expect(try #require(Self.pixels(ImageLoader().load(a))) === (try #require(Self.pixels(ImageLoader().load(b)))))
     }
 
+    /// Waits (5 s at most, where there is only one thread to come) until `counter` reaches
+    /// `value`: a bounded wait on a state.
+    static func wait(until counter: Locked<Int>, reaches value: Int) {
+        let deadline = Date().addingTimeInterval(5)
+        while counter.withLock({ $0 }) < value, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.001)  // the polling interval of a bounded wait
+        }
+    }
+
     @Test func rendersAskingAtOnceShareOneDecoding() throws {
         let cache = SharedImageCache(maxBytes: 1 << 20)
         let png = try PNGEncoder.encode(try RasterImage(width: 50, height: 40))
         let buffers = Locked<[ObjectIdentifier]>([])
+        let arrived = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            arrived.withLock { $0 += 1 }
             let image = cache.image(for: "one key") {
-                // The first decoder is slow: everyone else arrives meanwhile, and waits.
-                Thread.sleep(forTimeInterval: 0.1)
+                // The first decoder goes on once another render has come for the image: it
+                // waits for this decoding rather than starting its own.
+                Self.wait(until: arrived, reaches: 2)
                 return try! ImageDecoder.decodePixels(png)
             }
             buffers.withLock { $0.append(ObjectIdentifier(image)) }
@@ -172,10 +184,12 @@ struct SharedImageCacheTests {
         #expect(Set(buffers.withLock { $0 }).count == 1, "one buffer for every render")
         // A failing decoding leaves the others to try for themselves: every one fails.
         let failures = Locked(0)
+        let tried = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            tried.withLock { $0 += 1 }
             do {
                 _ = try cache.image(for: "broken") { () throws -> PixelBuffer in
-                    Thread.sleep(forTimeInterval: 0.02)
+                    Self.wait(until: tried, reaches: 2)
                     throw PNGError.notPNG("not a PNG")
                 }
             } catch { failures.withLock { $0 += 1 } }

@@ -12,6 +12,9 @@ import Testing
 @Suite("easel serve: replicas and the CLI editing one document")
 struct ReplicaEditingTests {
     static let document = "shared.drawing"
+    /// Each client's edits: enough for hundreds of contended attempts (every save rewrites a
+    /// document that grows with each edit, so 50 each took 40 s of the suite's time).
+    static let editsPerClient = 15
 
     struct Outcome: Sendable {
         var names: [String] = []
@@ -69,29 +72,35 @@ struct ReplicaEditingTests {
         }
         let initial = DocumentServiceRevision.of(Array(try Data(contentsOf: url)))
         let cliState = TemporaryFolder("easel-state-cli")
-        // The CLI adds its own rectangles meanwhile, with a third state folder.
-        let cli = Task.detached { () throws -> [String] in
-            var added: [String] = []
-            for index in 0..<20 {
-                let name = "cli-\(index)"
-                let result = try ProcessRunner.run(
-                    ProcessRunner.easelExecutable,
-                    ["add", url.path, "rect", "--at", "20,20", "--size", "3x3", "--name", name],
-                    environment: ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": cliState.url.path]) { $1 })
-                if result.status == 0 { added.append(name) }
+        // The CLI adds its own rectangles meanwhile, with a third state folder (on a thread of
+        // its own: waiting for a process must not hold one of Swift concurrency's threads).
+        let cli = Task {
+            try await offThread { () throws -> [String] in
+                var added: [String] = []
+                for index in 0..<8 {
+                    let name = "cli-\(index)"
+                    let result = try ProcessRunner.run(
+                        ProcessRunner.easelExecutable,
+                        ["add", url.path, "rect", "--at", "20,20", "--size", "3x3", "--name", name],
+                        environment: ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": cliState.url.path]) { $1 })
+                    if result.status == 0 { added.append(name) }
+                }
+                return added
             }
-            return added
         }
         let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+            // Eight clients on one document: most attempts meet another's newer revision.
             for id in 0..<8 {
-                group.addTask { try await Self.client(id, count: 50, replicas: [first, second], initial: initial) }
+                group.addTask {
+                    try await Self.client(id, count: Self.editsPerClient, replicas: [first, second], initial: initial)
+                }
             }
             return try await group.reduce(into: [Outcome]()) { $0.append($1) }
         }
         let cliAdded = try await cli.value
         for outcome in outcomes { #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(3))") }
         let answered = outcomes.flatMap(\.names)
-        #expect(answered.count == 8 * 50, "every client made its 50 edits")
+        #expect(answered.count == 8 * Self.editsPerClient, "every client made its edits")
         #expect(!cliAdded.isEmpty, "the CLI's edits went in among them")
 
         let drawing = try #require(try DocumentRegistry.standard.open(url).document as? Drawing)

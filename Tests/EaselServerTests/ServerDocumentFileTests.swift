@@ -104,6 +104,13 @@ struct ServerDocumentFileTests {
         #expect(FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.card).path))
     }
 
+    /// How many descriptors this process holds open on `file`.
+    static func descriptors(on file: URL) -> Int {
+        let target = file.resolvingSymlinksInPath().path
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return open.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == target }.count
+    }
+
     @Test func aDeleteWaitsForAnEditInFlightAndNoEditBringsTheDocumentBack() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
@@ -111,7 +118,10 @@ struct ServerDocumentFileTests {
         // An editor holds the document (the CLI's `easel edit`, or an HTTP edit mid-way).
         var editor = try DocumentEditor(opening: url, stateFolder: server.stateFolder)
         let deletion = Task { try await server.request("DELETE", "/api/documents/\(ServerFixtures.card)") }
-        try await Task.sleep(for: .milliseconds(500))
+        // The delete is waiting once it holds the lock file open too (the server runs in this
+        // process), beside the editor's descriptor: a state, not a time.
+        let lockFile = url.deletingLastPathComponent().appendingPathComponent(".easel.lock")
+        #expect(await eventually { Self.descriptors(on: lockFile) >= 2 }, "the delete waits for the lock")
         try editor.perform { try $0.move(0, by: Point(x: 7, y: 0)) }
         try editor.save()
         let saved = try [UInt8](Data(contentsOf: url))

@@ -209,9 +209,10 @@ struct ServerHostileTests {
         // The one worker is free again soon after (the slow render stopped at its deadline,
         // instead of drawing on for many seconds): a small render is served.
         var status = 0
-        for _ in 0..<8 where status != 200 {
-            try await Task.sleep(for: .milliseconds(500))
+        let deadline = Date().addingTimeInterval(4)
+        while status != 200, Date() < deadline {
             status = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=100").status
+            if status != 200 { try await Task.sleep(for: .milliseconds(50)) }  // the polling interval
         }
         #expect(status == 200)
     }

@@ -150,9 +150,10 @@ struct ServerRenderIdentityTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         // Change events watch the folder moved aside: readiness says so, within seconds.
         var status = 200
-        for _ in 0..<50 where status == 200 {
-            try await Task.sleep(for: .milliseconds(100))
+        let deadline = Date().addingTimeInterval(5)
+        while status == 200, Date() < deadline {
             status = try await server.request("GET", "/readyz").status
+            if status == 200 { try await Task.sleep(for: .milliseconds(20)) }  // the polling interval
         }
         let replaced = try await server.request("GET", "/readyz")
         #expect(replaced.status == 503)
@@ -160,9 +161,10 @@ struct ServerRenderIdentityTests {
         // Put back, it is ready again.
         try FileManager.default.removeItem(at: folder)
         try FileManager.default.moveItem(at: aside, to: folder)
-        for _ in 0..<50 where status != 200 {
-            try await Task.sleep(for: .milliseconds(100))
+        let back = Date().addingTimeInterval(5)
+        while status != 200, Date() < back {
             status = try await server.request("GET", "/readyz").status
+            if status != 200 { try await Task.sleep(for: .milliseconds(20)) }  // the polling interval
         }
         #expect(status == 200)
     }

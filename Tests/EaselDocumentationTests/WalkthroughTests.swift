@@ -1,11 +1,11 @@
 import Testing
 import Foundation
-import EaselRender
 import EaselCairo
 import EaselTestSupport
 import EaselGoldenTesting
 
-/// Runs the walkthrough of docs/cli.md exactly as written, so the page stays true.
+/// Runs the walkthrough of docs/cli.md exactly as written, with the built `easel`, so the
+/// page stays true.
 @Suite("Documented CLI walkthrough")
 struct WalkthroughTests {
     static func walkthroughLines() throws -> [String] {
@@ -17,7 +17,7 @@ struct WalkthroughTests {
     }
 
     @Test func everyLineRunsAndTheExportsMatchTheirGoldens() throws {
-        let scratch = CLIScratch()
+        let scratch = EaselScratch()
         let lines = try Self.walkthroughLines()
         #expect(lines.count >= 10)
         for line in lines {

@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselTestSupport
 import Foundation
 import Testing
@@ -47,10 +48,8 @@ struct DeploymentFilesTests {
 
     @Test func theRuntimeListIsWhatEaselDoctorChecksPlusTheLinkedLibraries() throws {
         let listed = try Self.runtimePackages()
-        let doctor = try CLIScratch().run(["doctor", "--json"])
-        struct Check: Decodable { var debianPackage: String }
-        struct Output: Decodable { var checks: [Check] }
-        let checked = Set(try JSONDecoder().decode(Output.self, from: Data(doctor.stdout.utf8)).checks.map(\.debianPackage))
+        // What `easel doctor` checks and lists (`doctor --json` prints these items).
+        let checked = Set(SystemCheck.run().items.map(\.debianPackage))
         #expect(
             checked.subtracting(listed).isEmpty, "easel doctor checks packages the list lacks: \(checked.subtracting(listed))")
         // Linked ones (easel does not start without them, so doctor could not report them)
