@@ -110,40 +110,29 @@ struct InteractiveEditTests {
         return (process, input)
     }
 
-    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
-
-    @Test func anIdleSessionAutosaves() throws {
+    @Test func anIdleSessionAutosaves() async throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         let (process, input) = try startSession(s, autosave: "0.3")
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
         input.fileHandleForWriting.write(Data("add octagon\n".utf8))
-        let saved = try waitUntil(seconds: 10) { try drawing(at: s.folder.file("d.drawing")).graphics.count == 1 }
+        let saved = try await eventually(within: 10) { try drawing(at: s.folder.file("d.drawing")).graphics.count == 1 }
         #expect(saved, "the edit was saved while the session was still open")
         #expect(process.isRunning)
+        process.terminate()
+        _ = try await offThread { process.waitUntilExit() }
     }
 
-    @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) throws {
+    @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) async throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         let output = LineCounter()
         let (process, input) = try startSession(s, autosave: "3600", output: output.pipe)
         input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
         // Both applied (each says so as it is; the signal handlers come first), however slowly it started.
-        #expect(waitUntil(seconds: 60) { output.count >= 2 }, "\(output.text)")
+        #expect(await eventually(within: 60) { output.count >= 2 }, "\(output.text)")
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty, "not saved yet: the autosave delay is an hour")
         kill(process.processIdentifier, signalNumber)
-        process.waitUntilExit()
+        _ = try await offThread { process.waitUntilExit() }
         #expect(process.terminationStatus == 128 + signalNumber)
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 2)
     }
@@ -167,7 +156,7 @@ struct InteractiveEditTests {
         #expect(result.stderr.contains("an input line is longer than 65536 bytes"), "\(result.stderr)")
     }
 
-    @Test func aSignalIsHonouredBetweenQueuedCommands() throws {
+    @Test func aSignalIsHonouredBetweenQueuedCommands() async throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         let script = s.folder.file("many.txt")
@@ -182,13 +171,11 @@ struct InteractiveEditTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Under way (commands applied, each saying so), however slowly it started.
-        #expect(waitUntil(seconds: 60) { output.count >= 100 }, "\(output.text)")
+        #expect(await eventually(within: 60) { output.count >= 100 }, "\(output.text)")
         process.terminate()  // SIGTERM
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let stillRunning = process.isRunning
+        let stillRunning = await !eventually(within: 30) { !process.isRunning }
         if stillRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = try await offThread { process.waitUntilExit() }
         #expect(!stillRunning, "SIGTERM ends the session while commands are still queued")
         #expect(process.terminationStatus == 128 + SIGTERM)
         let saved = try drawing(at: s.folder.file("d.drawing")).graphics.count

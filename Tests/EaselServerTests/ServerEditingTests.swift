@@ -249,7 +249,7 @@ struct ServerEditingTests {
         var status = 0
         for attempt in 0..<100 where status != 200 {
             try Data("\(attempt)".utf8).write(to: server.folder.file("wake.txt"))
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))  // the polling interval: one change per look
             status = try await streamHead().hasPrefix("HTTP/1.1 200") ? 200 : 503
         }
         #expect(status == 200)
