@@ -185,13 +185,8 @@ struct ServerHostileTests {
     }
 
     @Test func aRenderPastItsTimeoutIsAnsweredAndStoppedAndFreesItsWorker() async throws {
-        // Within every budget, but slow to draw (quick to lower, which cannot be stopped):
-        // 3,000 wide strokes of stars of 200 points.
-        let star =
-            #"{"kind": "star", "points": 200, "innerRadiusRatio": 0.5, "transform": {"center": [400, 300], "size": [500, 500], "rotation": 0}, "stroke": {"color": [1, 0, 0, 1], "width": 10, "dash": [], "cap": "butt", "join": "miter"}, "opacity": 1}"#
-        let slow =
-            #"{"format": "org.easel.drawing", "version": 1, "canvas": {"size": [800, 600], "background": [1, 1, 1, 1]}, "graphics": ["#
-            + Array(repeating: star, count: 3000).joined(separator: ",") + "]}"
+        // Within every budget, but slow to draw (quick to lower, which cannot be stopped).
+        let slow = SlowDrawing.json
         let folder = try ServerFixtures.samples()
         try folder.write(slow, to: "slow.drawing")
         let server = try await LiveServer.start(folder) {
