@@ -128,6 +128,67 @@ def drag_handle(page, folder, handle, by, key):
     return before, card_json(folder)["imageElements"][0]["transform"][key]
 
 
+def card_element(folder, name, index):
+    return json.loads((folder / name).read_text())["imageElements"][index]
+
+
+def hands_and_status(page, base, folder, environment):
+    """Issue 39's first defects: the selected element is grabbed where others cover it, an
+    element wholly under another is reached by Alt-click or a second click, a refused edit
+    says Not saved with the server's message beside its control, and menus close."""
+    second = "1A2B3C4D-0000-4000-8000-000000000002.rwcard"
+    # Image 1 laid exactly over image 0: image 0 cannot be pressed except through image 1.
+    subprocess.run([str(EASEL), "set", str(folder / second), "1", "--at", "230,310"], env=environment, check=True,
+                   stdout=subprocess.DEVNULL)
+    page.goto(base + "#/edit/" + second)
+    page.wait_for_selector(".box[data-index='10']")
+    wait_for_rendering(page, revision(folder / second))
+    box = page.locator(".box[data-index='1']").bounding_box()
+    point = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*point)
+    check(page.get_attribute(".box.selected", "data-index") == "1", "a click selects the topmost element")
+    page.keyboard.down("Alt")
+    page.mouse.click(*point)
+    page.keyboard.up("Alt")
+    check(page.get_attribute(".box.selected", "data-index") == "0", "Alt-click selects the element beneath")
+    # A drag where image 1 covers it moves the selected image 0, not image 1.
+    before0, before1 = card_element(folder, second, 0), card_element(folder, second, 1)
+    drag(page, point, (point[0] + 40, point[1]))
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and card_element(folder, second, 0) == before0:
+        time.sleep(0.05)
+    check(card_element(folder, second, 0)["transform"]["offset"] != before0["transform"]["offset"]
+          and card_element(folder, second, 1) == before1, "a press inside the selected frame drags the selected element")
+    wait_for_rendering(page, revision(folder / second))
+    # A second click (no drag) on the selected element reaches the one beneath.
+    box = page.locator(".box[data-index='0']").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2 - 30, box["y"] + box["height"] / 2)
+    check(page.get_attribute(".box.selected", "data-index") == "1", "a click on the selected element selects the one beneath")
+
+    # A refused edit: Not saved, the server's message beside the Size control, the file as it was.
+    on_disk = (folder / second).read_bytes()
+    page.fill("[data-key='size'] input[aria-label='Size Width']", "-5")
+    page.locator("[data-key='size'] input[aria-label='Size Width']").dispatch_event("change")
+    page.wait_for_selector("#inspector .refusal", timeout=10000)
+    check(page.locator("#status").inner_text() == "Not saved", f"a refused edit says Not saved: {page.locator('#status').inner_text()}")
+    refusal = page.locator("#inspector .refusal")
+    check("width must be from 0" in refusal.inner_text(), f"the server's message is shown: {refusal.inner_text()}")
+    check(page.evaluate("() => document.querySelector('#inspector .refusal').previousElementSibling.dataset.key") == "size",
+          "the message sits beside the control that sent the value")
+    check((folder / second).read_bytes() == on_disk, "the refused edit changed nothing on disk")
+    page.screenshot(path=str(SCREENSHOTS / "editor-refused.png"))
+
+    # Menus close on Escape and on a press outside.
+    page.click("#export summary")
+    check(page.evaluate("() => document.getElementById('export').open"), "the Export menu opens")
+    page.keyboard.press("Escape")
+    check(not page.evaluate("() => document.getElementById('export').open"), "Escape closes the Export menu")
+    page.click("#settings summary")
+    page.mouse.click(5, 400)
+    check(not page.evaluate("() => document.getElementById('settings').open"), "a press outside closes the Settings menu")
+
+
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="easel-editor-") as scratch:
@@ -330,6 +391,7 @@ def main():
                 wait_for_rendering(page, revision(drawing))
                 page.screenshot(path=str(SCREENSHOTS / "editor-drawing-inspector.png"))
                 check(errors == [], f"no console errors in the drawing's inspector: {errors}")
+                hands_and_status(page, base, folder, environment)
                 browser.close()
         finally:
             server.terminate()

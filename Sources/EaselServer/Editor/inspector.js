@@ -197,7 +197,9 @@ export function renderInspector(panel, { description, element, schema, onChange 
       section = property.section;
       if (section !== 'frame') heading(SECTION_TITLES[section] || capitalised(section));
     }
-    panel.append(control(property, element[property.key], { isCard, palettes, set }));
+    const shown = control(property, element[property.key], { isCard, palettes, set });
+    shown.dataset.key = property.key;
+    panel.append(shown);
   }
   heading('Order');
   const order = document.createElement('div');

@@ -29,7 +29,7 @@ canvas.onLayout = () => selection.draw();
 const sync = new Sync({
   statusElement: $('status'),
   onSaved: (outcome, error) => {
-    if (error) { showError(error); reload(); return; }
+    if (error) { showRefusal(error); return; }
     updateHistoryButtons(buttons, outcome);
     reload(outcome.revision);
   },
@@ -72,6 +72,19 @@ function showInspector() {
     description: state.description, element: selection.selected ? { ...selection.selected } : null, schema: state.schema,
     onChange: (operations) => commit(operations),
   });
+}
+
+/** A refused edit: the server's message beside the control that sent it (its key path names
+ * the property), the picture and the inspector back to what the server holds. */
+async function showRefusal(error) {
+  await reload();
+  const key = (error.problem?.keyPath || '').split('.').pop();
+  const control = key && $('inspector').querySelector(`[data-key="${CSS.escape(key)}"]`);
+  const message = document.createElement('p');
+  message.className = 'refusal';
+  message.setAttribute('role', 'alert');
+  message.textContent = error.message;
+  if (control) control.after(message); else $('inspector').prepend(message);
 }
 
 function showError(error) {
@@ -185,6 +198,19 @@ $('setting-grid').addEventListener('change', () => { saveSettings({ grid: $('set
 $('setting-snap').addEventListener('change', () => saveSettings({ snap: $('setting-snap').checked }));
 $('setting-theme').addEventListener('change', () => saveSettings({ theme: $('setting-theme').value }));
 applyTheme();
+
+// The Export and Settings menus close on Escape and on a press outside them.
+const openMenus = () => document.querySelectorAll('details.menu[open]');
+document.addEventListener('pointerdown', (event) => {
+  for (const menu of openMenus()) if (!menu.contains(event.target)) menu.open = false;
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  for (const menu of openMenus()) {
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
+  }
+});
 
 $('new-card').addEventListener('click', async () => {
   try { const created = await api.create('card'); location.hash = `#/edit/${encodeURIComponent(created.path)}`; } catch (error) { showError(error); }

@@ -1,5 +1,6 @@
 // The interactive layer over the rendering: a box per element (in drawing order, the
-// topmost last), selection, and the gestures — drag to move, corner handles to resize
+// topmost last, the selected one above them all), selection (Alt-click or a click on the
+// selected element reaches the one beneath), and the gestures — drag to move, corner handles to resize
 // (Shift keeps the aspect ratio), the round handle to rotate (Shift: 15° steps), arrow
 // keys to nudge (Shift: 10 units), Delete to remove. During a gesture the element's pixels
 // follow the pointer at display rate (a piece of the current rendering); when it ends,
@@ -139,9 +140,28 @@ export class Selection {
     return layer;
   }
 
+  /** The element under `point` after `index`, going down the stack and round again: how an
+   * Alt-click, or a click on the selected element, reaches what lies beneath it. */
+  nextUnder(point, index) {
+    const under = [];
+    for (let i = this.elements.length - 1; i >= 0; i--) {
+      const { at: [cx, cy], size: [w, h], rotation = 0 } = this.elements[i];
+      const angle = (-rotation * Math.PI) / 180, dx = point.x - cx, dy = point.y - cy;
+      const x = dx * Math.cos(angle) - dy * Math.sin(angle), y = dx * Math.sin(angle) + dy * Math.cos(angle);
+      if (Math.abs(x) <= w / 2 && Math.abs(y) <= h / 2) under.push(i);
+    }
+    const position = under.indexOf(index);
+    return under.length ? under[(position + 1) % under.length] : index;
+  }
+
   startMove(event, index) {
     if (event.button !== 0) return;
     event.stopPropagation();
+    // The selected element's box is on top: a press inside its frame grabs it. A click that
+    // does not drag it (or an Alt-click anywhere) goes to the next element beneath.
+    const wasSelected = this.index === index;
+    const pressed = this.canvas.canvasPoint(event);
+    if (event.altKey) index = this.nextUnder(pressed, index);
     if (this.index !== index) this.select(index);
     this.overlay.querySelector(`.box[data-index="${index}"]`)?.focus({ preventScroll: true });
     const element = this.elements[index];
@@ -165,7 +185,13 @@ export class Selection {
       ghost.style.left = `${ghostLeft + (x - origin[0]) * this.canvas.scale}px`;
       ghost.style.top = `${ghostTop + (y - origin[1]) * this.canvas.scale}px`;
     }, () => {
-      if (!moved) return;
+      if (!moved) {
+        if (wasSelected && !event.altKey) {
+          const next = this.nextUnder(pressed, index);
+          if (next !== index) this.select(next);
+        }
+        return;
+      }
       const by = [round(element.at[0] - origin[0]), round(element.at[1] - origin[1])];
       this.onGesture([{ verb: 'move', index, by }], { ghost });
     });

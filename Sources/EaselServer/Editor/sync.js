@@ -1,6 +1,7 @@
 // Saving as the seeds describe: each gesture is one request (one undo step) sent when the
 // gesture ends, in order, each guarded by the revision the editor last saw. The indicator
-// says Saved, Saving, Offline or Conflict. A stale revision is never overwritten: the
+// says Saved, Saving, Offline, Conflict, or Not saved when the server refused the last edit
+// (its message is shown by `onSaved`); it says Saved only when the server said so. A stale revision is never overwritten: the
 // conflict dialog offers to reload, or to save the change as a copy. Leaving the page or
 // hiding the tab sends what is pending (keepalive requests outlive the page).
 
@@ -30,7 +31,7 @@ export class Sync {
   }
 
   setState(state) {
-    const words = { saved: 'Saved', saving: 'Saving…', offline: 'Offline', conflict: 'Conflict' };
+    const words = { saved: 'Saved', saving: 'Saving…', offline: 'Offline', conflict: 'Conflict', refused: 'Not saved' };
     this.state = state;
     this.status.textContent = words[state];
     this.status.dataset.state = state;
@@ -40,6 +41,7 @@ export class Sync {
   save(operations) {
     if (!operations.length || this.state === 'conflict') return;
     this.queue.push(operations);
+    this.refused = null;
     this.setState('saving');
     this.pump();
   }
@@ -65,12 +67,13 @@ export class Sync {
           continue;
         } else {
           this.queue.shift();
+          this.refused = error;
           this.onSaved(null, error);
         }
       }
     }
     this.sending = false;
-    if (!this.queue.length && this.state !== 'conflict') this.setState('saved');
+    if (!this.queue.length && this.state !== 'conflict') this.setState(this.refused ? 'refused' : 'saved');
   }
 
   /** Sends what is pending now (leaving the page, hiding the tab). */
