@@ -78,12 +78,14 @@ function showInspector() {
  * the property), the picture and the inspector back to what the server holds. */
 async function showRefusal(error) {
   await reload();
-  const key = (error.problem?.keyPath || '').split('.').pop();
+  const keyPath = error.problem?.keyPath || '';
+  const key = keyPath.split('.').pop();
   const control = key && $('inspector').querySelector(`[data-key="${CSS.escape(key)}"]`);
   const message = document.createElement('p');
   message.className = 'refusal';
   message.setAttribute('role', 'alert');
-  message.textContent = error.message;
+  // Beside its control, the message needs no key path of its own.
+  message.textContent = control ? error.message.replace(`request body: ${keyPath}: `, '') : error.message;
   if (control) control.after(message); else $('inspector').prepend(message);
 }
 

@@ -45,8 +45,9 @@ export class Selection {
 
   draw() {
     const scale = this.canvas.scale;
-    // Keyboard focus stays on the same element's box across redraws.
-    const focused = this.overlay.contains(document.activeElement) ? document.activeElement.dataset.index : undefined;
+    // Keyboard focus stays in the overlay across redraws, on the selected element's box
+    // (focusing another box would select that one).
+    const focused = this.overlay.contains(document.activeElement) ? (this.index ?? document.activeElement.dataset.index) : undefined;
     this.overlay.replaceChildren();
     this.elements.forEach((element, index) => {
       const box = document.createElement('div');
