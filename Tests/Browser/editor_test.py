@@ -188,6 +188,48 @@ def hands_and_status(page, base, folder, environment):
     page.mouse.click(5, 400)
     check(not page.evaluate("() => document.getElementById('settings').open"), "a press outside closes the Settings menu")
 
+    # "front" on a card's topmost image says why nothing moves (cards keep images under texts).
+    page.locator(".box[data-index='10']").click()
+    on_disk = (folder / second).read_bytes()
+    page.click("button[aria-label='Move front']")
+    note = page.locator("#inspector .note.order")
+    check(note.count() == 1 and "images under its texts" in note.inner_text(), "front on the top image says why")
+    check((folder / second).read_bytes() == on_disk, "and changes nothing")
+
+    # A new text lands at the middle of the view, sized for a word, and selected.
+    page.locator("#viewport").evaluate("(v) => { v.scrollTop = 0; }")
+    view = page.locator("#viewport").bounding_box()
+    page.click("button[aria-label='Add text']")
+    page.wait_for_selector(".box.selected[data-index='11']", timeout=10000)
+    added = json.loads((folder / second).read_text())["textElements"][-1]["transform"]
+    scale = stage_scale(page)
+    stage = page.locator("#stage").bounding_box()
+    expected = ((view["x"] + view["width"] / 2 - stage["x"]) / scale - 650, (view["y"] + view["height"] / 2 - stage["y"]) / scale - 1000)
+    check(abs(added["offset"][0] - expected[0]) < 2 and abs(added["offset"][1] - expected[1]) < 2 and added["size"] == [520, 260],
+          f"the new text is at the middle of the view, sized for a word, and selected: {added}, expected offset {expected}")
+
+    # The dark theme's fields are readable: dark background, light text.
+    page.click("#settings summary")
+    page.select_option("#setting-theme", "dark")
+    page.keyboard.press("Escape")
+    colours = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('#inspector input[type=number]'));
+        return [s.backgroundColor, s.color]; }""")
+    check(colours == ["rgb(44, 44, 46)", "rgb(242, 242, 247)"], f"dark-theme fields are dark with light text: {colours}")
+    page.screenshot(path=str(SCREENSHOTS / "editor-dark.png"))
+    page.click("#settings summary")
+    page.select_option("#setting-theme", "light")
+    page.keyboard.press("Escape")
+
+    # The document browser: no editor controls, and names that stay inside their tiles.
+    page.goto(base + "#/")
+    page.wait_for_selector("#grid li")
+    check(not any(page.is_visible(s) for s in ["#undo", "#redo", "#export", "#status"]),
+          "the document browser shows no Undo, Redo, Export or save status")
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('#grid li')].filter((li) =>
+        li.querySelector('.name').getBoundingClientRect().right > li.getBoundingClientRect().right + 0.5).length""")
+    check(overflowing == 0, f"every name fits its tile ({overflowing} overflow)")
+    page.screenshot(path=str(SCREENSHOTS / "editor-browser-names.png"))
+
 
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

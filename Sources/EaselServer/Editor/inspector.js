@@ -209,7 +209,21 @@ export function renderInspector(panel, { description, element, schema, onChange 
     button.type = 'button';
     button.textContent = direction;
     button.setAttribute('aria-label', `Move ${direction}`);
-    button.addEventListener('click', () => onChange([{ verb: 'order', index, direction }]));
+    button.addEventListener('click', () => {
+      // A card draws its images under its texts (as the Cards app does): the topmost image
+      // goes no further forward, and saying so beats a button that does nothing.
+      const images = description.elements.filter((e) => e.kind === 'image').length;
+      if (isCard && element.kind === 'image' && index === images - 1 && (direction === 'front' || direction === 'forward')) {
+        panel.querySelector('.note.order')?.remove();
+        const note = document.createElement('p');
+        note.className = 'note order';
+        note.setAttribute('role', 'status');
+        note.textContent = 'A card keeps its images under its texts: this is already the frontmost image.';
+        order.after(note);
+        return;
+      }
+      onChange([{ verb: 'order', index, direction }]);
+    });
     order.append(button);
   }
   const remove = document.createElement('button');

@@ -59,6 +59,9 @@ async function reload(knownRevision) {
     if (!knownRevision) sync.adopt(revision);
     canvas.show(path, description.canvas, revision);
     selection.setElements(description.elements);
+    // A new element is selected once the server has it (it is the last in drawing order).
+    if (state.selectAdded !== undefined && state.selectAdded < description.elements.length) selection.select(state.selectAdded);
+    state.selectAdded = undefined;
     showInspector();
     $('title').textContent = `${path} — ${description.type}, ${description.canvas.join('×')}`;
   } catch (error) {
@@ -98,6 +101,7 @@ async function openDocument(path) {
   state.path = path;
   $('browser').hidden = true;
   $('editor').hidden = false;
+  document.body.dataset.view = 'editor';
   const restored = scene();
   const zoom = restored.path === path ? restored.zoom : settings.zoom;
   $('zoom').value = zoom;
@@ -128,8 +132,18 @@ function showBrowser() {
   state.description = null;
   $('editor').hidden = true;
   $('browser').hidden = false;
+  document.body.dataset.view = 'browser';
   $('title').textContent = '';
   renderBrowser($('grid'), { onError: showError });
+}
+
+/** The middle of what the viewport shows, in canvas units, kept on the canvas: where a new
+ * element goes when it is not placed by the pointer. */
+function visibleCentre() {
+  const view = $('viewport').getBoundingClientRect();
+  const point = canvas.canvasPoint({ clientX: view.left + view.width / 2, clientY: view.top + view.height / 2 });
+  const [width, height] = state.description.canvas;
+  return [Math.round(Math.min(width, Math.max(0, point.x))), Math.round(Math.min(height, Math.max(0, point.y)))];
 }
 
 function buildAddTools(type) {
@@ -143,8 +157,11 @@ function buildAddTools(type) {
     button.setAttribute('aria-label', `Add ${kind}`);
     button.addEventListener('click', () => {
       const [width, height] = state.description.canvas;
-      const operation = { verb: 'add', kind, at: [width / 2, height / 2] };
+      const operation = { verb: 'add', kind, at: visibleCentre() };
       if (kind === 'text') operation.value = 'Text';
+      // A card's text is drawn to fit its frame: a frame for one short word, not the app's 800x800.
+      if (kind === 'text' && type === 'card') operation.size = [520, 260];
+      state.selectAdded = state.description.elements.length;
       if (type !== 'card' && kind !== 'text' && kind !== 'line') {
         Object.assign(operation, { size: [width / 4, width / 4], fill: 'tomato' });
       }
