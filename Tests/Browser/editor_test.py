@@ -14,6 +14,7 @@ Usage: editor_test.py EASEL_BINARY [SCREENSHOT_FOLDER] [--record]
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -126,6 +127,17 @@ def drag_handle(page, folder, handle, by, key):
     page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
     wait_for_rendering(page, revision(folder / CARD))
     return before, card_json(folder)["imageElements"][0]["transform"][key]
+
+
+def corner(transform, sx, sy):
+    """The point of a card element's frame at (sx, sy) halves of its size from its centre, on the card."""
+    rotation = transform.get("rotation", 0)
+    degrees = rotation.get("degrees", 0) if isinstance(rotation, dict) else rotation
+    angle = math.radians(degrees)
+    w, h = transform["size"]
+    x, y = sx * w / 2, sy * h / 2
+    cx, cy = 650 + transform["offset"][0], 1000 + transform["offset"][1]
+    return (cx + x * math.cos(angle) - y * math.sin(angle), cy + x * math.sin(angle) + y * math.cos(angle))
 
 
 def card_element(folder, name, index):
@@ -297,9 +309,22 @@ def main():
                 print(f"measure end of drag to the new server rendering: {(time.monotonic() - dropped) * 1000:.0f} ms "
                       f"(after the save: {waited * 1000:.0f} ms); frames during the drag: {fps:.0f}/s")
 
-                # Resize with the south-east handle, then rotate with the round handle.
+                # Resize with the south-east handle: the north-west corner stays and so does the
+                # aspect ratio; then the east edge: only the width changes, the west edge stays.
+                frame_before = card_json(folder)["imageElements"][0]["transform"]
                 size_before, size_after = drag_handle(page, folder, "se", (30, 20), "size")
+                frame_after = card_json(folder)["imageElements"][0]["transform"]
                 check(size_after != size_before, f"the handle resized the frame: {size_before} -> {size_after}")
+                check(abs(size_after[0] / size_after[1] - size_before[0] / size_before[1]) < 0.01,
+                      f"a corner keeps the aspect ratio: {size_before} -> {size_after}")
+                check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_before, -1, -1), corner(frame_after, -1, -1))),
+                      f"a corner keeps the opposite corner: {corner(frame_before, -1, -1)} -> {corner(frame_after, -1, -1)}")
+                width_before, width_after = drag_handle(page, folder, "e", (25, 0), "size")
+                frame_edge = card_json(folder)["imageElements"][0]["transform"]
+                check(width_after[0] != width_before[0] and abs(width_after[1] - width_before[1]) < 0.01,
+                      f"an edge changes one side: {width_before} -> {width_after}")
+                check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_after, -1, 0), corner(frame_edge, -1, 0))),
+                      "an edge keeps the opposite edge")
                 rotation_before, rotation_after = drag_handle(page, folder, "rotate", (84, 34), "rotation")
                 check(rotation_after != rotation_before, f"the knob rotated the frame: {rotation_before} -> {rotation_after}")
 

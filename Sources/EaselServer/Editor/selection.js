@@ -1,7 +1,7 @@
 // The interactive layer over the rendering: a box per element (in drawing order, the
 // topmost last, the selected one above them all), selection (Alt-click or a click on the
 // selected element reaches the one beneath), and the gestures — drag to move, corner handles to resize
-// (Shift keeps the aspect ratio), the round handle to rotate (Shift: 15° steps), arrow
+// keeping the opposite corner and the aspect ratio (Shift frees it), edge handles to move one side, the round handle to rotate (Shift: 15° steps), arrow
 // keys to nudge (Shift: 10 units), Delete to remove. During a gesture the element's pixels
 // follow the pointer at display rate (a piece of the current rendering); when it ends,
 // `onGesture` receives the operations, and the server's rendering replaces the preview.
@@ -62,7 +62,9 @@ export class Selection {
       this.place(box, element, scale);
       box.addEventListener('pointerdown', (event) => this.startMove(event, index));
       if (index === this.index) {
-        for (const corner of ['nw', 'ne', 'se', 'sw']) box.append(this.handle(corner, (event) => this.startResize(event, corner)));
+        for (const handle of ['nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w']) {
+          box.append(this.handle(handle, (event) => this.startResize(event, handle)));
+        }
         box.append(this.handle('rotate', (event) => this.startRotate(event)));
       }
       this.overlay.append(box);
@@ -83,7 +85,10 @@ export class Selection {
     const handle = document.createElement('div');
     handle.className = `handle ${kind}`;
     handle.dataset.handle = kind;
-    const positions = { nw: ['0%', '0%'], ne: ['100%', '0%'], se: ['100%', '100%'], sw: ['0%', '100%'], rotate: ['50%', '-24px'] };
+    const positions = {
+      nw: ['0%', '0%'], ne: ['100%', '0%'], se: ['100%', '100%'], sw: ['0%', '100%'],
+      n: ['50%', '0%'], e: ['100%', '50%'], s: ['50%', '100%'], w: ['0%', '50%'], rotate: ['50%', '-24px'],
+    };
     [handle.style.left, handle.style.top] = positions[kind];
     handle.addEventListener('pointerdown', (event) => {
       event.stopPropagation();
@@ -198,26 +203,36 @@ export class Selection {
     });
   }
 
-  startResize(event, corner) {
+  /** Resizes as a designer tool does: a corner keeps the opposite corner where it is and
+   * the aspect ratio (Shift frees it; the app's pinch keeps it); an edge moves that side only. */
+  startResize(event, handle) {
     const index = this.index, element = this.elements[index];
-    const [w0, h0] = element.size;
-    const angle = ((element.rotation || 0) * Math.PI) / 180;
+    const [w0, h0] = element.size, [cx0, cy0] = element.at;
+    const angle = ((element.rotation || 0) * Math.PI) / 180, cos = Math.cos(angle), sin = Math.sin(angle);
+    const signs = { nw: [-1, -1], ne: [1, -1], se: [1, 1], sw: [-1, 1], n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
+    const [sx, sy] = signs[handle];
+    // The fixed point, in canvas units: the opposite corner, or the middle of the opposite edge.
+    const toCanvas = (x, y) => [x * cos - y * sin, x * sin + y * cos];
+    const [ax, ay] = toCanvas((-sx * w0) / 2, (-sy * h0) / 2);
+    const anchor = [cx0 + ax, cy0 + ay];
     const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
     let changed = false;
     this.track(event, (point, moveEvent) => {
-      // The pointer in the element's own axes; the frame grows or shrinks about its centre.
-      const dx = point.x - element.at[0], dy = point.y - element.at[1];
-      const lx = dx * Math.cos(-angle) - dy * Math.sin(-angle), ly = dx * Math.sin(-angle) + dy * Math.cos(-angle);
-      let w = Math.max(1, Math.abs(lx) * 2), h = Math.max(1, Math.abs(ly) * 2);
-      if (moveEvent.shiftKey) {
+      // The pointer from the fixed point, in the element's own axes.
+      const dx = point.x - anchor[0], dy = point.y - anchor[1];
+      const lx = dx * cos + dy * sin, ly = -dx * sin + dy * cos;
+      let w = sx ? Math.max(1, sx * lx) : w0, h = sy ? Math.max(1, sy * ly) : h0;
+      if (sx && sy && !moveEvent.shiftKey) {
         const factor = Math.max(w / w0, h / h0);
         [w, h] = [w0 * factor, h0 * factor];
       }
+      const [ox, oy] = toCanvas((sx * w) / 2, (sy * h) / 2);
       element.size = [round(w), round(h)];
+      element.at = [round(anchor[0] + ox), round(anchor[1] + oy)];
       changed = true;
       this.place(box, element, this.canvas.scale);
     }, () => {
-      if (changed) this.onGesture([{ verb: 'set', index, size: element.size }]);
+      if (changed) this.onGesture([{ verb: 'set', index, at: element.at, size: element.size }]);
     });
   }
 
