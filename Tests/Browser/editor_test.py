@@ -220,6 +220,8 @@ def hands_and_status(page, base, folder, environment):
     check(abs(added["offset"][0] - expected[0]) < 2 and abs(added["offset"][1] - expected[1]) < 2 and added["size"] == [520, 260],
           f"the new text is at the middle of the view, sized for a word, and selected: {added}, expected offset {expected}")
 
+    check(page.locator("#inspector button[aria-label='No fill']").count() == 0, "a card text's colour offers no None")
+
     # The dark theme's fields are readable: dark background, light text.
     page.click("#settings summary")
     page.select_option("#setting-theme", "dark")

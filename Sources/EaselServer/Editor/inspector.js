@@ -109,7 +109,8 @@ function control(property, value, { isCard, palettes, set }) {
       const row = document.createElement('div');
       row.className = 'row';
       row.append(colorInput(value, send, `${title} colour`));
-      if (property.allowsNone) {
+      // A card's colours are never none (the app stores a text's colour always).
+      if (property.allowsNone && !isCard) {
         const none = document.createElement('button');
         none.type = 'button';
         none.textContent = 'None';
@@ -119,7 +120,7 @@ function control(property, value, { isCard, palettes, set }) {
         row.append(none);
       }
       const wrapper = document.createElement('div');
-      wrapper.append(field(value || !property.allowsNone ? title : `${title} (none)`, row));
+      wrapper.append(field(value || !property.allowsNone || isCard ? title : `${title} (none)`, row));
       // On a card, colours come from the app's text palette.
       if (isCard) wrapper.append(swatches(palettes.textColors, send, `${title} colour`));
       return wrapper;
