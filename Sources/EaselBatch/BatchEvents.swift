@@ -2,29 +2,24 @@
 /// totals, each a line of NDJSON. Library values, so that a caller other than the CLI (a job
 /// runner, a test) gets the same events.
 public struct BatchDocumentEvent: Encodable, Sendable {
-    /// Always "document".
-    public var event = "document"
-    /// The document, as the entry names it.
-    public var input: String
-    /// Its output, when one was planned or written.
-    public var output: String?
-    /// What became of it.
-    public var status: BatchStatus
-    /// What drawing it noticed.
-    public var warnings: [String]
-    /// Why it failed.
-    public var error: String?
-    /// How long it took, to a tenth of a millisecond.
-    public var milliseconds: Double
+    /// The document's line of the report, its time to a tenth of a millisecond: the event's
+    /// fields are the entry's (`input`, `output`, `status`, `warnings`, `error`,
+    /// `milliseconds`), beside `"event": "document"`.
+    public var entry: BatchEntry
 
     /// The event for `entry`.
     public init(_ entry: BatchEntry) {
-        input = entry.input
-        output = entry.output
-        status = entry.status
-        warnings = entry.warnings
-        error = entry.error
-        milliseconds = (entry.milliseconds * 10).rounded() / 10
+        self.entry = entry
+        self.entry.milliseconds = (entry.milliseconds * 10).rounded() / 10
+    }
+
+    private enum Key: String, CodingKey { case event }
+
+    /// `"event": "document"` and the entry's own fields, in one object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode("document", forKey: .event)
+        try entry.encode(to: encoder)
     }
 }
 
