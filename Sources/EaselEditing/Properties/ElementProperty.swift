@@ -112,10 +112,12 @@ public struct ElementProperty: Sendable {
         }
     }
 
-    /// Reads and checks a value as an option gives it (`--at 400,300`).
+    /// Reads and checks a value as an option gives it (`--at 400,300`); a value that cannot
+    /// be read says what was expected (`expected X,Y in canvas units, e.g. 400,300`), as
+    /// every option's does.
     public func value(fromText text: String) throws(EditError) -> PropertyValue {
         guard let value = type.value(fromText: text) else {
-            throw EditError("the \(label) must be \(type.expected), not \"\(text)\"", isInvalidRequest: true, property: key)
+            throw EditError("expected \(type.expected)", isInvalidRequest: true, property: key)
         }
         try check(value)
         return value

@@ -37,15 +37,11 @@ struct ElementOptions: ParsableArguments {
                 throw ValidationError("Missing value for '\(flag) <\(property.type.valueName)>'.")
             }
             // As every option's value is refused: `--by 20: expected DX,DY, e.g. 20,0`.
-            guard let value = property.type.value(fromText: text) else {
-                throw ValidationError("\(flag) \(text): expected \(property.type.expected).")
-            }
             do {
-                try property.check(value)
+                changes[property] = try property.value(fromText: text)
             } catch {
                 throw ValidationError("\(flag) \(text): \(error.message).")
             }
-            changes[property] = value
         }
         return changes
     }
