@@ -73,9 +73,11 @@ extension CairoContext {
         cairo_paint(painter.cr)
         try painter.check("drawing a shadow's silhouette")
         cairo_surface_flush(mask)
+        guard let pixels = cairo_image_surface_get_data(mask) else {
+            throw CairoError.status(cairo_surface_status(mask), in: "a shadow's mask")
+        }
         let stride = Int(cairo_image_surface_get_stride(mask))
-        BoxBlur.gaussian(
-            cairo_image_surface_get_data(mask)!, width: width, height: height, stride: stride, sigma: sigma / step)
+        BoxBlur.gaussian(pixels, width: width, height: height, stride: stride, sigma: sigma / step)
         cairo_surface_mark_dirty(mask)
 
         try withSavedState { () throws(CairoError) in

@@ -135,11 +135,12 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     private static func values(_ read: (ElementProperty) -> PropertyValue?) -> [String: PropertyValue] {
         var values: [String: PropertyValue] = [:]
         for property in ElementProperty.all {
+            let value = read(property)
             // Colours as `#RRGGBB[AA]` gives them, so a description reads back equal.
-            if case .color(let color?) = read(property) {
+            if case .color(let color?) = value {
                 values[property.key] = .color((try? Color(hex: color.hex)) ?? color)
             } else {
-                values[property.key] = read(property)
+                values[property.key] = value
             }
         }
         return values

@@ -41,7 +41,7 @@ extension Graphic {
         let frame = transform
         func placed(_ point: Point) -> Point {
             let p = frame.frameToParent.apply(to: Point(x: point.x * frame.size.width, y: point.y * frame.size.height))
-            return Point(x: Self.tidy(p.x), y: Self.tidy(p.y))
+            return Point(x: roundedForText(p.x), y: roundedForText(p.y))
         }
         return (placed(start), placed(end))
     }
@@ -57,12 +57,6 @@ extension Graphic {
         kind = .line(from: Point(x: x0, y: y0), to: Point(x: x1, y: y1))
     }
 
-    /// `value` without the rounding noise of a transform (149.99999999999997 is 150), to
-    /// the 1/10,000 that Easel prints numbers to.
-    static func tidy(_ value: Double) -> Double {
-        let rounded = (value * 10_000).rounded() / 10_000
-        return rounded == 0 ? 0 : rounded
-    }
 }
 
 extension CardElement {
