@@ -39,13 +39,8 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     }
 
     /// `GET /api/schema`: the element property table (`EditSchema`), which the editor's
-    /// inspector builds its controls from. The same for every request; made once.
-    static var schema: Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let bytes = (try? encoder.encode(EditSchema())).map(Array.init) ?? Array("{}".utf8)
-        return json(bytes, headers: [.cacheControl: "public, max-age=3600"])
-    }
+    /// inspector builds its controls from. The same for every request: encoded once.
+    static var schema: Response { json(schemaJSON, headers: [.cacheControl: "public, max-age=3600"]) }
 
     private func list() async throws -> Response {
         let summaries = try await files.runIfActive { service.list() }
@@ -270,3 +265,10 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
 struct DocumentListing: Encodable {
     var documents: [DocumentSummary]
 }
+
+/// The body of `GET /api/schema`, encoded on first use.
+private let schemaJSON: [UInt8] = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(EditSchema())).map(Array.init) ?? Array("{}".utf8)
+}()
