@@ -110,6 +110,16 @@ extension Card: EditableDocument {
         }
     }
 
+    /// The element's frame on the card; throws for an index out of range.
+    public func frame(of index: Int) throws(EditError) -> GraphicTransform {
+        let transform: ElementTransform
+        switch try slot(index) {
+        case .image(let i): transform = imageElements[i].transform
+        case .text(let i): transform = textElements[i].transform
+        }
+        return GraphicTransform(center: transform.center, size: transform.size, rotationDegrees: transform.rotationDegrees)
+    }
+
     /// Removes the image or text at `index`; throws for an index out of range.
     public mutating func remove(_ index: Int) throws(EditError) {
         switch try slot(index) {

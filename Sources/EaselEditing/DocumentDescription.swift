@@ -17,6 +17,10 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     public var background: String?
     /// Every addressable element, in drawing order.
     public var elements: [ElementDescription]
+    /// Where the document's image files are looked up, named as `path` names the document
+    /// (the folder that holds a card; a drawing's folder or package); nil unless set by
+    /// whoever names it (`easel serve`, relative to its folder, for the editor's copy and paste).
+    public var resourceFolder: String?
     /// The warnings from opening and from drawing the document (a missing image, an
     /// unknown font), each with its JSON key path, as `validate` gives them.
     public var warnings: [String]
@@ -55,7 +59,7 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
 
 /// One element as `easel info` shows it: its index and kind, every property it has by the
 /// property table's keys (`ElementProperty`: `at`, `size`, `fill`, `shadowBlur`…), and what
-/// the table does not edit (an image's file and status, a path's outline, a group's size).
+/// the table does not edit (an image's file and status, a group's size).
 /// Shapes and clips are named as `ShapeNames` names them.
 public struct ElementDescription: Codable, Equatable, Sendable {
     /// The element's index in drawing order, as the edit verbs take it.
@@ -74,9 +78,6 @@ public struct ElementDescription: Codable, Equatable, Sendable {
     /// "ok"; "missing: …" / "refused: …" (not found, or a name Easel never reads); or
     /// "warning: …" (found, but damaged or unreadable: what drawing it said).
     public var imageStatus: String?
-    /// A path's outline as M/L/Q/C/Z commands in the unit square of its frame, as
-    /// `easel add PATH path` takes them; nil for other kinds.
-    public var path: String?
     /// A group's number of children.
     public var children: Int?
 
@@ -127,7 +128,6 @@ public struct ElementDescription: Codable, Equatable, Sendable {
             image = file
             imageStatus = Self.status(of: file, in: folder)
         case .group(let members): children = members.count
-        case .path(let outline): path = outline.description
         default: break
         }
     }
@@ -165,13 +165,12 @@ public struct ElementDescription: Codable, Equatable, Sendable {
             }
         }
         if let clipPath { parts.append("clip-path \(clipPath)") }
-        if let path { parts.append("path \(path)") }
         if let image { parts.append("image \(image) (\(imageStatus == "ok" ? "found" : "not found"))") }
         if let children { parts.append("\(children) children") }
         return parts.joined(separator: ", ")
     }
 
-    private enum FixedKey: String, CodingKey { case index, kind, clipPath, image, imageStatus, path, children }
+    private enum FixedKey: String, CodingKey { case index, kind, clipPath, image, imageStatus, children }
 
     private struct PropertyKey: CodingKey {
         var stringValue: String
@@ -194,7 +193,6 @@ public struct ElementDescription: Codable, Equatable, Sendable {
         try fixed.encodeIfPresent(clipPath, forKey: .clipPath)
         try fixed.encodeIfPresent(image, forKey: .image)
         try fixed.encodeIfPresent(imageStatus, forKey: .imageStatus)
-        try fixed.encodeIfPresent(path, forKey: .path)
         try fixed.encodeIfPresent(children, forKey: .children)
     }
 
@@ -206,7 +204,6 @@ public struct ElementDescription: Codable, Equatable, Sendable {
         clipPath = try fixed.decodeIfPresent(String.self, forKey: .clipPath)
         image = try fixed.decodeIfPresent(String.self, forKey: .image)
         imageStatus = try fixed.decodeIfPresent(String.self, forKey: .imageStatus)
-        path = try fixed.decodeIfPresent(String.self, forKey: .path)
         children = try fixed.decodeIfPresent(Int.self, forKey: .children)
         let properties = try decoder.container(keyedBy: PropertyKey.self)
         values = [:]

@@ -58,6 +58,12 @@ extension Drawing: EditableDocument {
         return graphics[index].transform.center
     }
 
+    /// The graphic's frame on the canvas; throws for an index out of range.
+    public func frame(of index: Int) throws(EditError) -> GraphicTransform {
+        try checkIndex(index)
+        return graphics[index].transform
+    }
+
     /// Removes the graphic at `index` (a group goes with its children); throws when out of range.
     public mutating func remove(_ index: Int) throws(EditError) {
         try checkIndex(index)

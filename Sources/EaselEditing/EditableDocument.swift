@@ -30,6 +30,8 @@ public protocol EditableDocument: FileDocument, Hashable {
     mutating func apply(_ changes: ElementChanges, at index: Int) throws(EditError)
     /// The centre of the element at `index`, in canvas coordinates.
     func center(of index: Int) throws(EditError) -> Point
+    /// The frame of the element at `index` on the canvas: its centre, size and rotation.
+    func frame(of index: Int) throws(EditError) -> GraphicTransform
     /// Removes the element at `index`.
     mutating func remove(_ index: Int) throws(EditError)
     /// Moves the element at `index` in the drawing order; returns its new index.
@@ -57,6 +59,16 @@ extension EditableDocument {
     public var identifier: String? { nil }
     /// By default a copy saved elsewhere is the same value.
     public func copy(savedAt url: URL) -> Self { self }
+
+    /// By default the frame `elementDescriptions` gives the element.
+    public func frame(of index: Int) throws(EditError) -> GraphicTransform {
+        let descriptions = elementDescriptions(resourceFolder: URL(fileURLWithPath: "/"))
+        guard descriptions.indices.contains(index) else {
+            throw .indexOutOfRange(index, count: descriptions.count, kind: kindName)
+        }
+        let element = descriptions[index]
+        return GraphicTransform(center: element.center, size: element.size, rotationDegrees: element.rotation)
+    }
 }
 
 /// Where an added element went.

@@ -1,10 +1,14 @@
 import EaselDocuments
 import EaselGeometry
+import EaselRender
 import Foundation
 
 /// Makes new elements from requests, with the defaults `easel add` documents: shapes
 /// 100x100 at the canvas centre in steel blue, lines in black 2 units wide, text in black
-/// DejaVu Sans at 48 units, card elements in the app's default frame.
+/// DejaVu Sans at 48 units; on a card, at its centre, an image in a frame of its own
+/// proportions within the app's default 800x800 and a text in a frame that fits its words.
+/// A text's frame fits its words, an image's frame has the image's proportions (within
+/// half the canvas in a drawing); a size given in the request wins.
 public enum ElementFactory {
     /// The fill a shape gets when the request names neither fill nor stroke.
     public static let defaultShapeFill = Color(red: 70 / 255, green: 130 / 255, blue: 180 / 255)
@@ -16,6 +20,7 @@ public enum ElementFactory {
         // By the names users type (`ShapeNames`: one per shape, the old spellings as aliases).
         let name = ShapeNames.drawingKind(named: request.kind) ?? request.kind
         var kind: GraphicKind
+        var imported: ImportedImage?
         switch name {
         case "path":
             let commands = try value(of: request, naming: "path commands")
@@ -29,7 +34,8 @@ public enum ElementFactory {
             kind = .text(TextContent(string: try text(of: request)))
         case "image":
             let file = try value(of: request, naming: "PNG file")
-            kind = .image(file: try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder))
+            imported = try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder)
+            kind = .image(file: imported?.name ?? "")
         default:
             guard let shape = defaultKind(named: name) else {
                 throw EditError(
@@ -42,9 +48,17 @@ public enum ElementFactory {
             kind: kind,
             transform: GraphicTransform(
                 center: Point(x: canvas.width / 2, y: canvas.height / 2), size: Size(width: 100, height: 100)))
-        // A text's frame fits one line of it across most of the canvas.
-        if case .text = kind {
-            graphic.transform.size = Size(width: canvas.width * 0.8, height: (changes[.fontSize]?.number ?? 48) * 1.5)
+        switch kind {
+        case .text(let content):
+            let fontSize = changes[.fontSize]?.number ?? content.fontSize
+            let font = changes[.font].flatMap { if case .text(let name) = $0 { name } else { nil } } ?? content.fontFamily
+            graphic.transform.size = textFrame(for: content.string, font: font, fontSize: fontSize)
+        case .image:
+            if let imported {
+                graphic.transform.size = fitted(
+                    imported.pixelSize, within: Size(width: canvas.width / 2, height: canvas.height / 2))
+            }
+        default: break
         }
         // Something visible by default: lines get a stroke, text and shapes a fill.
         if changes[.fill] == nil && changes[.stroke] == nil {
@@ -86,13 +100,20 @@ public enum ElementFactory {
         case "image":
             // Checked before the photo is copied in: a refused edit leaves no file behind.
             _ = try CardElement.image(ImageElement(transform: .appDefault, imageFilename: nil)).applying(request.style)
-            let name = try ImageImport.intoCardFolder(
+            let imported = try ImageImport.intoCardFolder(
                 URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
-            element = .image(ImageElement(transform: .appDefault, imageFilename: name))
+            var frame = ElementTransform.appDefault
+            frame.size = fitted(imported.pixelSize, within: frame.size)
+            element = .image(ImageElement(transform: frame, imageFilename: imported.name))
         case "text":
+            let string = try text(of: request)
+            let font = request.style[.font].flatMap { if case .text(let name) = $0 { name } else { nil } }
+            var frame = ElementTransform.appDefault
+            // At the app's 200 units, within the card's width (the app shrinks it to fit).
+            let natural = textFrame(for: string, font: font ?? TextElement.appDefaultFont, fontSize: 200)
+            frame.size = natural.width > Card.canvasSize.width ? fitted(natural, within: Card.canvasSize) : natural
             element = .text(
-                TextElement(
-                    transform: .appDefault, text: try text(of: request), textColor: .black, textFont: TextElement.appDefaultFont))
+                TextElement(transform: frame, text: string, textColor: .black, textFont: TextElement.appDefaultFont))
         default:
             let name = request.documentName
             throw EditError(
@@ -100,6 +121,22 @@ public enum ElementFactory {
             )
         }
         return try element.applying(request.style)
+    }
+
+    /// `size` scaled (up or down) to fit inside `box`, keeping its proportions.
+    public static func fitted(_ size: Size, within box: Size) -> Size {
+        guard size.width > 0, size.height > 0 else { return box }
+        let scale = min(box.width / size.width, box.height / size.height)
+        return Size(width: size.width * scale, height: size.height * scale)
+    }
+
+    /// A frame that holds `text` on one line in `font` at `fontSize`, with a little room
+    /// around it; a frame for one letter when the font cannot be loaded or the text is empty.
+    static func textFrame(for text: String, font: String, fontSize: Double) -> Size {
+        let line = TextMeasure.lineSize(of: text.isEmpty ? "M" : text, fontName: font, fontSize: fontSize)
+        let height = max(line?.height ?? 0, fontSize * 1.2)
+        let width = max(line?.width ?? 0, fontSize * 0.6) + height * 0.25
+        return Size(width: (width * 100).rounded() / 100, height: (height * 100).rounded() / 100)
     }
 
     /// The request's value, which its kind needs.

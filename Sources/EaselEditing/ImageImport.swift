@@ -5,6 +5,15 @@ import EaselSupport
 import EaselCairo
 import EaselRender
 
+/// An image brought into a document's folder: the name to use and its size in pixels (what
+/// a new element's frame takes its proportions from).
+public struct ImportedImage: Hashable, Sendable {
+    /// The file's name in the document's folder.
+    public var name: String
+    /// The image's width and height in pixels, as stored.
+    public var pixelSize: Size
+}
+
 /// Brings a PNG, JPEG or WebP image into a document's folder, as the Cards app does when a
 /// photo is added.
 public enum ImageImport {
@@ -15,18 +24,22 @@ public enum ImageImport {
     /// Reads and checks the image at `source` (PNG, JPEG or WebP; it must decode), shrinks
     /// it as the app does when both sides exceed 1000 pixels, and stores it in the card's
     /// folder as PNG (what the app's `UIImage.save()` writes) under a new upper-case UUID with
-    /// no extension. A PNG that needs no shrinking is stored byte for byte. Returns the name.
-    public static func intoCardFolder(_ source: URL, folder: URL) throws -> String {
+    /// no extension. A PNG that needs no shrinking is stored byte for byte. Returns its name
+    /// and size.
+    public static func intoCardFolder(_ source: URL, folder: URL) throws -> ImportedImage {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
         let image: RasterImage
         do { image = try ImageDecoder.decode(bytes) } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }
+        let size = Size(width: Double(image.width), height: Double(image.height))
         guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
-            if ImageFormat.sniff(bytes) == .png { return try CardFolder.addImage(png: bytes, to: folder) }
+            if ImageFormat.sniff(bytes) == .png {
+                return ImportedImage(name: try CardFolder.addImage(png: bytes, to: folder), pixelSize: size)
+            }
             let png: [UInt8]
             do { png = try PNGEncoder.encode(image) } catch { throw RenderError.png(error) }
-            return try CardFolder.addImage(png: png, to: folder)
+            return ImportedImage(name: try CardFolder.addImage(png: png, to: folder), pixelSize: size)
         }
         let scale = Double(cardImageMaxSide) / Double(max(image.width, image.height))
         let width = max(1, Int(saturating: (Double(image.width) * scale).rounded())),
@@ -37,22 +50,30 @@ public enum ImageImport {
         try context.drawImage(image, filter: .good)
         let png: [UInt8]
         do { png = try PNGEncoder.encode(shrunk) } catch { throw RenderError.png(error) }
-        return try CardFolder.addImage(png: png, to: folder)
+        return ImportedImage(
+            name: try CardFolder.addImage(png: png, to: folder),
+            pixelSize: Size(width: Double(width), height: Double(height)))
     }
 
     /// Puts the image at `source` (PNG, JPEG or WebP, as it is, once it decodes) beside a drawing (or in its package) so that it resolves:
     /// a file already there is used as it is; another is copied in, under its own name or,
-    /// when that is taken by a different file, a numbered one. Returns the name to use.
-    public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> String {
+    /// when that is taken by a different file, a numbered one. Returns the name to use and
+    /// the image's size.
+    public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> ImportedImage {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
         // Decoded whole, as for a card: an image that could never be drawn (a header claiming
         // 100000x100000 pixels, a 0x0 JPEG, a truncated file) is refused here, not added.
-        do { _ = try ImageDecoder.decode(bytes) } catch {
+        let size: Size
+        do {
+            let image = try ImageDecoder.decode(bytes)
+            size = Size(width: Double(image.width), height: Double(image.height))
+        } catch {
             throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
         }
+        let imported = { (name: String) in ImportedImage(name: name, pixelSize: size) }
         let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()
         if resolvedSource.deletingLastPathComponent().path == folder.standardizedFileURL.resolvingSymlinksInPath().path {
-            return source.lastPathComponent
+            return imported(source.lastPathComponent)
         }
         let base = source.deletingPathExtension().lastPathComponent
         let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension
@@ -64,7 +85,7 @@ public enum ImageImport {
             let target = folder.appendingPathComponent(name).path
             if FileIO.entryExists(atPath: target) {
                 if let existing = try? FileIO.readBytes(at: target, maxBytes: RenderLimits.maxImageFileBytes), existing == bytes {
-                    return name
+                    return imported(name)
                 }
             } else {
                 let temporary = folder.appendingPathComponent(".easel-image-\(UUID().uuidString).\(ext)").path
@@ -72,7 +93,7 @@ public enum ImageImport {
                 do {
                     if try FileIO.moveIntoFreeName(temporary, to: target) {
                         CreatedFiles.record(target)
-                        return name
+                        return imported(name)
                     }
                 } catch {
                     unlink(temporary)

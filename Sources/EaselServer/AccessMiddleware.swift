@@ -147,7 +147,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case ("api", 2) where segments[1] == "documents": return reads + [.post]
         case ("api", _) where segments.count > 2 && segments[1] == "documents":
             let last = segments[segments.count - 1]
-            if ["edits", "undo", "redo", "duplicate", "images"].contains(last) { return [.post] }  // a document's actions
+            // A document's actions.
+            if ["edits", "undo", "redo", "duplicate", "images", "preview.png"].contains(last) { return [.post] }
             if segments.count > 3, ["render.png", "render.svg", "render.pdf"].contains(last) { return reads }  // its renders
             return reads + [.delete]  // a document
         case ("api", 2) where segments[1] == "render": return [.post]

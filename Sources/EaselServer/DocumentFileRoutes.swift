@@ -14,12 +14,15 @@ import NIOPosix
 /// uploaded photo. Each answers the new document's path and revision.
 ///
 /// - `POST /api/documents` `{"kind": "card" | "drawing", "folder": "sub/folder"}`: a new empty
-///   card (named `<UUID>.rwcard`, as the app names them) or drawing ("Untitled.drawing", numbered).
+///   card (named `<UUID>.rwcard`, as the app names them, on a colour of the app's palette
+///   chosen at random, as the app chooses) or drawing ("Untitled.drawing", numbered).
 /// - `POST /api/documents/{path}/duplicate`: a copy beside it (a card gets a new id).
 /// - `DELETE /api/documents/{path}`: moved to `$XDG_STATE_HOME/easel/trash/`.
-/// - `POST /api/documents/{path}/images` (body: a PNG or JPEG): a new image element, the
-///   file stored as the document's type does (a card: an extension-less PNG named by a new
-///   UUID, as the app saves photos). One undo step; `If-Match` as for edits. Decoded in the
+/// - `POST /api/documents/{path}/images?at=X,Y` (body: a PNG or JPEG): a new image element
+///   centred at `at` (where it was dropped; by default the canvas's centre) in a frame of the
+///   image's proportions, the file stored as the document's type does (a card: an
+///   extension-less PNG named by a new UUID, as the app saves photos). One undo step;
+///   `If-Match` as for edits. Decoded in the
 ///   render pool, under its timeout, like a render: a photo can take seconds to decode, and
 ///   the file pool stays free for listing and saving.
 struct DocumentFileRoutes<Context: RequestContext>: Sendable {
@@ -61,6 +64,15 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
             }
             return try Self.created(created)
         }
+        var placement = ElementChanges()
+        for (key, value) in request.uri.queryParameters {
+            guard key == "at" else { throw Problem(.badRequest, "unknown query parameter \"\(key)\"; images takes at") }
+            do {
+                placement[.at] = try ElementProperty.at.value(fromText: String(value))
+            } catch {
+                throw Problem(.badRequest, "at: \(error.message)", keyPath: "at")
+            }
+        }
         // The type is told by the bytes (a browser sends no type for a file without an
         // extension, such as a card's photo); a declared type other than an image is refused.
         let type = (request.headers[.contentType] ?? "application/octet-stream").lowercased()
@@ -80,10 +92,11 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         }
         // Named by what the bytes are, not by the declared type: a drawing keeps the name.
         let ext = format == .png ? "png" : format == .jpeg ? "jpg" : "webp"
-        let ifMatch = request.headers[.ifMatch]
+        let ifMatch = request.headers[.ifMatch], placed = placement
         let outcome = try await pool.run(with: ticket) { () throws -> DocumentService.EditOutcome in
             do {
-                return try service.addUploadedImage(bytes, extension: ext, to: url, relativePath: documentPath, ifMatch: ifMatch)
+                return try service.addUploadedImage(
+                    bytes, extension: ext, placed: placed, to: url, relativePath: documentPath, ifMatch: ifMatch)
             } catch {
                 throw DocumentRoutes<Context>.problem(
                     for: error, document: documentPath, folder: service.folder.url, stateFolder: service.state.url)
@@ -140,7 +153,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         // takes it first sends this one on to the next name.
         let url = try Self.createUnderFreeName(service: service) { () -> (URL, any EditableDocument) in
             if kind == "card" {
-                let card = Card(backgroundColor: Card.defaultBackground)
+                let card = Card(backgroundColor: Card.newCardBackgrounds.randomElement() ?? Card.defaultBackground)
                 return (URL(fileURLWithPath: folder).appendingPathComponent(card.appFileName), card)
             }
             var name = "Untitled.drawing", number = 2

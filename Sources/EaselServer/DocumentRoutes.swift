@@ -122,12 +122,14 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     private func post(_ request: Request, path: String) async throws -> Response {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.count > 1, let action = components.last.map(String.init),
-            ["edits", "undo", "redo"].contains(action) || fileRoutes.handles(action)
+            ["edits", "undo", "redo", "preview.png"].contains(action) || fileRoutes.handles(action)
         else {
-            throw Problem(.notFound, "a document takes POST …/edits, …/undo, …/redo, …/duplicate or …/images")
+            throw Problem(
+                .notFound, "a document takes POST …/edits, …/undo, …/redo, …/preview.png, …/duplicate or …/images")
         }
         let requestedPath = components.dropLast().joined(separator: "/")
         if fileRoutes.handles(action) { return try await fileRoutes.post(request, path: requestedPath, action: action) }
+        if action == "preview.png" { return try await preview(request, path: requestedPath) }
         let url = try service.document(at: requestedPath)
         let documentPath = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let ifMatch = request.headers[.ifMatch]
@@ -146,12 +148,12 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
                 case "undo":
                     return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
                         try DocumentService.checkHistoryIsHere(editor, for: "undo", document: documentPath)
-                        return [try editor.undo() ? "undid the last edit" : "nothing to undo"]
+                        return .init(results: [try editor.undo() ? "undid the last edit" : "nothing to undo"])
                     }
                 case "redo":
                     return try service.edit(url, relativePath: documentPath, ifMatch: ifMatch) { editor in
                         try DocumentService.checkHistoryIsHere(editor, for: "redo", document: documentPath)
-                        return [try editor.redo() ? "redid an edit" : "nothing to redo"]
+                        return .init(results: [try editor.redo() ? "redid an edit" : "nothing to redo"])
                     }
                 default:
                     let edits = try EditRequest.parse(requestBody) { name in Self.file(at: name, in: folder) }
@@ -167,6 +169,37 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return Self.json(
             Array(try encoder.encode(outcome)), headers: [.eTag: "\"\(outcome.revision)\"", .cacheControl: "no-store"])
+    }
+
+    /// `POST …/preview.png`: the document as an edits body would make it, rendered with the
+    /// query's options (`only` for the changed elements alone) and not saved. In the render
+    /// pool, bounded as renders are; never cached.
+    private func preview(_ request: Request, path: String) async throws -> Response {
+        let url = try service.document(at: path)
+        let path = service.folder.relativePath(of: url)
+        let query = try RenderQuery.parse(
+            format: .png, query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) ?? false else {
+            throw Problem(.unsupportedMediaType, "a preview's edits are JSON: send Content-Type: application/json")
+        }
+        _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
+        let ticket = try pool.admit()
+        defer { ticket.release() }
+        let body = try await AdmittedBody.read(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
+        defer { body.release() }
+        let bytes = body.bytes, service = self.service, folder = service.folder
+        let png = try await pool.run(with: ticket) { () throws -> [UInt8] in
+            do {
+                let edits = try EditRequest.parse(bytes) { name in Self.file(at: name, in: folder) }
+                return try service.preview(url, relativePath: path, edits: edits, query: query)
+            } catch {
+                throw Self.problem(for: error, document: path, folder: folder.url, stateFolder: service.state.url)
+            }
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/png", .cacheControl: "no-store", .contentLength: String(png.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
     }
 
     /// A regular file inside the served folder (an image an edit adds), by the same rules as documents.

@@ -92,7 +92,13 @@ final class DocumentService: Sendable {
             do {
                 let located = try registry.open(url)
                 images = located.referencedFiles.compactMap { file in file.path.map { ($0, FileStamp.of($0)) } }
-                summary.kind = (located.document as? any EditableDocument)?.kindName ?? located.contentType.identifier
+                let editable = located.document as? any EditableDocument
+                summary.kind = editable?.kindName ?? located.contentType.identifier
+                summary.title = editable.map {
+                    DocumentTitle.title(
+                        of: $0, fileName: url.lastPathComponent,
+                        modified: Date(timeIntervalSince1970: TimeInterval(stamp.modified) / 1e9))
+                }
                 // Checked briefly: a listing must not wait for one heavy document's whole render.
                 let checked = Result {
                     try DocumentRenderer.scene(
@@ -128,6 +134,10 @@ final class DocumentService: Sendable {
         let editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
         var description = editor.description
         description.path = relativePath
+        let resources = editor.located.resourceFolder.standardizedFileURL.path
+        description.resourceFolder =
+            resources == folder.realPath || resources == folder.url.standardizedFileURL.path
+            ? "" : folder.relativePath(of: editor.located.resourceFolder)
         description.warnings = description.warnings.map { ServedFolder.hidingServerPaths(in: $0, folder: folder.url) }
         for index in description.elements.indices {
             description.elements[index].imageStatus = description.elements[index].imageStatus.map {
@@ -157,8 +167,9 @@ final class DocumentService: Sendable {
         // Stamp first: a change while rendering then shows as a change next time.
         let documentStamp = FileStamp.of(location.contentFile.path)
         // One read: the revision answered is the version whose pixels are answered.
-        let (located, content) = try registry.openReadingContent(url)
+        var (located, content) = try registry.openReadingContent(url)
         let revision = try content.map(Self.revision(of:)) ?? revision(of: url)
+        try Self.select(query.elements, of: &located)
         let sources =
             [(location.contentFile.path, documentStamp)]
             + located.referencedFiles.compactMap { file in
@@ -182,6 +193,46 @@ final class DocumentService: Sendable {
         return (entry, false)
     }
 
+    /// Keeps the elements `elements` names in `located`'s document (a layer of the
+    /// editor's previews); an index out of range is a bad request.
+    static func select(_ elements: RenderQuery.Elements, of located: inout LocatedDocument) throws {
+        guard elements != .all else { return }
+        guard let document = located.document as? any EditableDocument else {
+            throw Problem(.badRequest, "only and without are for documents made of elements (cards and drawings)")
+        }
+        do {
+            switch elements {
+            case .all: break
+            case .only(let indices): located.document = try document.keepingOnly(indices)
+            case .without(let indices): located.document = try document.removing(indices)
+            }
+        } catch {
+            throw Problem(.badRequest, error.message)
+        }
+    }
+
+    /// The document as it would be after `edits`, rendered with `query` and not saved: what
+    /// the editor shows while a value is being typed. An edit that would add an image is
+    /// refused (a preview brings no file into the folder).
+    func preview(_ url: URL, relativePath: String, edits: EditRequest, query: RenderQuery) throws -> [UInt8] {
+        for case .add(let element) in edits.operations where element.kind.lowercased() == "image" {
+            throw Problem(.badRequest, "a preview cannot add an image; add it with …/edits or …/images")
+        }
+        var editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
+        do {
+            _ = try apply(edits, to: &editor)
+        } catch let error as EditError {
+            throw Problem(.badRequest, error.message, document: relativePath)
+        }
+        var located = editor.located
+        located.document = editor.document
+        try Self.select(query.elements, of: &located)
+        var scene = try DocumentRenderer.scene(
+            for: located, background: query.options.background, deadline: limits.renderDeadline)
+        try limits.prepare(&scene, options: query.options, document: relativePath)
+        return try DocumentRenderer.export(scene, options: query.options).bytes
+    }
+
     // MARK: Editing
 
     /// What an edit, undo or redo did.
@@ -191,12 +242,21 @@ final class DocumentService: Sendable {
         var canUndo: Bool
         var canRedo: Bool
         var results: [String]
+        /// The indices of the elements the edit added, as they are after it (the editor
+        /// selects what it pasted or dropped).
+        var added: [Int]
+    }
+
+    /// What applying an edit did: a line for each operation, and the elements it added.
+    struct Applied {
+        var results: [String]
+        var added: [Int] = []
     }
 
     /// Opens the document for editing (its lock held, as the CLI's verbs hold it), checks
     /// `ifMatch` against its revision, applies `change`, and saves atomically with its history.
     func edit(
-        _ url: URL, relativePath: String, ifMatch: String?, _ change: (inout DocumentEditor) throws -> [String]
+        _ url: URL, relativePath: String, ifMatch: String?, _ change: (inout DocumentEditor) throws -> Applied
     ) throws -> EditOutcome {
         var editor = try DocumentEditor(
             opening: url, registry: registry, locking: true, lockTimeout: limits.lockTimeout, stateFolder: stateFolder)
@@ -212,8 +272,8 @@ final class DocumentService: Sendable {
         }
         // A photo an operation imported is taken away again when the edit fails after it
         // (a later operation refused, the save failed): a refused edit changes nothing.
-        let (results, changed) = try CreatedFiles.removingOnFailure { () throws -> ([String], Bool) in
-            let results: [String]
+        let (applied, changed) = try CreatedFiles.removingOnFailure { () throws -> (Applied, Bool) in
+            let results: Applied
             do {
                 results = try change(&editor)
             } catch let error as EditError {
@@ -227,7 +287,8 @@ final class DocumentService: Sendable {
             return (results, changed)
         }
         return EditOutcome(
-            revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo, results: results)
+            revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo,
+            results: applied.results, added: applied.added)
     }
 
     /// Throws 409 when `editor` has nothing to undo (or redo) because this server's state
@@ -243,21 +304,21 @@ final class DocumentService: Sendable {
     }
 
     /// Applies `request`'s operations as one undo step.
-    func apply(_ request: EditRequest, to editor: inout DocumentEditor) throws -> [String] {
-        var results: [String] = []
+    func apply(_ request: EditRequest, to editor: inout DocumentEditor) throws -> Applied {
+        var applied = Applied(results: [])
         let folder = editor.located.resourceFolder
         try editor.perform { document in
-            results = []
+            applied = Applied(results: [])
             for (position, operation) in request.operations.enumerated() {
                 // An operation that cannot apply is named, with its place in the request.
                 do {
-                    try apply(operation, to: &document, folder: folder, results: &results)
+                    try apply(operation, to: &document, folder: folder, applied: &applied)
                 } catch let error as EditError {
                     throw Self.operationProblem(error, operation: operation, at: position, of: request)
                 }
             }
         }
-        return results
+        return applied
     }
 
     private static func operationProblem(
@@ -271,35 +332,53 @@ final class DocumentService: Sendable {
     }
 
     private func apply(
-        _ operation: EditRequest.Operation, to document: inout any EditableDocument, folder: URL, results: inout [String]
+        _ operation: EditRequest.Operation, to document: inout any EditableDocument, folder: URL, applied: inout Applied
     ) throws {
+        func note(_ line: String) { applied.results.append(line) }
         switch operation {
         case .add(let element):
             let added = try document.add(element, resourceFolder: folder)
-            results.append("added \(added.kind) as element \(added.index)")
+            // An element put in below others added before it (a card's image goes under its
+            // texts) moves them up one.
+            applied.added = applied.added.map { $0 >= added.index ? $0 + 1 : $0 } + [added.index]
+            note("added \(added.kind) as element \(added.index)")
         case .set(let index, let changes):
             try document.apply(changes, at: index)
-            results.append("changed element \(index)")
+            note("changed element \(index)")
         case .move(let index, let by):
             try document.move(index, by: by)
-            results.append("moved element \(index)")
-        case .remove(let index):
-            try document.remove(index)
-            results.append("removed element \(index)")
-        case .order(let index, let direction):
-            results.append("element \(index) is now element \(try document.reorder(index, direction))")
+            note("moved element \(index)")
+        case .remove(let indices):
+            try document.remove(indices)
+            note("removed \(Self.elements(indices))")
+        case .order(let indices, let direction):
+            let places = try document.reorder(indices, direction)
+            note("\(Self.elements(indices)) \(indices.count == 1 ? "is" : "are") now \(Self.elements(places))")
+        case .align(let indices, let edge):
+            try document.align(indices, edge)
+            note("aligned \(Self.elements(indices)) on the \(edge.rawValue)")
+        case .distribute(let indices, let axis):
+            try document.distribute(indices, axis)
+            note("distributed \(Self.elements(indices)) \(axis.rawValue)ly")
         case .background(let color):
             try document.setBackground(color)
-            results.append("background is \(color?.hex ?? "transparent")")
+            note("background is \(color?.hex ?? "transparent")")
         }
+    }
+
+    /// "element 2", "elements 0, 3": as results name the elements an operation took.
+    private static func elements(_ indices: [Int]) -> String {
+        let sorted = Array(Set(indices)).sorted()
+        return (sorted.count == 1 ? "element " : "elements ") + sorted.map(String.init).joined(separator: ", ")
     }
 
     /// Adds an uploaded image as a new element (one undo step): the bytes go to a private
     /// file in the state folder, which the editor brings into the document's folder as the
     /// CLI's `add image` does, and which is removed afterwards.
-    func addUploadedImage(_ bytes: [UInt8], extension ext: String, to url: URL, relativePath: String, ifMatch: String?) throws
-        -> EditOutcome
-    {
+    func addUploadedImage(
+        _ bytes: [UInt8], extension ext: String, placed placement: ElementChanges = ElementChanges(), to url: URL,
+        relativePath: String, ifMatch: String?
+    ) throws -> EditOutcome {
         let uploads = state.url.appendingPathComponent("uploads")
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         let file = uploads.appendingPathComponent("upload-\(UUID().uuidString).\(ext)")
@@ -307,8 +386,9 @@ final class DocumentService: Sendable {
         defer { try? FileManager.default.removeItem(at: file) }
         do {
             return try edit(url, relativePath: relativePath, ifMatch: ifMatch) { editor in
-                let added = try editor.add(ElementRequest(kind: "image", value: file.path, documentName: relativePath))
-                return ["added \(added.kind) as element \(added.index)"]
+                let added = try editor.add(
+                    ElementRequest(kind: "image", value: file.path, style: placement, documentName: relativePath))
+                return Applied(results: ["added \(added.kind) as element \(added.index)"], added: [added.index])
             }
         } catch let error as DocumentError where error.file == file.path {
             // The client sent the image; where the server kept it for a moment is no business of theirs.
@@ -435,6 +515,9 @@ struct DocumentSummary: Codable, Sendable {
     var path: String
     /// card, drawing, or a registered type's name.
     var kind: String?
+    /// What the document browser calls it (`DocumentTitle`): the file name, or a card's
+    /// first text when its name is only its id.
+    var title: String?
     /// Bytes of the saved document (a package's JSON).
     var size: Int?
     var revision: String?

@@ -17,6 +17,10 @@ import Foundation
 ///   {"verb": "background", "color": "white"}
 /// ]}
 /// ```
+/// Several elements at once (the editor's multiple selection): `remove` and `order` take
+/// `indices` in place of `index`; `{"verb": "align", "indices": [0, 2], "edge": "left"}`
+/// (left, center, right, top, middle, bottom; one element aligns with the canvas) and
+/// `{"verb": "distribute", "indices": [0, 1, 2], "axis": "horizontal"}`.
 /// A single operation may also be sent on its own, without `operations`. Property names are
 /// the CLI's options in camelCase; unknown names are refused, with the key path.
 struct EditRequest {
@@ -24,8 +28,10 @@ struct EditRequest {
         case add(ElementRequest)
         case set(index: Int, changes: ElementChanges)
         case move(index: Int, by: Point)
-        case remove(index: Int)
-        case order(index: Int, direction: OrderDirection)
+        case remove(indices: [Int])
+        case order(indices: [Int], direction: OrderDirection)
+        case align(indices: [Int], edge: AlignEdge)
+        case distribute(indices: [Int], axis: DistributeAxis)
         case background(Color?)
 
         var verb: String {
@@ -35,6 +41,8 @@ struct EditRequest {
             case .move: return "move"
             case .remove: return "remove"
             case .order: return "order"
+            case .align: return "align"
+            case .distribute: return "distribute"
             case .background: return "background"
             }
         }
@@ -78,12 +86,14 @@ struct EditRequest {
             allowed = styleKeys.union(["verb", "kind", "value"])
         case "set": allowed = styleKeys.union(["verb", "index"])
         case "move": allowed = ["verb", "index", "by"]
-        case "remove": allowed = ["verb", "index"]
-        case "order": allowed = ["verb", "index", "direction"]
+        case "remove": allowed = ["verb", "index", "indices"]
+        case "order": allowed = ["verb", "index", "indices", "direction"]
+        case "align": allowed = ["verb", "indices", "edge"]
+        case "distribute": allowed = ["verb", "indices", "axis"]
         case "background": allowed = ["verb", "color"]
         default:
             throw try node.required("verb").invalid(
-                "unknown verb \"\(verb)\"; the verbs are add, set, move, remove, order and background")
+                "unknown verb \"\(verb)\"; the verbs are add, set, move, remove, order, align, distribute and background")
         }
         for (key, member) in try node.members() where !allowed.contains(key) {
             throw member.invalid(
@@ -93,6 +103,30 @@ struct EditRequest {
             let node = try node.required("index")
             let value = try node.int()
             guard value >= 0 else { throw node.invalid("an element index is 0 or more") }
+            return value
+        }
+        /// `indices` (a list of one or more), or `index` alone where the verb takes either.
+        func indices(orIndex: Bool) throws(DocumentError) -> [Int] {
+            guard let list = try node.optionalNonNull("indices") else {
+                guard orIndex else { throw node.error(.missingKey("indices")) }
+                return [try index()]
+            }
+            if orIndex, try node.optional("index") != nil { throw list.invalid("give index or indices, not both") }
+            var values: [Int] = []
+            for item in try list.array(maxCount: maxOperations, of: "indices") {
+                let value = try item.int()
+                guard value >= 0 else { throw item.invalid("an element index is 0 or more") }
+                values.append(value)
+            }
+            guard !values.isEmpty else { throw list.invalid("give one element index or more") }
+            return values
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(DocumentError) -> T
+        where T.RawValue == String {
+            let member = try node.required(key)
+            guard let value = T(rawValue: try member.string()) else {
+                throw member.invalid("the \(key) is \(PropertyType.list(T.allCases.map(\.rawValue)))")
+            }
             return value
         }
         switch verb {
@@ -118,13 +152,14 @@ struct EditRequest {
             guard let by = try point(node, "by") else { throw node.error(.missingKey("by")) }
             return .move(index: try index(), by: by)
         case "remove":
-            return .remove(index: try index())
+            return .remove(indices: try indices(orIndex: true))
         case "order":
-            let direction = try node.required("direction")
-            guard let value = OrderDirection(rawValue: try direction.string()) else {
-                throw direction.invalid("the direction is front, back, forward or backward")
-            }
-            return .order(index: try index(), direction: value)
+            let direction = try choice("direction", OrderDirection.self)
+            return .order(indices: try indices(orIndex: true), direction: direction)
+        case "align":
+            return .align(indices: try indices(orIndex: false), edge: try choice("edge", AlignEdge.self))
+        case "distribute":
+            return .distribute(indices: try indices(orIndex: false), axis: try choice("axis", DistributeAxis.self))
         default:
             let color = try node.required("color")
             let text = try color.string()

@@ -5,16 +5,32 @@ import Hummingbird
 
 /// The export options of a render request, read from its query string as `easel export`
 /// reads its options: `scale`, `width`, `height`, `fit` (contain, cover, stretch), `preset`
-/// (share, thumbnail), `background` (any colour Easel accepts, or none) and `dpi`; and `rev`,
+/// (share, thumbnail), `background` (any colour Easel accepts, or none), `dpi` and `area`
+/// (`x,y,w,h` in canvas units: that part of the canvas); `only` or `without` (element
+/// indices, `1,3`: those elements alone on a transparent canvas, or the document without
+/// them: the layers of the editor's live previews); and `rev`,
 /// which the renderer ignores: a client names the revision it wants in the URL so that
 /// browser caches keep versions apart. An unknown parameter is refused rather than
 /// ignored: a typo must not silently give another image.
 struct RenderQuery: Hashable, Sendable {
+    /// Which elements are drawn: all, only some, or all but some.
+    enum Elements: Hashable, Sendable {
+        case all
+        case only([Int])
+        case without([Int])
+    }
+
     var options: RenderOptions
+    var elements: Elements = .all
     /// A canonical spelling of the options, part of the cache key and the ETag.
     var key: String
 
-    static let parameters: Set<String> = ["scale", "width", "height", "fit", "preset", "background", "dpi", "rev"]
+    static let parameters: Set<String> = [
+        "scale", "width", "height", "fit", "preset", "background", "dpi", "area", "only", "without", "rev",
+    ]
+
+    /// At most this many indices in `only` or `without`.
+    static let maxIndices = 1000
 
     /// `also` names parameters the caller took out of `query` itself (`format` and `kind`
     /// for `POST /api/render`), for the message that lists what render takes.
@@ -87,10 +103,41 @@ struct RenderQuery: Hashable, Sendable {
             }
         }
         options.dpi = dpi
+        if let area = values["area"] {
+            let numbers = area.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3],
+                [x, y, w, h].allSatisfy(\.isFinite), w > 0, h > 0
+            else {
+                throw Problem(
+                    .badRequest, "area must be x,y,w,h in canvas units with a width and height above 0, not \"\(area)\"")
+            }
+            options.area = RenderOptions.Area(Rect(x: x, y: y, width: w, height: h))
+        }
+        func indices(_ key: String) throws(Problem) -> [Int]? {
+            guard let text = values[key] else { return nil }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            let numbers = parts.prefix(maxIndices + 1).compactMap { Int($0) }.filter { $0 >= 0 }
+            guard !parts.isEmpty, numbers.count == parts.count, numbers.count <= maxIndices else {
+                throw Problem(
+                    .badRequest,
+                    "\(key) takes element indices (0 or more) separated by commas, at most \(maxIndices), not \"\(text)\"")
+            }
+            return Array(Set(numbers)).sorted()
+        }
+        var elements = Elements.all
+        switch (try indices("only"), try indices("without")) {
+        case (_?, _?): throw Problem(.badRequest, "give only or without, not both")
+        case (let only?, nil):
+            elements = .only(only)
+            // The elements alone, on nothing: a layer laid over the rest.
+            if options.background == nil { options.background = Color(red: 0, green: 0, blue: 0, alpha: 0) }
+        case (nil, let without?): elements = .without(without)
+        case (nil, nil): break
+        }
         let key = [
             format.rawValue, "\(options.size)", options.background.map { "\($0.components)" } ?? "own",
-            dpi.map { "\($0)" } ?? "72",
+            dpi.map { "\($0)" } ?? "72", options.area.map { "\($0)" } ?? "canvas", "\(elements)",
         ].joined(separator: "|")
-        return RenderQuery(options: options, key: key)
+        return RenderQuery(options: options, elements: elements, key: key)
     }
 }

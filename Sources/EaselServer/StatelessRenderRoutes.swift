@@ -78,7 +78,8 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                     configuration: ReadConfiguration(
                         contentType: entry.contentType, file: documentFile, fileURL: url),
                     warnings: &warnings)
-                let located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
+                var located = LocatedDocument(value, at: url, contentType: entry.contentType, warnings: warnings)
+                try DocumentService.select(query.elements, of: &located)
                 var scene = try DocumentRenderer.scene(
                     for: located, background: query.options.background, images: ImageLoader(files: imageFiles),
                     deadline: unpackLimits.renderDeadline)

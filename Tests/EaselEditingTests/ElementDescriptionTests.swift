@@ -47,8 +47,9 @@ struct ElementDescriptionTests {
                 == "[4] line, at 200,200, size 100x50, stroke #0000FF, stroke-width 2, cap square, join round, from 150,175, to 250,225",
             "a solid line shows no dash; the format's defaults are left out")
         #expect(
-            lines[5] == "[5] path, at 300,200, size 60x60, clip custom, clip-path M 0 0 L 1 0 L 0 1 Z, path M 0 1 L 0.5 0 L 1 1 Z"
-        )
+            lines[5]
+                == #"[5] path, at 300,200, size 60x60, clip custom, path "M 0 1 L 0.5 0 L 1 1 Z", clip-path M 0 0 L 1 0 L 0 1 Z"#,
+            "a path's outline is a property of the table: set by --path, shown as the option takes it")
         #expect(
             lines[6]
                 == #"[6] text, at 200,270, size 300x40, fill #000000, text "Hi", font "DejaVu Sans", font-size 30, align left"#)

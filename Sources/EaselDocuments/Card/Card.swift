@@ -19,6 +19,9 @@ public struct Card: Hashable, Sendable {
     public static let canvasSize = Size(width: 1300, height: 2000)
     /// The app's default background (SwiftUI's `.yellow`), also used for legacy cards.
     public static let defaultBackground = Color(red: 1, green: 0.8, blue: 0)
+    /// The colours the app gives a new card, one at random (its `Color.random()`): the
+    /// palette's random1 to random8.
+    public static let newCardBackgrounds = (1...8).compactMap { Color.cardsPalette["random\($0)"] }
 
     /// A card; by default a new random id, the app's yellow background and no elements.
     public init(

@@ -197,6 +197,9 @@ public struct Stroke: Hashable, Sendable {
     public enum Cap: String, Hashable, Sendable, CaseIterable { case butt, round, square }
     /// The shape of corners: sharp, rounded, or cut off.
     public enum Join: String, Hashable, Sendable, CaseIterable { case miter, round, bevel }
+    /// Which ends of a line carry an arrowhead: a filled triangle in the stroke's colour,
+    /// sized by its width, the line stopping at its base.
+    public enum Arrowheads: String, Hashable, Sendable, CaseIterable { case none, start, end, both }
 
     /// The colour of the outline.
     public var color: Color
@@ -208,13 +211,20 @@ public struct Stroke: Hashable, Sendable {
     public var cap: Cap
     /// The shape of corners.
     public var join: Join
+    /// A line's arrowheads (other shapes have none).
+    public var arrowheads: Arrowheads
 
-    /// A stroke; by default a solid black line 1 canvas unit wide with butt caps and miter joins.
-    public init(color: Color = .black, width: Double = 1, dash: [Double] = [], cap: Cap = .butt, join: Join = .miter) {
+    /// A stroke; by default a solid black line 1 canvas unit wide with butt caps, miter
+    /// joins and no arrowheads.
+    public init(
+        color: Color = .black, width: Double = 1, dash: [Double] = [], cap: Cap = .butt, join: Join = .miter,
+        arrowheads: Arrowheads = .none
+    ) {
         self.color = color
         self.width = width
         self.dash = dash
         self.cap = cap
         self.join = join
+        self.arrowheads = arrowheads
     }
 }

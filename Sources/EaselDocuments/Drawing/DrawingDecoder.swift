@@ -209,7 +209,9 @@ public enum DrawingDecoder {
         }
         let cap = try enumValue(node.optional("cap"), default: Stroke.Cap.butt, meaning: "a line cap")
         let join = try enumValue(node.optional("join"), default: Stroke.Join.miter, meaning: "a line join")
-        return Stroke(color: color, width: width, dash: dash, cap: cap, join: join)
+        let arrowheads = try enumValue(
+            node.optional("arrowheads"), default: Stroke.Arrowheads.none, meaning: "the arrowheads")
+        return Stroke(color: color, width: width, dash: dash, cap: cap, join: join, arrowheads: arrowheads)
     }
 
     static func decodeText(_ node: JSONNode) throws(DocumentError) -> TextContent {

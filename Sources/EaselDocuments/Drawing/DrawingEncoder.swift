@@ -53,17 +53,16 @@ public enum DrawingEncoder {
             ))
         if let fill = graphic.fill { members.append(("fill", color(fill))) }
         if let stroke = graphic.stroke {
-            members.append(
-                (
-                    "stroke",
-                    .object([
-                        ("color", color(stroke.color)),
-                        ("width", .number(stroke.width)),
-                        ("dash", .array(stroke.dash.map(JSONValue.number))),
-                        ("cap", .string(stroke.cap.rawValue)),
-                        ("join", .string(stroke.join.rawValue)),
-                    ])
-                ))
+            var style: [(String, JSONValue)] = [
+                ("color", color(stroke.color)),
+                ("width", .number(stroke.width)),
+                ("dash", .array(stroke.dash.map(JSONValue.number))),
+                ("cap", .string(stroke.cap.rawValue)),
+                ("join", .string(stroke.join.rawValue)),
+            ]
+            // Written only when there are some: a file without arrows reads as it always did.
+            if stroke.arrowheads != .none { style.append(("arrowheads", .string(stroke.arrowheads.rawValue))) }
+            members.append(("stroke", .object(style)))
         }
         members.append(("opacity", .number(graphic.opacity)))
         switch graphic.clip {

@@ -10,7 +10,8 @@ extension ElementProperty {
     /// them (the frame first, a line's ends after it; values of `none` last).
     public static let all: [ElementProperty] = [
         at, size, rotation, fill, stroke, strokeWidth, dash, cap, join, opacity, clip, text, font, fontSize, align,
-        cornerRadius, sides, points, innerRatio, from, to, shadowColor, shadowOffset, shadowBlur, name,
+        cornerRadius, sides, points, innerRatio, from, to, arrowheads, outline, shadowColor, shadowOffset, shadowBlur,
+        name,
     ]
 
     /// The property named `key` (or one of its aliases), as an edit request names it.
@@ -260,6 +261,36 @@ extension ElementProperty {
             applies: \.isLine, read: { $0.lineEnds.map { .point($0.to) } },
             write: { graphic, value in
                 if case .point(let p) = value, let ends = graphic.lineEnds { graphic.placeLine(from: ends.from, to: p) }
+            }))
+
+    /// A line's arrowheads.
+    public static let arrowheads = ElementProperty(
+        key: "arrowheads", label: "arrowheads", help: "Arrowheads on a line's ends: none, start, end or both.",
+        type: .choice(Stroke.Arrowheads.allCases.map(\.rawValue)), section: "shape", usual: .choice("none"),
+        graphic: Access(
+            applies: \.isLine, read: { $0.stroke.map { .choice($0.arrowheads.rawValue) } ?? .choice("none") },
+            write: { graphic, value in
+                if case .choice(let n) = value, let ends = Stroke.Arrowheads(rawValue: n) {
+                    graphic.editStroke { $0.arrowheads = ends }
+                }
+            }))
+
+    /// A path's outline, in the unit square of its frame.
+    public static let outline = ElementProperty(
+        key: "path", label: "outline",
+        help: "A path's outline: M/L/Q/C/Z commands in the unit square of its frame (0,0 top-left, 1,1 bottom-right).",
+        type: .text, section: "shape",
+        graphic: Access(
+            applies: { if case .path = $0.kind { true } else { false } },
+            read: { if case .path(let outline) = $0.kind { .text(outline.description) } else { nil } },
+            write: { graphic, value throws(EditError) in
+                guard case .text(let commands) = value else { return }
+                guard let outline = Path(parsing: commands) else {
+                    throw EditError(
+                        "the outline \"\(commands.prefix(80))\" is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\"",
+                        isInvalidRequest: true, property: "path")
+                }
+                graphic.kind = .path(outline)
             }))
 
     // MARK: Shadow

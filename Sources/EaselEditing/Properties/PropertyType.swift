@@ -70,7 +70,7 @@ public enum PropertyType: Sendable {
     }
 
     /// `a, b or c`.
-    static func list(_ names: [String]) -> String {
+    package static func list(_ names: [String]) -> String {
         names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 

@@ -170,6 +170,13 @@ public enum DrawingLowering {
                     return
                 }
                 if let fill = graphic.fill, !isLine(graphic.kind) { scene.operations.append(.fill(path, fill)) }
+                if let stroke = graphic.stroke, stroke.arrowheads != .none, isLine(graphic.kind),
+                    case .move(let start)? = path.elements.first, case .line(let end)? = path.elements.last
+                {
+                    let arrow = ArrowheadShape.shapes(from: start, to: end, width: stroke.width, ends: stroke.arrowheads)
+                    path = arrow.line
+                    scene.operations += arrow.heads.map { .fill($0, stroke.color) }
+                }
                 if let stroke = graphic.stroke {
                     var style = StrokeStyle(stroke)
                     // Path and dashes are both in canvas units: the count does not depend on the output's scale.

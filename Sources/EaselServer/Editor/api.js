@@ -50,6 +50,12 @@ export function renderURL(path, format, query = {}) {
   return `${documentsURL(path)}/render.${format}${search ? '?' + search : ''}`;
 }
 
+/** `POST …/preview.png`: the document as `operations` would make it, not saved. */
+export function previewURL(path, query = {}) {
+  const search = new URLSearchParams(query).toString();
+  return `${documentsURL(path)}/preview.png${search ? '?' + search : ''}`;
+}
+
 const json = (body) => ({ 'Content-Type': 'application/json', ...body });
 
 /** Applies operations as one undo step; `revision` guards against a stale copy (412). */
@@ -81,11 +87,13 @@ export async function remove(path) {
   await request(documentsURL(path), { method: 'DELETE' });
 }
 
-/** Adds an uploaded PNG or JPEG as a new image element (one undo step). */
-export async function upload(path, file, revision) {
+/** Adds an uploaded PNG or JPEG as a new image element (one undo step), centred at `at`
+ * (canvas units) when given. */
+export async function upload(path, file, revision, at) {
   const headers = { 'Content-Type': file.type || 'application/octet-stream' };
   if (revision) headers['If-Match'] = `"${revision}"`;
-  return (await request(`${documentsURL(path)}/images`, { method: 'POST', headers, body: file })).json();
+  const query = at ? `?at=${at.map((v) => Math.round(v * 100) / 100).join(',')}` : '';
+  return (await request(`${documentsURL(path)}/images${query}`, { method: 'POST', headers, body: file })).json();
 }
 
 function unquote(etag) {

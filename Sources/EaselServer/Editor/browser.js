@@ -1,5 +1,6 @@
 // The document browser: a grid of the folder's cards and drawings, their thumbnails
-// rendered by the server (cached by ETag: each is revalidated, a 304 costs nothing), new
+// rendered by the server (cached by ETag: each is revalidated, a 304 costs nothing), each
+// named by its title (a card named only by its id shows its first text, or its date), new
 // card / new drawing, duplicate, delete (after a confirmation). Live: `refresh` runs on
 // every change event, so documents made or changed by the CLI appear or update.
 
@@ -17,9 +18,11 @@ export async function renderBrowser(list, { onOpen, onError }) {
     const item = window.document.createElement('li');
     item.dataset.path = document.path;
     const link = window.document.createElement('a');
+    const title = document.title || document.path;
     link.className = 'open';
     link.href = `#/edit/${encodeURIComponent(document.path)}`;
-    link.setAttribute('aria-label', `Open ${document.path}`);
+    link.setAttribute('aria-label', `Open ${title}`);
+    link.title = document.path;
     if (!document.problem) {
       const image = new Image();
       image.alt = `${document.kind} ${document.path}`;
@@ -32,7 +35,7 @@ export async function renderBrowser(list, { onOpen, onError }) {
     }
     const name = window.document.createElement('span');
     name.className = 'name';
-    name.textContent = document.path;
+    name.textContent = title;
     link.append(name);
     item.append(link);
     if (document.problem) {
@@ -43,11 +46,11 @@ export async function renderBrowser(list, { onOpen, onError }) {
     } else {
       const actions = window.document.createElement('div');
       actions.className = 'actions';
-      const duplicate = button('Duplicate', `Duplicate ${document.path}`, async () => {
+      const duplicate = button('Duplicate', `Duplicate ${title}`, async () => {
         try { await api.duplicate(document.path); await renderBrowser(list, { onOpen, onError }); } catch (error) { onError(error); }
       });
-      const remove = button('Delete', `Delete ${document.path}`, async () => {
-        if (!window.confirm(`Delete ${document.path}? It is moved to Easel's trash in its state folder.`)) return;
+      const remove = button('Delete', `Delete ${title}`, async () => {
+        if (!window.confirm(`Delete ${title}? It is moved to Easel's trash in its state folder.`)) return;
         try { await api.remove(document.path); await renderBrowser(list, { onOpen, onError }); } catch (error) { onError(error); }
       });
       actions.append(duplicate, remove);

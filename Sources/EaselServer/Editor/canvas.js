@@ -1,21 +1,36 @@
 // The canvas: the document as Easel renders it (the server's PNG at the screen's
-// resolution, so what is seen is what export writes), scaled by the zoom, and the mapping
-// between canvas units and screen pixels that the interactive layer uses.
+// resolution, so what is seen is what export writes), the view onto it (zoom from 10 % to
+// 800 %, Fit, panning by scrolling), and the mapping between canvas units and screen
+// pixels that the interactive layer uses. Past a pixel budget the whole-canvas image stays
+// at the budget and a detail image of the visible part is rendered at full resolution.
 
 import { renderURL } from './api.js';
 import { GRID } from './settings.js';
 
+export const MIN_ZOOM = 0.1;
+export const MAX_ZOOM = 8;
+/** The most pixels the whole-canvas image is rendered with (a 1300x2000 card at 250 %). */
+const MAX_IMAGE_PIXELS = 16e6;
+/** Room around the canvas, in screen pixels, so that its edges can be scrolled to the middle. */
+const MARGIN = 48;
+
 export class Canvas {
-  constructor({ viewport, stage, image, gridOverlay }) {
+  constructor({ viewport, stage, image, detail, gridOverlay }) {
     this.viewport = viewport;
     this.stage = stage;
     this.image = image;
+    this.detail = detail;
     this.gridOverlay = gridOverlay;
     this.size = { width: 1, height: 1 };
     this.zoom = 'fit';
     this.scale = 1;
     this.showGrid = false;
+    this.loadedListeners = [];
     new ResizeObserver(() => this.layout()).observe(viewport);
+    viewport.addEventListener('scroll', () => this.scheduleDetail());
+    image.addEventListener('load', () => {
+      for (const listener of this.loadedListeners) listener(image.dataset.revision);
+    });
   }
 
   /** Shows `path` at `revision` (the revision in the URL makes each version its own image). */
@@ -26,50 +41,150 @@ export class Canvas {
     this.layout();
   }
 
-  setZoom(zoom) {
-    this.zoom = zoom;
+  /** Calls `listener(revision)` each time a rendering has loaded. */
+  onLoaded(listener) {
+    this.loadedListeners.push(listener);
+  }
+
+  /** The scale Fit gives: the whole canvas in the viewport. */
+  get fitScale() {
+    return Math.max(MIN_ZOOM / 4, Math.min(
+      (this.viewport.clientWidth - MARGIN) / this.size.width, (this.viewport.clientHeight - MARGIN) / this.size.height));
+  }
+
+  /** 'fit' or a scale (1 is 100 %), kept within 10 % to 800 %; `around` (client
+   * coordinates) stays where it is on screen, by default the viewport's middle. */
+  setZoom(zoom, around) {
+    const view = this.viewport.getBoundingClientRect();
+    const anchor = around || { clientX: view.left + view.width / 2, clientY: view.top + view.height / 2 };
+    const fixed = this.path ? this.canvasPoint(anchor) : null;
+    this.zoom = zoom === 'fit' ? 'fit' : Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Number(zoom) || 1));
     this.layout();
+    if (fixed) this.scrollToPlace(fixed, anchor);
+  }
+
+  /** Multiplies the zoom by `factor` about `around` (a pinch, Ctrl-wheel, the buttons). */
+  zoomBy(factor, around) {
+    this.setZoom(this.scale * factor, around);
+  }
+
+  /** Zooms so that `rect` (canvas units) fills the viewport, and centres it. */
+  zoomTo(rect) {
+    const width = Math.max(rect.width, 1), height = Math.max(rect.height, 1);
+    const scale = Math.min((this.viewport.clientWidth - MARGIN) / width, (this.viewport.clientHeight - MARGIN) / height);
+    this.setZoom(scale);
+    this.centreOn({ x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 });
+  }
+
+  /** Scrolls so that the canvas point `point` is in the viewport's middle. */
+  centreOn(point) {
+    const view = this.viewport.getBoundingClientRect();
+    this.scrollToPlace(point, { clientX: view.left + view.width / 2, clientY: view.top + view.height / 2 });
+  }
+
+  /** Scrolls so that the canvas point `point` is at the client position `at`. */
+  scrollToPlace(point, at) {
+    const now = this.clientPoint(point);
+    this.viewport.scrollLeft += now.x - at.clientX;
+    this.viewport.scrollTop += now.y - at.clientY;
+  }
+
+  /** Pans the view by screen pixels. */
+  panBy(dx, dy) {
+    this.viewport.scrollLeft -= dx;
+    this.viewport.scrollTop -= dy;
+  }
+
+  /** The part of the canvas the viewport shows, in canvas units. */
+  visibleRect() {
+    const view = this.viewport.getBoundingClientRect(), box = this.stage.getBoundingClientRect();
+    const x0 = Math.max(0, (view.left - box.left) / this.scale), y0 = Math.max(0, (view.top - box.top) / this.scale);
+    const x1 = Math.min(this.size.width, (view.right - box.left) / this.scale);
+    const y1 = Math.min(this.size.height, (view.bottom - box.top) / this.scale);
+    return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
   }
 
   layout() {
     if (!this.path) return;
-    const margin = 48;
-    const fit = Math.min(
-      (this.viewport.clientWidth - margin) / this.size.width, (this.viewport.clientHeight - margin) / this.size.height);
-    this.scale = this.zoom === 'fit' ? Math.max(0.05, fit) : Number(this.zoom);
+    this.scale = this.zoom === 'fit' ? this.fitScale : this.zoom;
     const width = Math.round(this.size.width * this.scale), height = Math.round(this.size.height * this.scale);
     this.stage.style.width = `${width}px`;
     this.stage.style.height = `${height}px`;
-    // Pixels for the screen: the displayed size times the device pixel ratio.
-    const pixels = Math.max(1, Math.round(width * (window.devicePixelRatio || 1)));
-    // The revision in the URL: each version is its own image for the browser's cache.
-    const url = renderURL(this.path, 'png', { width: pixels, rev: this.revision });
+    const url = this.imageURL();
     if (this.image.dataset.url !== url) {
       this.image.dataset.url = url;
-      this.image.src = url;
       this.image.dataset.revision = this.revision;
+      this.image.src = url;
     }
     this.drawGrid(width, height);
+    this.scheduleDetail();
     this.onLayout?.();
+  }
+
+  /** The pixel width the whole-canvas image is rendered at: the displayed size times the
+   * device pixel ratio, within the pixel budget. */
+  get imagePixelWidth() {
+    const wanted = this.size.width * this.scale * (window.devicePixelRatio || 1);
+    const budget = Math.sqrt(MAX_IMAGE_PIXELS * this.size.width / this.size.height);
+    return Math.max(1, Math.round(Math.min(wanted, budget)));
+  }
+
+  /** The whole-canvas rendering's URL, with `query` added (`only`, `without`: the layers
+   * of a live preview). The revision in the URL: each version is its own image. */
+  imageURL(query = {}) {
+    return renderURL(this.path, 'png', { width: this.imagePixelWidth, rev: this.revision, ...query });
+  }
+
+  /** Past the pixel budget, the visible part at full resolution, a moment after the view settles. */
+  scheduleDetail() {
+    clearTimeout(this.detailTimer);
+    this.detailTimer = setTimeout(() => this.updateDetail(), 150);
+  }
+
+  updateDetail() {
+    const ratio = window.devicePixelRatio || 1;
+    const sharp = this.imagePixelWidth >= Math.round(this.size.width * this.scale * ratio);
+    const area = this.visibleRect();
+    if (!this.path || sharp || area.width <= 0 || area.height <= 0) {
+      this.detail.hidden = true;
+      this.detail.removeAttribute('src');
+      return;
+    }
+    const round = (v) => Math.round(v * 100) / 100;
+    const pixels = Math.max(1, Math.round(area.width * this.scale * ratio));
+    const url = renderURL(this.path, 'png', {
+      area: [area.x, area.y, area.width, area.height].map(round).join(','), width: pixels, rev: this.revision,
+    });
+    Object.assign(this.detail.style, {
+      left: `${area.x * this.scale}px`, top: `${area.y * this.scale}px`,
+      width: `${area.width * this.scale}px`, height: `${area.height * this.scale}px`,
+    });
+    if (this.detail.dataset.url !== url) {
+      this.detail.dataset.url = url;
+      this.detail.hidden = true;
+      this.detail.onload = () => { this.detail.hidden = false; };
+      this.detail.src = url;
+    }
   }
 
   drawGrid(width, height) {
     const canvas = this.gridOverlay;
-    canvas.width = width;
-    canvas.height = height;
+    canvas.width = Math.min(width, 8192);
+    canvas.height = Math.min(height, 8192);
     const context = canvas.getContext('2d');
-    context.clearRect(0, 0, width, height);
+    context.clearRect(0, 0, canvas.width, canvas.height);
     if (!this.showGrid) return;
+    const sx = canvas.width / width, sy = canvas.height / height;
     context.strokeStyle = 'rgba(10, 100, 216, 0.25)';
     context.lineWidth = 1;
     context.beginPath();
     for (let x = GRID; x < this.size.width; x += GRID) {
-      context.moveTo(Math.round(x * this.scale) + 0.5, 0);
-      context.lineTo(Math.round(x * this.scale) + 0.5, height);
+      context.moveTo(Math.round(x * this.scale * sx) + 0.5, 0);
+      context.lineTo(Math.round(x * this.scale * sx) + 0.5, canvas.height);
     }
     for (let y = GRID; y < this.size.height; y += GRID) {
-      context.moveTo(0, Math.round(y * this.scale) + 0.5);
-      context.lineTo(width, Math.round(y * this.scale) + 0.5);
+      context.moveTo(0, Math.round(y * this.scale * sy) + 0.5);
+      context.lineTo(canvas.width, Math.round(y * this.scale * sy) + 0.5);
     }
     context.stroke();
   }
@@ -79,9 +194,15 @@ export class Canvas {
     return pixels / this.scale;
   }
 
-  /** A pointer event's position in canvas units. */
+  /** A pointer event's (or any `{clientX, clientY}`'s) position in canvas units. */
   canvasPoint(event) {
     const box = this.stage.getBoundingClientRect();
     return { x: (event.clientX - box.left) / this.scale, y: (event.clientY - box.top) / this.scale };
+  }
+
+  /** A canvas point's position on screen (client coordinates). */
+  clientPoint(point) {
+    const box = this.stage.getBoundingClientRect();
+    return { x: box.left + point.x * this.scale, y: box.top + point.y * this.scale };
   }
 }

@@ -1,9 +1,11 @@
 // The inspector, built from the server's property table (GET /api/schema): for the selected
 // element, a control for each property its kind has (the schema lists, per property, the
 // card and drawing kinds that have it), grouped by the table's sections; the Cards app's
-// palettes as swatches; order and delete. With nothing selected, the document's background.
-// Each change is one gesture (one undo step). No property is named here: a property added
-// to the table appears in the inspector by its type.
+// palettes as swatches; order and delete. For several elements: align, distribute, order
+// and delete, each one undo step for all of them. With nothing selected, the document's
+// background. Each change is one gesture (one undo step); while a value is being typed or
+// dragged, `onPreview` shows it without saving. No property is named here: a property
+// added to the table appears in the inspector by its type.
 
 const SECTION_TITLES = { frame: 'Frame', style: 'Style', clip: 'Clip frame', text: 'Text', shape: 'Shape', shadow: 'Shadow', label: 'Label' };
 
@@ -25,12 +27,13 @@ const group = (captionText, content) => {
 
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function colorInput(value, onChange, label) {
+function colorInput(value, onChange, label, onPreview) {
   const input = document.createElement('input');
   input.type = 'color';
   input.value = (value || '#000000').slice(0, 7);
   input.setAttribute('aria-label', label);
   input.addEventListener('change', () => onChange(input.value.toUpperCase()));
+  if (onPreview) input.addEventListener('input', () => onPreview(input.value.toUpperCase()));
   return input;
 }
 
@@ -50,7 +53,7 @@ function swatches(palette, onPick, what) {
   return row;
 }
 
-function numberInput(value, property, label, onChange) {
+function numberInput(value, property, label, onChange, onPreview) {
   const input = document.createElement('input');
   input.type = 'number';
   input.step = property.type === 'integer' ? '1' : 'any';
@@ -59,36 +62,37 @@ function numberInput(value, property, label, onChange) {
   if (value !== undefined && value !== null) input.value = Math.round(value * 100) / 100;
   input.setAttribute('aria-label', label);
   input.title = property.help;
-  input.addEventListener('change', () => { if (input.value !== '' && isFinite(input.value)) onChange(Number(input.value)); });
+  const read = (then) => { if (input.value !== '' && isFinite(input.value)) then(Number(input.value)); };
+  input.addEventListener('change', () => read(onChange));
+  if (onPreview) input.addEventListener('input', () => read(onPreview));
   return input;
 }
 
 /** Two numbers side by side: a point's X and Y, a size's width and height. */
-function pairInput(value, property, names, onChange) {
+function pairInput(value, property, names, onChange, onPreview) {
   const row = document.createElement('div');
   row.className = 'row';
   const current = value || [0, 0];
   const title = capitalised(property.label);
+  const with_ = (i, number) => { const next = [...current]; next[i] = number; return next; };
   names.forEach((name, i) => {
-    const input = numberInput(current[i], { ...property, min: undefined }, `${title} ${name}`, (number) => {
-      const next = [...current];
-      next[i] = number;
-      onChange(next);
-    });
+    const input = numberInput(current[i], { ...property, min: undefined }, `${title} ${name}`,
+      (number) => onChange(with_(i, number)), (number) => onPreview(with_(i, number)));
     row.append(field(name, input));
   });
   return row;
 }
 
 /** The control for one property, by its type; `set` sends `{key: value}`. */
-function control(property, value, { isCard, palettes, set }) {
+function control(property, value, { isCard, palettes, set, preview }) {
   const title = capitalised(property.label);
   const send = (v) => set({ [property.key]: v });
+  const show = (v) => preview({ [property.key]: v });
   switch (property.type) {
     case 'point':
-      return group(title, pairInput(value, property, property.key === 'at' ? ['X', 'Y'] : ['DX', 'DY'], send));
+      return group(title, pairInput(value, property, property.key === 'at' ? ['X', 'Y'] : ['DX', 'DY'], send, show));
     case 'size':
-      return group(title, pairInput(value, property, ['Width', 'Height'], send));
+      return group(title, pairInput(value, property, ['Width', 'Height'], send, show));
     case 'number':
     case 'integer': {
       if (property.type === 'number' && property.min === 0 && property.max === 1) {
@@ -101,14 +105,15 @@ function control(property, value, { isCard, palettes, set }) {
         slider.setAttribute('aria-label', title);
         slider.title = property.help;
         slider.addEventListener('change', () => send(Number(slider.value)));
+        slider.addEventListener('input', () => show(Number(slider.value)));
         return field(title, slider);
       }
-      return field(title, numberInput(value, property, title, send));
+      return field(title, numberInput(value, property, title, send, show));
     }
     case 'color': {
       const row = document.createElement('div');
       row.className = 'row';
-      row.append(colorInput(value, send, `${title} colour`));
+      row.append(colorInput(value, send, `${title} colour`, show));
       // A card's colours are never none (the app stores a text's colour always).
       if (property.allowsNone && !isCard) {
         const none = document.createElement('button');
@@ -174,22 +179,28 @@ function control(property, value, { isCard, palettes, set }) {
   }
 }
 
-export function renderInspector(panel, { description, element, schema, onChange }) {
+export function renderInspector(panel, { description, elements, schema, onChange, onPreview }) {
   panel.replaceChildren();
   const heading = (text) => { const h = document.createElement('h2'); h.textContent = text; panel.append(h); };
   const isCard = description.type === 'card';
   const palettes = schema?.palettes || {};
-  if (!element) {
+  if (!elements.length) {
     heading(isCard ? 'Card' : 'Drawing');
     panel.append(field('Background', colorInput(description.background, (hex) => onChange([{ verb: 'background', color: hex }]), 'Background colour')));
     if (isCard) panel.append(swatches(palettes.cardBackgrounds, (name) => onChange([{ verb: 'background', color: name }]), 'Background'));
     const hint = document.createElement('p');
-    hint.textContent = 'Select an element to change it.';
+    hint.textContent = 'Select an element to change it. Shift-click or drag around several.';
     panel.append(hint);
     return;
   }
+  if (elements.length > 1) {
+    arrange(panel, heading, elements.map((e) => e.index), onChange);
+    return;
+  }
+  const element = elements[0];
   const index = element.index;
   const set = (changes) => onChange([{ verb: 'set', index, ...changes }]);
+  const preview = (changes) => onPreview?.([index], [{ verb: 'set', index, ...changes }]);
   heading(`${element.kind} ${index}`);
   const properties = (schema?.properties || []).filter((p) => (isCard ? p.card : p.drawing).includes(element.kind));
   let section = null;
@@ -198,39 +209,70 @@ export function renderInspector(panel, { description, element, schema, onChange 
       section = property.section;
       if (section !== 'frame') heading(SECTION_TITLES[section] || capitalised(section));
     }
-    const shown = control(property, element[property.key], { isCard, palettes, set });
+    const shown = control(property, element[property.key], { isCard, palettes, set, preview });
     shown.dataset.key = property.key;
     panel.append(shown);
   }
   heading('Order');
+  const order = orderRow([index], (direction) => {
+    // A card draws its images under its texts (as the Cards app does): the topmost image
+    // goes no further forward, and saying so beats a button that does nothing.
+    const images = description.elements.filter((e) => e.kind === 'image').length;
+    if (isCard && element.kind === 'image' && index === images - 1 && (direction === 'front' || direction === 'forward')) {
+      panel.querySelector('.note.order')?.remove();
+      const note = document.createElement('p');
+      note.className = 'note order';
+      note.setAttribute('role', 'status');
+      note.textContent = 'A card keeps its images under its texts: this is already the frontmost image.';
+      order.after(note);
+      return;
+    }
+    onChange([{ verb: 'order', index, direction }]);
+  }, () => onChange([{ verb: 'remove', index }]));
+  panel.append(order);
+}
+
+/** The order buttons and Delete, for the elements at `indices`. */
+function orderRow(indices, onOrder, onDelete) {
   const order = document.createElement('div');
   order.className = 'row';
   for (const direction of ['front', 'forward', 'backward', 'back']) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = direction;
-    button.setAttribute('aria-label', `Move ${direction}`);
-    button.addEventListener('click', () => {
-      // A card draws its images under its texts (as the Cards app does): the topmost image
-      // goes no further forward, and saying so beats a button that does nothing.
-      const images = description.elements.filter((e) => e.kind === 'image').length;
-      if (isCard && element.kind === 'image' && index === images - 1 && (direction === 'front' || direction === 'forward')) {
-        panel.querySelector('.note.order')?.remove();
-        const note = document.createElement('p');
-        note.className = 'note order';
-        note.setAttribute('role', 'status');
-        note.textContent = 'A card keeps its images under its texts: this is already the frontmost image.';
-        order.after(note);
-        return;
-      }
-      onChange([{ verb: 'order', index, direction }]);
-    });
-    order.append(button);
+    order.append(button(direction, `Move ${direction}`, () => onOrder(direction)));
   }
-  const remove = document.createElement('button');
-  remove.type = 'button';
-  remove.textContent = 'Delete';
-  remove.addEventListener('click', () => onChange([{ verb: 'remove', index }]));
-  order.append(remove);
-  panel.append(order);
+  order.append(button('Delete', indices.length > 1 ? `Delete ${indices.length} elements` : 'Delete', onDelete));
+  return order;
+}
+
+function button(text, label, action, disabled = false) {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = text;
+  element.setAttribute('aria-label', label);
+  element.disabled = disabled;
+  element.addEventListener('click', action);
+  return element;
+}
+
+/** Several elements: align them (on their edges or centres), distribute them (three or
+ * more), order and delete them, each one undo step for all. */
+function arrange(panel, heading, indices, onChange) {
+  heading(`${indices.length} elements`);
+  heading('Align');
+  const align = document.createElement('div');
+  align.className = 'row arrange';
+  const edges = [['left', 'Left'], ['center', 'Centre'], ['right', 'Right'], ['top', 'Top'], ['middle', 'Middle'], ['bottom', 'Bottom']];
+  for (const [edge, label] of edges) {
+    align.append(button(label, `Align ${label.toLowerCase()}`, () => onChange([{ verb: 'align', indices, edge }])));
+  }
+  panel.append(align);
+  heading('Distribute');
+  const distribute = document.createElement('div');
+  distribute.className = 'row arrange';
+  for (const [axis, label] of [['horizontal', 'Horizontally'], ['vertical', 'Vertically']]) {
+    distribute.append(button(label, `Distribute ${axis}ly`, () => onChange([{ verb: 'distribute', indices, axis }]), indices.length < 3));
+  }
+  panel.append(distribute);
+  heading('Order');
+  panel.append(orderRow(indices, (direction) => onChange([{ verb: 'order', indices, direction }]),
+    () => onChange([{ verb: 'remove', indices }])));
 }

@@ -1,49 +1,78 @@
 // The editor's entry point: the document browser at #/, the editor at #/edit/PATH, the
-// toolbar (status, undo, redo, export, settings), the change events that keep both views
-// live, and the scene restored on reload.
+// toolbar (status, undo, redo, export, settings), the view (zoom and pan), what comes in
+// (tools, typed text, dropped, pasted and picked images, pasted elements), the change
+// events that keep both views live, and the scene restored on reload.
 
 import * as api from './api.js';
 import { renderBrowser } from './browser.js';
 import { Canvas } from './canvas.js';
+import * as clipboard from './clipboard.js';
+import { acceptDrops, SPREAD } from './drop.js';
 import { installHistory, updateHistoryButtons } from './history.js';
 import { renderInspector } from './inspector.js';
+import { Layers } from './layers.js';
 import { Selection } from './selection.js';
 import { settings, saveSettings, applyTheme, scene, saveScene } from './settings.js';
 import { Sync, listen } from './sync.js';
+import { TextEditor } from './textedit.js';
+import { Tools } from './tools.js';
+import { installView } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 const buttons = { undoButton: $('undo'), redoButton: $('redo') };
 
-const state = { path: null, description: null, revision: null, loading: null, schema: null };
+const state = { path: null, description: null, revision: null, schema: null, selectAfter: null };
 // The property table, fetched once; the inspector builds its controls from it.
 api.schema().then((schema) => { state.schema = schema; showInspector(); }).catch(showError);
 
-const canvas = new Canvas({ viewport: $('viewport'), stage: $('stage'), image: $('rendering'), gridOverlay: $('grid-overlay') });
-const selection = new Selection({
-  canvas, overlay: $('overlay'), viewport: $('viewport'),
-  onGesture: (operations) => commit(operations),
-  onSelect: (index) => { showInspector(); saveScene({ selection: index }); },
+const canvas = new Canvas({
+  viewport: $('viewport'), stage: $('stage'), image: $('rendering'), detail: $('detail'), gridOverlay: $('grid-overlay'),
 });
-canvas.onLayout = () => selection.draw();
+const layers = new Layers({ canvas });
+const selection = new Selection({
+  canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
+  onGesture: (operations) => commit(operations),
+  onSelect: (indices) => { showInspector(); saveScene({ selection: indices }); },
+  onEditText: (index) => {
+    const element = selection.elements[index];
+    textEditor.edit(element, index, { fontSize: state.description?.type === 'card' ? undefined : element.fontSize });
+  },
+});
+const textEditor = new TextEditor({
+  canvas, stage: $('stage'), layers, onCommit: (operations, { added }) => commit(operations, { selectAdded: added }),
+});
+const tools = new Tools({
+  container: $('add-tools'), canvas, stage: $('stage'), overlay: $('overlay'), guides: $('guides'), selection, textEditor,
+  onAdd: (operations) => commit(operations, { selectAdded: true }),
+});
+canvas.onLayout = () => {
+  selection.draw();
+  $('zoom-level').textContent = `${Math.round(canvas.scale * 100)}%`;
+};
+const view = installView({ canvas, viewport: $('viewport'), selection, onChange: (where) => { if (state.path) saveScene(where); } });
 
 const sync = new Sync({
   statusElement: $('status'),
-  onSaved: (outcome, error) => {
-    if (error) { showRefusal(error); return; }
+  onSaved: (outcome, error, meta = {}) => {
+    if (error) { layers.clear(); showRefusal(error); return; }
     updateHistoryButtons(buttons, outcome);
+    if (meta.selectAdded && outcome.added?.length) state.selectAfter = outcome.added;
     reload(outcome.revision);
   },
   onConflict: (operations) => {
+    layers.clear();
     state.pending = operations;
     $('conflict').hidden = false;
     $('conflict-reload').focus();
   },
 });
 
-/** Applies a gesture's operations locally at once (the preview) and saves them. */
-function commit(operations) {
+/** Saves a gesture's operations (one undo step); `selectAdded` selects what they add. */
+function commit(operations, meta = {}) {
   if (!state.path) return;
-  sync.save(operations);
+  // A preview still waiting to be asked for would show the value after it was saved.
+  clearTimeout(state.previewTimer);
+  sync.save(operations, meta);
 }
 
 /** Loads the document's description and rendering (after a save, or a change elsewhere). */
@@ -58,22 +87,32 @@ async function reload(knownRevision) {
     state.revision = revision;
     if (!knownRevision) sync.adopt(revision);
     canvas.show(path, description.canvas, revision);
-    selection.setElements(description.elements);
-    // A new element is selected once the server has it (it is the last in drawing order).
-    if (state.selectAdded !== undefined && state.selectAdded < description.elements.length) selection.select(state.selectAdded);
-    state.selectAdded = undefined;
+    selection.setElements(description.elements, description.canvas);
+    if (state.selectAfter) {
+      selection.select(state.selectAfter);
+      state.selectAfter = null;
+    }
+    layers.end(revision);
     showInspector();
-    $('title').textContent = `${path} — ${description.type}, ${description.canvas.join('×')}`;
+    showTitle(path, description);
   } catch (error) {
     showError(error);
   }
 }
 
+function showTitle(path, description) {
+  $('title').textContent = `${path} — ${description.type}, ${description.canvas.join('×')}`;
+}
+
 function showInspector() {
   if (!state.description) return;
   renderInspector($('inspector'), {
-    description: state.description, element: selection.selected ? { ...selection.selected } : null, schema: state.schema,
-    onChange: (operations) => commit(operations),
+    description: state.description, elements: selection.selectedElements.map((element) => ({ ...element })),
+    schema: state.schema, onChange: (operations) => commit(operations),
+    onPreview: (indices, operations) => {
+      clearTimeout(state.previewTimer);
+      state.previewTimer = setTimeout(() => layers.preview(state.path, indices, operations), 80);
+    },
   });
 }
 
@@ -97,15 +136,24 @@ function showError(error) {
   $('status').dataset.state = 'offline';
 }
 
+/** A short note over the canvas (what a paste left out, say). */
+function notify(text) {
+  const notice = $('notice');
+  notice.textContent = text;
+  notice.hidden = false;
+  clearTimeout(state.noticeTimer);
+  state.noticeTimer = setTimeout(() => { notice.hidden = true; }, 6000);
+}
+
 async function openDocument(path) {
   state.path = path;
+  layers.clear();
+  textEditor.finish(false);
   $('browser').hidden = true;
   $('editor').hidden = false;
   document.body.dataset.view = 'editor';
   const restored = scene();
-  const zoom = restored.path === path ? restored.zoom : settings.zoom;
-  $('zoom').value = zoom;
-  canvas.setZoom(zoom);
+  const here = restored.path === path;
   try {
     const { description, revision, history } = await api.describe(path);
     state.description = description;
@@ -113,13 +161,16 @@ async function openDocument(path) {
     updateHistoryButtons(buttons, history);
     sync.open(path, revision);
     canvas.show(path, description.canvas, revision);
-    selection.setElements(description.elements);
-    const index = restored.path === path ? restored.selection : null;
-    selection.select(index !== null && index < description.elements.length ? index : null);
-    $('title').textContent = `${path} — ${description.type}, ${description.canvas.join('×')}`;
-    buildAddTools(description.type);
+    canvas.setZoom(here ? restored.zoom : settings.zoom);
+    if (here && restored.centre) canvas.centreOn({ x: restored.centre[0], y: restored.centre[1] });
+    selection.setElements(description.elements, description.canvas);
+    const chosen = here ? [].concat(restored.selection ?? []) : [];
+    selection.select(chosen.filter((index) => index < description.elements.length));
+    showTitle(path, description);
+    tools.build(description.type);
     buildExportMenu(path);
-    saveScene({ path, zoom });
+    saveScene({ path });
+    view.report();
   } catch (error) {
     showError(error);
   }
@@ -128,48 +179,15 @@ async function openDocument(path) {
 
 function showBrowser() {
   state.path = null;
-  saveScene({ path: null, selection: null });
+  saveScene({ path: null, selection: null, centre: null });
   state.description = null;
+  textEditor.finish(false);
+  layers.clear();
   $('editor').hidden = true;
   $('browser').hidden = false;
   document.body.dataset.view = 'browser';
   $('title').textContent = '';
   renderBrowser($('grid'), { onError: showError });
-}
-
-/** The middle of what the viewport shows, in canvas units, kept on the canvas: where a new
- * element goes when it is not placed by the pointer. */
-function visibleCentre() {
-  const view = $('viewport').getBoundingClientRect();
-  const point = canvas.canvasPoint({ clientX: view.left + view.width / 2, clientY: view.top + view.height / 2 });
-  const [width, height] = state.description.canvas;
-  return [Math.round(Math.min(width, Math.max(0, point.x))), Math.round(Math.min(height, Math.max(0, point.y)))];
-}
-
-function buildAddTools(type) {
-  const tools = $('add-tools');
-  tools.replaceChildren();
-  const kinds = type === 'card' ? ['text'] : ['rectangle', 'ellipse', 'star', 'heart', 'line', 'text'];
-  for (const kind of kinds) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = `+ ${kind}`;
-    button.setAttribute('aria-label', `Add ${kind}`);
-    button.addEventListener('click', () => {
-      const [width, height] = state.description.canvas;
-      const operation = { verb: 'add', kind, at: visibleCentre() };
-      if (kind === 'text') operation.value = 'Text';
-      // A card's text is drawn to fit its frame: a frame for one short word, not the app's 800x800.
-      if (kind === 'text' && type === 'card') operation.size = [520, 260];
-      state.selectAdded = state.description.elements.length;
-      if (type !== 'card' && kind !== 'text' && kind !== 'line') {
-        Object.assign(operation, { size: [width / 4, width / 4], fill: 'tomato' });
-      }
-      if (kind === 'line') Object.assign(operation, { from: [width / 3, height / 2], to: [(2 * width) / 3, height / 2], stroke: 'black', strokeWidth: 4 });
-      commit([operation]);
-    });
-    tools.append(button);
-  }
 }
 
 function buildExportMenu(path) {
@@ -192,7 +210,105 @@ function route() {
   else showBrowser();
 }
 
-// Toolbar and settings.
+// MARK: What comes in
+
+/** Adds image files as elements, one undo step each, the first at `at` (canvas units) and
+ * the others spread from it; selects them all. */
+async function addImages(files, at) {
+  if (!state.path || !files.length) return;
+  const added = [];
+  try {
+    for (const [i, file] of files.entries()) {
+      const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
+      const outcome = await api.upload(state.path, file, sync.revision, place);
+      sync.adopt(outcome.revision);
+      updateHistoryButtons(buttons, outcome);
+      added.push(...(outcome.added || []));
+    }
+  } catch (error) {
+    showError(error);
+  }
+  state.selectAfter = added.length ? added : null;
+  await reload();
+}
+
+/** Pastes what the clipboard carries: images as new image elements, Easel's elements as
+ * copies, plain text as a new text. */
+function paste(event) {
+  if (!state.path || !state.description) return;
+  const files = [...(event.clipboardData?.files || [])].filter((file) => file.type.startsWith('image/'));
+  if (files.length) {
+    event.preventDefault();
+    addImages(files, tools.visibleCentre());
+    return;
+  }
+  const payload = clipboard.read(event);
+  if (payload && state.schema) {
+    event.preventDefault();
+    pasteElements(payload);
+    return;
+  }
+  const text = event.clipboardData?.getData('text/plain')?.trim();
+  if (text) {
+    event.preventDefault();
+    commit([{ verb: 'add', kind: 'text', value: text, at: tools.visibleCentre() }], { selectAdded: true });
+  }
+}
+
+function pasteElements(payload) {
+  const { operations, refused } = clipboard.pasteOperations(payload, state.description, state.schema, canvas.visibleRect());
+  if (refused.length) {
+    notify(state.description.type === 'card'
+      ? `A card holds only images and texts: ${refused.join(', ')} not pasted.`
+      : `${refused.join(', ')} cannot be pasted here.`);
+  }
+  if (operations.length) commit(operations, { selectAdded: true });
+}
+
+const typing = (event) => event.target.matches?.('input, select, textarea, [contenteditable], [contenteditable] *');
+const editing = () => state.path && document.body.dataset.view === 'editor' && !textEditor.editing;
+
+document.addEventListener('copy', (event) => {
+  if (!editing() || typing(event) || !selection.indices.length) return;
+  clipboard.write(clipboard.copied(state.description, selection.indices), event);
+});
+document.addEventListener('cut', (event) => {
+  if (!editing() || typing(event) || !selection.indices.length) return;
+  const indices = selection.indices;
+  clipboard.write(clipboard.copied(state.description, indices), event);
+  commit([{ verb: 'remove', indices }]);
+});
+document.addEventListener('paste', (event) => {
+  if (!editing() || typing(event)) return;
+  paste(event);
+});
+document.addEventListener('keydown', (event) => {
+  if (!editing() || typing(event)) return;
+  if (tools.key(event)) { event.preventDefault(); return; }
+  const modifier = event.ctrlKey || event.metaKey;
+  const key = event.key.toLowerCase();
+  if (modifier && key === 'a') {
+    event.preventDefault();
+    selection.selectAll();
+  } else if (modifier && key === 'd') {
+    event.preventDefault();
+    if (selection.indices.length) pasteElements(clipboard.copied(state.description, selection.indices));
+  } else if (!modifier && !event.altKey && !event.shiftKey && key.length === 1 && tools.shortcut(key)) {
+    event.preventDefault();
+  }
+});
+acceptDrops($('viewport'), canvas, {
+  onImages: (files, at) => addImages(files, at),
+  onText: (text, at) => commit([{ verb: 'add', kind: 'text', value: text, at: at.map((v) => Math.round(v)) }], { selectAdded: true }),
+});
+$('upload').addEventListener('change', () => {
+  const files = [...$('upload').files];
+  $('upload').value = '';
+  addImages(files, tools.visibleCentre());
+});
+
+// MARK: Toolbar and settings
+
 installHistory({
   ...buttons,
   onUndo: async () => {
@@ -203,11 +319,6 @@ installHistory({
     if (!state.path) return;
     try { const outcome = await api.redo(state.path); updateHistoryButtons(buttons, outcome); await reload(); } catch (error) { showError(error); }
   },
-});
-$('zoom').addEventListener('change', () => {
-  canvas.setZoom($('zoom').value);
-  saveSettings({ zoom: $('zoom').value });
-  saveScene({ zoom: $('zoom').value });
 });
 $('setting-grid').checked = settings.grid;
 $('setting-snap').checked = settings.snap;
@@ -236,12 +347,6 @@ $('new-card').addEventListener('click', async () => {
 });
 $('new-drawing').addEventListener('click', async () => {
   try { const created = await api.create('drawing'); location.hash = `#/edit/${encodeURIComponent(created.path)}`; } catch (error) { showError(error); }
-});
-$('upload').addEventListener('change', async () => {
-  const file = $('upload').files[0];
-  $('upload').value = '';
-  if (!file || !state.path) return;
-  try { const outcome = await api.upload(state.path, file, sync.revision); updateHistoryButtons(buttons, outcome); await reload(); } catch (error) { showError(error); }
 });
 $('conflict-reload').addEventListener('click', async () => {
   $('conflict').hidden = true;

@@ -1,286 +1,275 @@
 // The interactive layer over the rendering: a box per element (in drawing order, the
-// topmost last, the selected one above them all), selection (Alt-click or a click on the
-// selected element reaches the one beneath), and the gestures — drag to move, corner handles to resize
-// keeping the opposite corner and the aspect ratio (Shift frees it), edge handles to move one side, the round handle to rotate (Shift: 15° steps), arrow
-// keys to nudge (Shift: 10 units), Delete to remove. During a gesture the element's pixels
-// follow the pointer at display rate (a piece of the current rendering); when it ends,
-// `onGesture` receives the operations, and the server's rendering replaces the preview.
+// topmost last, the selected ones above them all) and the selection, one element or many.
+// A press inside a selected frame grabs the selection; Alt-click, or a second click on the
+// one selected element, reaches the element beneath; Shift-click adds or takes away; a
+// drag from an empty place (on the canvas or around it) selects what its rectangle
+// touches; Ctrl/Cmd-A selects all. The gestures themselves (move, resize, rotate, a line's
+// ends, a path's points) are in gestures.js and points.js; arrow keys nudge (Shift: 10
+// units), Delete removes, Escape deselects.
 
-import { settings, GRID } from './settings.js';
+import { bounds, contains, intersects, union } from './geometry.js';
+import { startMove, startResize, startRotate } from './gestures.js';
+import { track } from './pointer.js';
+import { lineHandles, pathHandles } from './points.js';
 
-const round = (value) => Math.round(value * 100) / 100;
+const RESIZE_HANDLES = ['nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w'];
+/** The fewest screen pixels a box is across. */
+const MIN_BOX = 8;
+/** Two clicks on one element within this many milliseconds are a double click. */
+const DOUBLE_CLICK_MS = 350;
 
 export class Selection {
-  constructor({ canvas, overlay, viewport, onGesture, onSelect }) {
-    this.canvas = canvas;
-    this.overlay = overlay;
-    this.viewport = viewport;
-    this.onGesture = onGesture;
-    this.onSelect = onSelect;
+  constructor({ canvas, overlay, viewport, guides, layers, onGesture, onSelect, onEditText }) {
+    Object.assign(this, { canvas, overlay, viewport, guides, layers, onGesture, onSelect, onEditText });
     this.elements = [];
-    this.index = null;
+    this.indices = [];
     this.nudge = null;
+    this.canvasSize = [1, 1];
     viewport.addEventListener('keydown', (event) => this.key(event));
-    overlay.addEventListener('pointerdown', (event) => {
-      if (event.target === overlay) this.select(null);
+    // A press on nothing (the canvas between elements, or around the canvas) starts a marquee.
+    viewport.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0 || this.tool?.active) return;
+      if (event.target === overlay || event.target === viewport || event.target === canvas.stage) this.startMarquee(event);
     });
   }
 
-  setElements(elements) {
+  setElements(elements, canvasSize) {
     this.elements = elements.map((element) => ({ ...element }));
-    this.overlay.parentElement.querySelector('.ghosts')?.replaceChildren();
-    if (this.index !== null && this.index >= this.elements.length) this.index = null;
+    if (canvasSize) this.canvasSize = canvasSize;
+    this.indices = this.indices.filter((index) => index < this.elements.length);
     this.draw();
   }
 
-  select(index) {
-    this.index = index;
+  /** Selects the elements at `indices` (one index, a list, or null for none). */
+  select(indices) {
+    const list = indices === null || indices === undefined ? [] : Array.isArray(indices) ? indices : [indices];
+    this.indices = [...new Set(list)].filter((i) => i >= 0 && i < this.elements.length).sort((a, b) => a - b);
     this.draw();
-    this.onSelect(index);
+    this.onSelect(this.indices);
+    // The layers of a gesture on this selection, fetched while the user has not started one.
+    clearTimeout(this.prepareTimer);
+    this.prepareTimer = setTimeout(() => this.layers.prepare(this.indices), 120);
   }
 
+  selectAll() {
+    this.select(this.elements.map((_, index) => index));
+  }
+
+  /** The one selected element (a copy of its description with its index), or null. */
   get selected() {
-    return this.index === null ? null : this.elements[this.index];
+    return this.indices.length === 1 ? this.elements[this.indices[0]] : null;
+  }
+
+  /** The selected elements' descriptions. */
+  get selectedElements() {
+    return this.indices.map((index) => this.elements[index]);
+  }
+
+  isSelected(index) {
+    return this.indices.includes(index);
+  }
+
+  /** The box around the selection on the canvas, or null. */
+  get selectionBounds() {
+    return union(this.selectedElements.map(bounds));
   }
 
   draw() {
     const scale = this.canvas.scale;
-    // Keyboard focus stays in the overlay across redraws, on the selected element's box
+    // Keyboard focus stays in the overlay across redraws, on a selected element's box
     // (focusing another box would select that one).
-    const focused = this.overlay.contains(document.activeElement) ? (this.index ?? document.activeElement.dataset.index) : undefined;
+    const focused = this.overlay.contains(document.activeElement)
+      ? (this.indices[0] ?? document.activeElement.dataset.index) : undefined;
     this.overlay.replaceChildren();
     this.elements.forEach((element, index) => {
       const box = document.createElement('div');
-      box.className = 'box' + (index === this.index ? ' selected' : '');
+      const selected = this.isSelected(index);
+      box.className = 'box' + (selected ? ' selected' : '');
       box.dataset.index = index;
+      box.dataset.kind = element.kind;
       box.setAttribute('aria-label', `${element.kind} ${index}${element.text ? `: ${element.text}` : ''}`);
       box.setAttribute('role', 'button');
-      box.setAttribute('aria-pressed', String(index === this.index));
+      box.setAttribute('aria-pressed', String(selected));
       // Tab reaches every element; focusing one selects it.
       box.tabIndex = 0;
-      box.addEventListener('focus', () => { if (this.index !== index) this.select(index); });
-      this.place(box, element, scale);
-      box.addEventListener('pointerdown', (event) => this.startMove(event, index));
-      if (index === this.index) {
-        for (const handle of ['nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w']) {
-          box.append(this.handle(handle, (event) => this.startResize(event, handle)));
-        }
-        box.append(this.handle('rotate', (event) => this.startRotate(event)));
-      }
+      box.addEventListener('focus', () => { if (!this.isSelected(index)) this.select(index); });
+      place(box, element, scale);
+      box.addEventListener('pointerdown', (event) => this.press(event, index));
+      if (selected && this.indices.length === 1) this.addHandles(box, element, index);
       this.overlay.append(box);
     });
     if (focused !== undefined) this.overlay.querySelector(`.box[data-index="${focused}"]`)?.focus({ preventScroll: true });
   }
 
-  place(box, element, scale) {
-    const [cx, cy] = element.at, [w, h] = element.size;
-    box.style.left = `${(cx - w / 2) * scale}px`;
-    box.style.top = `${(cy - h / 2) * scale}px`;
-    box.style.width = `${w * scale}px`;
-    box.style.height = `${h * scale}px`;
-    box.style.transform = `rotate(${element.rotation || 0}deg)`;
-  }
-
-  handle(kind, start) {
-    const handle = document.createElement('div');
-    handle.className = `handle ${kind}`;
-    handle.dataset.handle = kind;
-    const positions = {
-      nw: ['0%', '0%'], ne: ['100%', '0%'], se: ['100%', '100%'], sw: ['0%', '100%'],
-      n: ['50%', '0%'], e: ['100%', '50%'], s: ['50%', '100%'], w: ['0%', '50%'], rotate: ['50%', '-24px'],
-    };
-    [handle.style.left, handle.style.top] = positions[kind];
-    handle.addEventListener('pointerdown', (event) => {
-      event.stopPropagation();
-      start(event);
-    });
-    return handle;
-  }
-
-  /** Follows the pointer until it is released; `move(point, event)` on each move, `end()` after.
-   * The overlay captures the pointer: it stays in the page while the boxes are redrawn. */
-  track(event, move, end) {
-    event.preventDefault();
-    const target = this.overlay;
-    try { target.setPointerCapture(event.pointerId); } catch { /* a synthetic event: moves still reach the overlay */ }
-    const onMove = (moveEvent) => move(this.canvas.canvasPoint(moveEvent), moveEvent);
-    const onUp = () => {
-      target.removeEventListener('pointermove', onMove);
-      target.removeEventListener('pointerup', onUp);
-      target.removeEventListener('pointercancel', onUp);
-      end();
-    };
-    target.addEventListener('pointermove', onMove);
-    target.addEventListener('pointerup', onUp);
-    target.addEventListener('pointercancel', onUp);
-  }
-
-  /** A piece of the current rendering that moves with the element while it is dragged. */
-  ghost(element) {
-    const scale = this.canvas.scale;
-    const ghost = document.createElement('div');
-    ghost.className = 'ghost-piece';
-    const [cx, cy] = element.at, [w, h] = element.size;
-    const angle = ((element.rotation || 0) * Math.PI) / 180;
-    const bw = Math.abs(w * Math.cos(angle)) + Math.abs(h * Math.sin(angle));
-    const bh = Math.abs(w * Math.sin(angle)) + Math.abs(h * Math.cos(angle));
-    const left = (cx - bw / 2) * scale, top = (cy - bh / 2) * scale;
-    Object.assign(ghost.style, {
-      position: 'absolute', left: `${left}px`, top: `${top}px`, width: `${bw * scale}px`, height: `${bh * scale}px`,
-      backgroundImage: `url("${this.canvas.image.src}")`,
-      backgroundSize: `${this.canvas.size.width * scale}px ${this.canvas.size.height * scale}px`,
-      backgroundPosition: `${-left}px ${-top}px`, pointerEvents: 'none', opacity: '0.85',
-    });
-    this.ghostLayer().append(ghost);
-    return ghost;
-  }
-
-  /** Where drag previews go: clipped to the canvas, under the boxes. */
-  ghostLayer() {
-    let layer = this.overlay.parentElement.querySelector('.ghosts');
-    if (!layer) {
-      layer = document.createElement('div');
-      layer.className = 'ghosts';
-      this.overlay.before(layer);
+  /** A single selection's handles: a line's two ends; a frame's corners, edges and rotation
+   * knob (and a path's points). */
+  addHandles(box, element, index) {
+    if (element.kind === 'line') {
+      lineHandles(this, element, index);
+      return;
     }
-    return layer;
+    for (const kind of RESIZE_HANDLES) box.append(handle(kind, (event) => startResize(this, event, index, kind)));
+    box.append(handle('rotate', (event) => startRotate(this, event, index)));
+    if (element.kind === 'path' && element.path) pathHandles(this, element, index);
+  }
+
+  /** Moves an element's box to its description's frame (during a gesture). */
+  placeBox(index) {
+    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
+    if (box) place(box, this.elements[index], this.canvas.scale);
   }
 
   /** The element under `point` after `index`, going down the stack and round again: how an
    * Alt-click, or a click on the selected element, reaches what lies beneath it. */
   nextUnder(point, index) {
     const under = [];
-    for (let i = this.elements.length - 1; i >= 0; i--) {
-      const { at: [cx, cy], size: [w, h], rotation = 0 } = this.elements[i];
-      const angle = (-rotation * Math.PI) / 180, dx = point.x - cx, dy = point.y - cy;
-      const x = dx * Math.cos(angle) - dy * Math.sin(angle), y = dx * Math.sin(angle) + dy * Math.cos(angle);
-      if (Math.abs(x) <= w / 2 && Math.abs(y) <= h / 2) under.push(i);
-    }
+    for (let i = this.elements.length - 1; i >= 0; i--) if (contains(this.elements[i], point)) under.push(i);
     const position = under.indexOf(index);
     return under.length ? under[(position + 1) % under.length] : index;
   }
 
-  startMove(event, index) {
-    if (event.button !== 0) return;
+  /** A press on an element's box. */
+  press(event, index) {
+    if (event.button !== 0 || this.tool?.active) return;
     event.stopPropagation();
-    // The selected element's box is on top: a press inside its frame grabs it. A click that
-    // does not drag it (or an Alt-click anywhere) goes to the next element beneath.
-    const wasSelected = this.index === index;
-    const pressed = this.canvas.canvasPoint(event);
-    if (event.altKey) index = this.nextUnder(pressed, index);
-    if (this.index !== index) this.select(index);
+    const point = this.canvas.canvasPoint(event);
+    if (event.shiftKey) {
+      const next = this.isSelected(index) ? this.indices.filter((i) => i !== index) : [...this.indices, index];
+      this.select(next);
+      if (!this.isSelected(index)) return;
+    } else if (event.altKey) {
+      this.select(this.nextUnder(point, index));
+      index = this.indices[0];
+    } else if (!this.isSelected(index)) {
+      this.select(index);
+    }
     this.overlay.querySelector(`.box[data-index="${index}"]`)?.focus({ preventScroll: true });
-    const element = this.elements[index];
-    const start = this.canvas.canvasPoint(event);
-    const origin = [...element.at];
-    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
-    let ghost = null, ghostLeft = 0, ghostTop = 0;
-    let moved = false;
-    this.track(event, (point) => {
-      let x = origin[0] + point.x - start.x, y = origin[1] + point.y - start.y;
-      if (settings.snap) [x, y] = [Math.round(x / GRID) * GRID, Math.round(y / GRID) * GRID];
-      moved = moved || x !== origin[0] || y !== origin[1];
-      if (!ghost && moved) {
-        ghost = this.ghost({ ...element, at: origin });
-        ghostLeft = parseFloat(ghost.style.left);
-        ghostTop = parseFloat(ghost.style.top);
-      }
-      if (!ghost) return;
-      element.at = [x, y];
-      this.place(box, element, this.canvas.scale);
-      ghost.style.left = `${ghostLeft + (x - origin[0]) * this.canvas.scale}px`;
-      ghost.style.top = `${ghostTop + (y - origin[1]) * this.canvas.scale}px`;
-    }, () => {
-      if (!moved) {
-        if (wasSelected && !event.altKey) {
-          const next = this.nextUnder(pressed, index);
-          if (next !== index) this.select(next);
+    const wasAlone = this.indices.length === 1 && this.indices[0] === index;
+    startMove(this, event, {
+      // A click that did not drag. Two on one element in quick succession are a double
+      // click: a text is then edited in place. One on the sole selected element reaches the
+      // one beneath, once a second click can no longer come; one on one of several selected
+      // elements selects it alone.
+      clicked: () => {
+        const now = performance.now(), last = this.lastClick;
+        this.lastClick = { index, time: now };
+        clearTimeout(this.cycleTimer);
+        if (last && last.index === index && now - last.time < DOUBLE_CLICK_MS) {
+          this.lastClick = null;
+          if (this.elements[index]?.kind === 'text') this.onEditText(index);
+          return;
         }
-        return;
-      }
-      const by = [round(element.at[0] - origin[0]), round(element.at[1] - origin[1])];
-      this.onGesture([{ verb: 'move', index, by }], { ghost });
+        if (event.shiftKey || event.altKey) return;
+        if (wasAlone) {
+          this.cycleTimer = setTimeout(() => {
+            const next = this.nextUnder(point, index);
+            if (next !== index && this.isSelected(index)) this.select(next);
+          }, DOUBLE_CLICK_MS);
+        } else if (this.indices.length > 1) {
+          this.select(index);
+        }
+      },
     });
   }
 
-  /** Resizes as a designer tool does: a corner keeps the opposite corner where it is and
-   * the aspect ratio (Shift frees it; the app's pinch keeps it); an edge moves that side only. */
-  startResize(event, handle) {
-    const index = this.index, element = this.elements[index];
-    const [w0, h0] = element.size, [cx0, cy0] = element.at;
-    const angle = ((element.rotation || 0) * Math.PI) / 180, cos = Math.cos(angle), sin = Math.sin(angle);
-    const signs = { nw: [-1, -1], ne: [1, -1], se: [1, 1], sw: [-1, 1], n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
-    const [sx, sy] = signs[handle];
-    // The fixed point, in canvas units: the opposite corner, or the middle of the opposite edge.
-    const toCanvas = (x, y) => [x * cos - y * sin, x * sin + y * cos];
-    const [ax, ay] = toCanvas((-sx * w0) / 2, (-sy * h0) / 2);
-    const anchor = [cx0 + ax, cy0 + ay];
-    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
-    let changed = false;
-    this.track(event, (point, moveEvent) => {
-      // The pointer from the fixed point, in the element's own axes.
-      const dx = point.x - anchor[0], dy = point.y - anchor[1];
-      const lx = dx * cos + dy * sin, ly = -dx * sin + dy * cos;
-      let w = sx ? Math.max(1, sx * lx) : w0, h = sy ? Math.max(1, sy * ly) : h0;
-      if (sx && sy && !moveEvent.shiftKey) {
-        const factor = Math.max(w / w0, h / h0);
-        [w, h] = [w0 * factor, h0 * factor];
-      }
-      const [ox, oy] = toCanvas((sx * w) / 2, (sy * h) / 2);
-      element.size = [round(w), round(h)];
-      element.at = [round(anchor[0] + ox), round(anchor[1] + oy)];
-      changed = true;
-      this.place(box, element, this.canvas.scale);
+  /** A drag from an empty place: the elements whose bounds its rectangle touches are
+   * selected (added to the selection with Shift). A click without a drag deselects. */
+  startMarquee(event) {
+    event.preventDefault();
+    this.viewport.focus({ preventScroll: true });
+    const start = this.canvas.canvasPoint(event);
+    const adding = event.shiftKey ? [...this.indices] : [];
+    const marquee = document.createElement('div');
+    marquee.className = 'marquee';
+    let dragged = false;
+    track(this.viewport, event, (moveEvent) => {
+      const point = this.canvas.canvasPoint(moveEvent);
+      const rect = {
+        x: Math.min(start.x, point.x), y: Math.min(start.y, point.y),
+        width: Math.abs(point.x - start.x), height: Math.abs(point.y - start.y),
+      };
+      if (!dragged && rect.width * this.canvas.scale < 3 && rect.height * this.canvas.scale < 3) return;
+      if (!dragged) { dragged = true; this.overlay.append(marquee); }
+      const scale = this.canvas.scale;
+      Object.assign(marquee.style, {
+        left: `${rect.x * scale}px`, top: `${rect.y * scale}px`, width: `${rect.width * scale}px`, height: `${rect.height * scale}px`,
+      });
+      this.marqueeRect = rect;
     }, () => {
-      if (changed) this.onGesture([{ verb: 'set', index, at: element.at, size: element.size }]);
-    });
-  }
-
-  startRotate(event) {
-    const index = this.index, element = this.elements[index];
-    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
-    let changed = false;
-    this.track(event, (point, moveEvent) => {
-      let degrees = (Math.atan2(point.y - element.at[1], point.x - element.at[0]) * 180) / Math.PI + 90;
-      if (degrees > 180) degrees -= 360;
-      if (moveEvent.shiftKey) degrees = Math.round(degrees / 15) * 15;
-      element.rotation = round(degrees);
-      changed = true;
-      this.place(box, element, this.canvas.scale);
-    }, () => {
-      if (changed) this.onGesture([{ verb: 'set', index, rotation: element.rotation }]);
+      marquee.remove();
+      if (!dragged) { this.select(adding.length ? adding : null); return; }
+      const touched = this.elements.map((element, index) => (intersects(bounds(element), this.marqueeRect) ? index : -1))
+        .filter((index) => index >= 0);
+      this.select([...adding, ...touched]);
     });
   }
 
   key(event) {
-    if (this.index === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.matches?.('input, select, textarea, [contenteditable]')) return;
+    if (!this.indices.length || event.ctrlKey || event.metaKey || event.altKey) return;
     const step = event.shiftKey ? 10 : 1;
     const arrows = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
     if (arrows[event.key]) {
       event.preventDefault();
-      const [dx, dy] = arrows[event.key], element = this.selected;
-      element.at = [element.at[0] + dx, element.at[1] + dy];
+      const [dx, dy] = arrows[event.key];
+      for (const index of this.indices) {
+        const element = this.elements[index];
+        element.at = [element.at[0] + dx, element.at[1] + dy];
+      }
       this.draw();
       // Key repeats coalesce into one gesture, saved when the keys rest.
-      this.nudge = this.nudge || { index: this.index, by: [0, 0] };
+      this.nudge = this.nudge || { indices: [...this.indices], by: [0, 0] };
       this.nudge.by = [this.nudge.by[0] + dx, this.nudge.by[1] + dy];
       clearTimeout(this.nudgeTimer);
       this.nudgeTimer = setTimeout(() => this.endNudge(), 400);
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
-      const index = this.index;
-      this.index = null;
-      this.onGesture([{ verb: 'remove', index }]);
+      const indices = this.indices;
+      this.indices = [];
+      this.onGesture([{ verb: 'remove', indices }]);
     } else if (event.key === 'Escape') {
       this.select(null);
+    } else if (event.key === 'Enter' && this.selected?.kind === 'text') {
+      event.preventDefault();
+      this.onEditText(this.indices[0]);
     }
   }
 
   /** Sends a nudge still waiting for the keys to rest (the page is being left). */
   endNudge() {
     if (!this.nudge) return;
-    const { index, by } = this.nudge;
+    const { indices, by } = this.nudge;
     this.nudge = null;
-    this.onGesture([{ verb: 'move', index, by }]);
+    this.onGesture(indices.map((index) => ({ verb: 'move', index, by })));
   }
+}
+
+/** Places a box on an element's frame (stage pixels), at least a few pixels across so that a
+ * straight line's box can be pressed. */
+export function place(box, element, scale) {
+  const [cx, cy] = element.at;
+  const w = Math.max(element.size[0] * scale, MIN_BOX), h = Math.max(element.size[1] * scale, MIN_BOX);
+  box.style.left = `${cx * scale - w / 2}px`;
+  box.style.top = `${cy * scale - h / 2}px`;
+  box.style.width = `${w}px`;
+  box.style.height = `${h}px`;
+  box.style.transform = `rotate(${element.rotation || 0}deg)`;
+}
+
+/** A handle of `kind` on a box; `start(event)` when it is pressed. */
+export function handle(kind, start) {
+  const element = document.createElement('div');
+  element.className = `handle ${kind}`;
+  element.dataset.handle = kind;
+  const positions = {
+    nw: ['0%', '0%'], ne: ['100%', '0%'], se: ['100%', '100%'], sw: ['0%', '100%'],
+    n: ['50%', '0%'], e: ['100%', '50%'], s: ['50%', '100%'], w: ['0%', '50%'], rotate: ['50%', '-24px'],
+  };
+  if (positions[kind]) [element.style.left, element.style.top] = positions[kind];
+  element.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0) return;
+    event.stopPropagation();
+    start(event);
+  });
+  return element;
 }

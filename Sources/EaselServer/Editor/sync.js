@@ -37,10 +37,11 @@ export class Sync {
     this.status.dataset.state = state;
   }
 
-  /** Queues one gesture's operations; consecutive gestures are sent one after another. */
-  save(operations) {
+  /** Queues one gesture's operations; consecutive gestures are sent one after another.
+   * `meta` comes back with the outcome (what to select once it is saved). */
+  save(operations, meta = {}) {
     if (!operations.length || this.state === 'conflict') return;
-    this.queue.push(operations);
+    this.queue.push({ operations, meta });
     this.refused = null;
     this.setState('saving');
     this.pump();
@@ -50,17 +51,17 @@ export class Sync {
     if (this.sending) return;
     this.sending = true;
     while (this.queue.length && this.state !== 'conflict') {
-      const operations = this.queue[0];
+      const { operations, meta } = this.queue[0];
       try {
         // While the page is being left, requests are keepalive: they outlive the page.
         const outcome = await api.edit(this.path, operations, this.revision, { keepalive: this.leaving });
         this.queue.shift();
         this.revision = outcome.revision;
-        this.onSaved(outcome);
+        this.onSaved(outcome, null, meta);
       } catch (error) {
         if (error.status === 412 || error.status === 409) {
           this.setState('conflict');
-          this.onConflict(this.queue.splice(0), error.problem.currentRevision);
+          this.onConflict(this.queue.splice(0).map((item) => item.operations), error.problem.currentRevision);
         } else if (error.status === 0) {
           this.setState('offline');
           await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -68,7 +69,7 @@ export class Sync {
         } else {
           this.queue.shift();
           this.refused = error;
-          this.onSaved(null, error);
+          this.onSaved(null, error, meta);
         }
       }
     }
@@ -79,7 +80,7 @@ export class Sync {
   /** Sends what is pending now (leaving the page, hiding the tab). */
   flush({ keepalive = false } = {}) {
     if (!this.queue.length || this.sending) return;
-    const operations = this.queue.splice(0).flat();
+    const operations = this.queue.splice(0).flatMap((item) => item.operations);
     api.edit(this.path, operations, this.revision, { keepalive }).then((outcome) => {
       this.revision = outcome.revision;
       this.onSaved(outcome);

@@ -1,0 +1,178 @@
+"""What the editor's browser tests share: `easel serve` on a scratch folder, checks that
+count failures, the server's revision of a file, waits on the page and on disk (each with a
+deadline), pointer drags, files dropped or pasted as a person's browser hands them over, and
+screenshots compared with goldens by Easel's own comparator."""
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDENS = ROOT / "Tests" / "Browser" / "Goldens"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, flush=True)
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def finish(name):
+    """Exits 1 when a check failed."""
+    if failures:
+        print(f"{len(failures)} {name} check(s) failed")
+        raise SystemExit(1)
+    print(f"{name}: every check passed")
+
+
+def revision(path):
+    """The server's revision of a file: FNV-1a (64 bits) of its bytes, 16 hex digits."""
+    value = 0xCBF29CE484222325
+    for byte in path.read_bytes():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(easel, folder, state):
+    """`easel serve folder` on a free loopback port; returns the process, port and environment."""
+    port = free_port()
+    environment = dict(os.environ, XDG_STATE_HOME=str(state))
+    process = subprocess.Popen([str(easel), "serve", str(folder), "--port", str(port)], env=environment,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in process.stderr:
+        seen.append(line)
+        if "serving" in line:
+            break
+    else:
+        process.kill()
+        raise SystemExit(f"easel serve did not start: {''.join(seen)}")
+    # Keep reading its log, so that a full pipe can never stop the server.
+    threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
+    return process, port, environment
+
+
+def compare_screenshot(easel, actual, name, screenshots, record=False):
+    """Easel's comparator (perceptual, anti-aliasing aware) against the golden; `record` writes it."""
+    golden = GOLDENS / name
+    if record or not golden.exists():
+        GOLDENS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(actual, golden)
+        print(f"note recorded {golden.relative_to(ROOT)}")
+        return
+    composite = screenshots / (Path(name).stem + "-difference.png")
+    result = subprocess.run([str(easel), "golden", "diff", str(golden), str(actual), "--tolerance", "perceptual",
+                             "--max-pixels", "0.5%", "--out", str(composite)], capture_output=True, text=True)
+    check(result.returncode == 0, f"the {name} screenshot matches its golden ({result.stdout.strip()} {result.stderr.strip()})")
+
+
+def eventually(condition, timeout=10, what="a condition"):
+    """Waits (at most `timeout` seconds) until `condition()` is true; returns its last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            if not value:
+                print(f"note gave up waiting for {what} after {timeout} s")
+            return value
+        time.sleep(0.05)
+
+
+def read_json(path):
+    """A document's JSON, or None while it is being replaced."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def wait_for_rendering(page, expected_revision, timeout=10):
+    """Waits until the editor shows the server's rendering of `expected_revision` with no
+    preview layer over it; returns the seconds waited."""
+    start = time.monotonic()
+    page.wait_for_function(
+        """(revision) => { const image = document.getElementById('rendering');
+            return image.dataset.revision === revision && image.complete && image.naturalWidth > 0
+              && image.style.visibility !== 'hidden'; }""",
+        arg=expected_revision, timeout=timeout * 1000)
+    return time.monotonic() - start
+
+
+def wait_saved(page, timeout=10):
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'", timeout=timeout * 1000)
+
+
+def settle(page, path, timeout=10):
+    """Waits for the save, then for the rendering of the file as it is on disk."""
+    wait_saved(page, timeout)
+    eventually(lambda: page.evaluate("() => document.getElementById('rendering').dataset.revision") == revision(path),
+               timeout, "the rendering of the saved file")
+    wait_for_rendering(page, revision(path), timeout)
+
+
+def drag(page, start, end, steps=20):
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+    page.mouse.up()
+
+
+def centre(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def stage_point(page, x, y, canvas_width):
+    """The screen point of canvas point (x, y)."""
+    stage = page.locator("#stage").bounding_box()
+    scale = stage["width"] / canvas_width
+    return stage["x"] + x * scale, stage["y"] + y * scale
+
+
+def files_transfer(page, files):
+    """A DataTransfer holding `files` ([(name, bytes, type)]), as a person's browser hands
+    dropped or pasted files to the page."""
+    return page.evaluate_handle(
+        """(files) => { const transfer = new DataTransfer();
+            for (const [name, data, type] of files) {
+              const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+              transfer.items.add(new File([bytes], name, { type }));
+            }
+            return transfer; }""",
+        [[name, base64.b64encode(data).decode(), kind] for name, data, kind in files])
+
+
+def drop_files(page, files, point):
+    """Drags `files` over the canvas and drops them at the screen `point`."""
+    transfer = files_transfer(page, files)
+    for event in ("dragenter", "dragover", "drop"):
+        page.dispatch_event("#viewport", event, {"dataTransfer": transfer, "clientX": point[0], "clientY": point[1]})
+
+
+def paste_files(page, files):
+    """A paste whose clipboard holds `files`, as the browser fires it for Ctrl+V after a
+    screenshot or an image was copied elsewhere."""
+    transfer = files_transfer(page, files)
+    page.evaluate("""(transfer) => document.activeElement.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }))""", transfer)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
