@@ -49,6 +49,7 @@ struct ServerRouteTests {
         let editor = try DocumentEditor(opening: server.folder.file(ServerFixtures.drawing), locking: false)
         var expected = editor.description
         expected.path = ServerFixtures.drawing
+        expected.resourceFolder = ""  // the served folder itself, named relative to it
         let decoded = try JSONDecoder().decode(DocumentDescription.self, from: Data(response.body))
         #expect(decoded == expected)
         let etag = try #require(response.headers["etag"])

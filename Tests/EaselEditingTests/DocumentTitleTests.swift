@@ -1,0 +1,30 @@
+import EaselDocuments
+import EaselEditing
+import Foundation
+import Testing
+
+/// What the document browser calls a document: its file name, or, for a card the app named
+/// by its id, its first text or its kind and date.
+@Suite("Document titles")
+struct DocumentTitleTests {
+    static let day = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test func aCardNamedByItsIdIsCalledByItsFirstText() throws {
+        var card = Card()
+        try card.add(ImageElement(imageFilename: nil))
+        try card.add(TextElement(text: "  \n"))
+        try card.add(TextElement(text: "Happy birthday\nfrom all of us"))
+        #expect(DocumentTitle.title(of: card, fileName: card.appFileName, modified: Self.day) == "Happy birthday")
+        let long = Card(textElements: [TextElement(text: String(repeating: "la ", count: 40))])
+        let title = DocumentTitle.title(of: long, fileName: long.appFileName, modified: Self.day)
+        #expect(title.count == DocumentTitle.maxCharacters && title.hasSuffix("…"))
+    }
+
+    @Test func withNoTextItIsTheKindAndTheDayAndANamedFileKeepsItsName() {
+        let card = Card()
+        let title = DocumentTitle.title(of: card, fileName: card.appFileName, modified: Self.day)
+        #expect(title.hasPrefix("Card of ") && title.contains("2026"), "\(title)")
+        #expect(DocumentTitle.title(of: card, fileName: "birthday.rwcard", modified: Self.day) == "birthday.rwcard")
+        #expect(DocumentTitle.title(of: Drawing(), fileName: "Poster.drawing", modified: Self.day) == "Poster.drawing")
+    }
+}
