@@ -3,7 +3,7 @@ import Foundation
 
 /// What a document is called where people pick it (the editor's document browser): its
 /// file name, unless that is only an id (the Cards app names each card by its UUID), when
-/// it is the document's first text, or, with no text, the kind and the day it was changed.
+/// it is the document's first text, or, with no text, the day and time it was last changed.
 public enum DocumentTitle {
     /// The title of `document`, saved as `fileName` and last changed at `modified`.
     public static func title(of document: any EditableDocument, fileName: String, modified: Date) -> String {
@@ -19,8 +19,7 @@ public enum DocumentTitle {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "d MMM yyyy, HH:mm"
-        return
-            "\(document.kindName.prefix(1).uppercased() + document.kindName.dropFirst()) of \(formatter.string(from: modified))"
+        return formatter.string(from: modified)
     }
 
     /// The longest title, in characters; a longer first text is cut, with an ellipsis.

@@ -33,7 +33,8 @@ struct EaselRoot: ParsableCommand {
         version: EaselVersion.current,
         subcommands: [
             NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
-            RemoveCommand.self, OrderCommand.self, BackgroundCommand.self, UndoCommand.self, RedoCommand.self,
+            RemoveCommand.self, OrderCommand.self, AlignCommand.self, DistributeCommand.self, BackgroundCommand.self,
+            UndoCommand.self, RedoCommand.self,
             EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self,
             ServeCommand.self, DoctorCommand.self,
         ]

@@ -52,7 +52,7 @@ def free_port():
 def start_server(easel, folder, state):
     """`easel serve folder` on a free loopback port; returns the process, port and environment."""
     port = free_port()
-    environment = dict(os.environ, XDG_STATE_HOME=str(state))
+    environment = dict(os.environ, XDG_STATE_HOME=str(state), TZ="UTC")
     process = subprocess.Popen([str(easel), "serve", str(folder), "--port", str(port)], env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen = []

@@ -280,6 +280,20 @@ def pixel_of(page, selector, x, y, canvas_width):
                          [selector, x, y, canvas_width])
 
 
+def unnamed_controls(page):
+    """Every visible control a screen reader would announce without a name."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'button, input, select, summary, a[href], [role=button], [role=textbox], [tabindex]')]
+      .filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden')
+      .filter((c) => {
+        const labelled = c.getAttribute('aria-labelledby');
+        const name = c.getAttribute('aria-label') || (labelled && document.getElementById(labelled)?.textContent)
+          || [...(c.labels || [])].map((l) => l.textContent).join('') || (c.type === 'file' ? '' : c.textContent)
+          || c.getAttribute('title') || c.getAttribute('alt');
+        return !name || !name.trim();
+      }).map((c) => c.outerHTML.slice(0, 120))""")
+
+
 def zoom_level(page):
     return int(page.inner_text("#zoom-level").rstrip("%"))
 
@@ -336,6 +350,23 @@ def red_team_steps(page, base, folder):
     settle(page, card)
     snapped = read_json(card)["imageElements"][2]["transform"]["offset"][0]
     check("x:650" in guides and snapped == 0, f"a drag near the centre line snaps onto it with a guide: {guides}, offset {snapped}")
+
+    # Resizing snaps too: the checkerboard's right edge, dragged near the card's right edge
+    # by its east handle, lands on it with a guide.
+    page.locator(".box[data-index='2']").focus()
+    image2 = read_json(card)["imageElements"][2]["transform"]
+    handle = page.locator(".box.selected .handle.e").bounding_box()
+    grip = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    right = 650 + image2["offset"][0] + image2["size"][0] / 2
+    page.mouse.move(*grip)
+    page.mouse.down()
+    page.mouse.move(grip[0] + (1300 - right - 4) * scale, grip[1], steps=12)
+    guides = page.eval_on_selector_all("#guides line.guide", "nodes => nodes.map(n => n.dataset.guide)")
+    page.mouse.up()
+    settle(page, card)
+    resized = read_json(card)["imageElements"][2]["transform"]
+    edge = 650 + resized["offset"][0] + resized["size"][0] / 2
+    check("x:1300" in guides and abs(edge - 1300) < 0.01, f"a resize near the card's edge snaps onto it with a guide: {guides}, {edge}")
 
     # The view: Ctrl-wheel (a trackpad's pinch) zooms past 100 % about the pointer, up to
     # 800 % and down to 10 %; past the pixel budget a sharp detail of the visible part loads;
@@ -446,6 +477,19 @@ def red_team_steps(page, base, folder):
     check(eventually(lambda: len(read_json(card)["imageElements"]) == images + 2, 15), "two photos picked at once are both added")
     settle(page, card)
     check(selected(page) == [images, images + 1], f"and selected: {selected(page)}")
+
+    # Every control can be reached by name: with one element selected, several, and none;
+    # the tools say which is chosen.
+    for how in ("one", "several", "none"):
+        page.locator("#viewport").focus()
+        page.keyboard.press("Escape")
+        if how == "one":
+            page.locator(".box[data-index='0']").focus()
+        elif how == "several":
+            page.keyboard.press("Control+a")
+        unnamed = unnamed_controls(page)
+        check(unnamed == [], f"every control has a name a screen reader reads ({how} selected): {unnamed}")
+    check(page.get_attribute("button[data-tool='select']", "aria-pressed") == "true", "the chosen tool is announced as pressed")
 
     # An inspector value shows while it is typed, and is saved only when it is left.
     page.locator(".box[data-index='0']").focus()

@@ -190,6 +190,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="easel-editor-") as scratch:
         folder, state = Path(scratch) / "docs", Path(scratch) / "state"
         shutil.copytree(ROOT / "Assets" / "Samples", folder)
+        # A fixed date: a card with no text is named by it in the document browser's screenshot.
+        for sample in folder.iterdir():
+            os.utime(sample, (1_795_000_000, 1_795_000_000))
         server, port, environment = start_server(EASEL, folder, state)
         base = f"http://127.0.0.1:{port}/"
         try:

@@ -28,7 +28,8 @@ struct BadInputTests {
 
     static let editingCommands: [[String]] = [
         ["info", "$F"], ["add", "$F", "star"], ["set", "$F", "0", "--fill", "red"], ["move", "$F", "0", "--by", "1,1"],
-        ["remove", "$F", "0"], ["order", "$F", "0", "front"], ["background", "$F", "red"], ["undo", "$F"], ["redo", "$F"],
+        ["remove", "$F", "0"], ["order", "$F", "0", "front"], ["align", "$F", "left", "0"],
+        ["distribute", "$F", "vertical", "0", "1", "2"], ["background", "$F", "red"], ["undo", "$F"], ["redo", "$F"],
         ["export", "$F", "--out", "out.png"],
     ]
 
@@ -106,13 +107,28 @@ struct BadInputTests {
         try expectFailure(s, ["info", "d.drawing"], mentions: ["d.drawing", "Permission denied"])
     }
 
+    @Test func alignAndDistributeTakeAnEdgeOrAxisAndTheElements() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing", "--size", "400x300"])
+        for (x, y) in [(50, 40), (300, 90), (130, 200)] { try s.ok(["add", "d.drawing", "star", "--at", "\(x),\(y)"]) }
+        let aligned = try s.run(["align", "d.drawing", "top", "0", "1", "2"])
+        #expect(
+            aligned.status == 0 && aligned.stdout.contains("aligned 3 element(s) of d.drawing on the top"), "\(aligned.stdout)")
+        let distributed = try s.run(["distribute", "d.drawing", "horizontal", "2", "0", "1"])
+        #expect(distributed.status == 0, "\(distributed.stderr)")
+        let info = try s.run(["info", "d.drawing"]).stdout
+        #expect(info.contains("at 50,40") && info.contains("at 300,40") && info.contains("at 175,40"), "\(info)")
+        let few = try s.run(["distribute", "d.drawing", "vertical", "0", "1"])
+        #expect(few.status == 64 && few.stderr.contains("distribute spaces three or more elements; 2 given"), "\(few.stderr)")
+    }
+
     @Test func anOutOfRangeIndex() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])
         try s.ok(["add", "d.drawing", "star"])
         for command in [
             ["set", "d.drawing", "5", "--fill", "red"], ["move", "d.drawing", "3", "--by", "-1,1"], ["remove", "d.drawing", "1"],
-            ["order", "d.drawing", "7", "back"],
+            ["order", "d.drawing", "7", "back"], ["align", "d.drawing", "top", "0", "4"],
         ] {
             try expectFailure(
                 s, command, mentions: ["d.drawing: element", "does not exist: the drawing has 1 element, numbered 0 to 0"])
@@ -132,6 +148,8 @@ struct BadInputTests {
             (["set", "d.drawing", "0", "--opacity", "2"], "--opacity 2: the opacity must be from 0 to 1"),
             (["move", "d.drawing", "0"], "--by"),
             (["order", "d.drawing", "0", "sideways"], "sideways"),
+            (["align", "d.drawing", "diagonal", "0"], "diagonal"),
+            (["distribute", "d.drawing", "sideways", "0", "1", "2"], "sideways"),
             (["export", "d.drawing", "--out", "x.png", "--scale", "2", "--width", "10"], "Give one of --scale"),
             (["new", "drawing", "x.png"], "must end in .drawing"),
             (["config", "set", "jobs", "many"], "not a valid jobs"),

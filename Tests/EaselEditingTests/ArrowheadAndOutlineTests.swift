@@ -21,9 +21,13 @@ struct ArrowheadAndOutlineTests {
         #expect(String(decoding: bytes, as: UTF8.self).contains("\"arrowheads\" : \"both\""))
         var warnings: [DocumentWarning] = []
         #expect(try Drawing(decoding: bytes, file: "d", warnings: &warnings) == drawing)
-        let plain = String(decoding: DrawingEncoder.encode(Drawing(graphics: [Graphic(
-            kind: .line(from: .zero, to: Point(x: 1, y: 1)),
-            transform: GraphicTransform(center: .zero, size: Size(width: 1, height: 1)), stroke: Stroke())])),
+        let plain = String(
+            decoding: DrawingEncoder.encode(
+                Drawing(graphics: [
+                    Graphic(
+                        kind: .line(from: .zero, to: Point(x: 1, y: 1)),
+                        transform: GraphicTransform(center: .zero, size: Size(width: 1, height: 1)), stroke: Stroke())
+                ])),
             as: UTF8.self)
         #expect(!plain.contains("arrowheads"), "a file without arrows is written as it always was")
     }

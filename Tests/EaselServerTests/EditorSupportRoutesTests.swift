@@ -67,7 +67,8 @@ struct EditorSupportRoutesTests {
         let cases: [(String, String)] = [
             ("only=x", "only takes element indices (0 or more) separated by commas"),
             ("only=-1", "only takes element indices"), ("only=0&without=1", "give only or without, not both"),
-            ("only=99", "element 99 does not exist"), ("area=1,2,3", "area must be x,y,w,h"), ("area=0,0,0,10", "area must be x,y,w,h"),
+            ("only=99", "element 99 does not exist"), ("area=1,2,3", "area must be x,y,w,h"),
+            ("area=0,0,0,10", "area must be x,y,w,h"),
             ("only=" + (0...1000).map(String.init).joined(separator: ","), "at most 1000"),
         ]
         for (query, message) in cases {
@@ -86,7 +87,8 @@ struct EditorSupportRoutesTests {
         let alone = try image(try await post(server, "preview.png?scale=0.1&only=0", #"{"verb":"move","index":0,"by":[0,500]}"#))
         #expect(alone.pixel(x: 65, y: 55).a == 0 && alone.pixel(x: 65, y: 105).a == 255, "the moved photo alone")
         #expect(try Data(contentsOf: server.folder.file(Self.card)) == before, "nothing saved")
-        let photo = try await post(server, "preview.png", #"{"verb":"add","kind":"image","value":"8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"}"#)
+        let photo = try await post(
+            server, "preview.png", #"{"verb":"add","kind":"image","value":"8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"}"#)
         #expect(photo.status == 400 && photo.text.contains("a preview cannot add an image"), "\(photo.text)")
         let bad = try await post(server, "preview.png", #"{"verb":"set","index":0,"size":[-5,1]}"#)
         #expect(bad.status == 400 && bad.text.contains("width must be from 0"), "\(bad.text)")

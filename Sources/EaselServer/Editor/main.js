@@ -110,6 +110,13 @@ function showInspector() {
     description: state.description, elements: selection.selectedElements.map((element) => ({ ...element })),
     schema: state.schema, onChange: (operations) => commit(operations),
     onPreview: (indices, operations) => {
+      // The frame being typed moves the element's box at once; its picture follows from the server.
+      for (const operation of operations) {
+        const element = selection.elements[operation.index];
+        if (operation.verb !== 'set' || !element) continue;
+        for (const key of ['at', 'size', 'rotation']) if (operation[key] !== undefined) element[key] = operation[key];
+        selection.placeBox(operation.index);
+      }
       clearTimeout(state.previewTimer);
       state.previewTimer = setTimeout(() => layers.preview(state.path, indices, operations), 80);
     },

@@ -355,7 +355,8 @@ final class EditSession {
 
     static let verbs: [String: ParsableCommand.Type] = [
         "add": AddCommand.self, "set": SetCommand.self, "move": MoveCommand.self, "remove": RemoveCommand.self,
-        "order": OrderCommand.self, "background": BackgroundCommand.self, "undo": UndoCommand.self, "redo": RedoCommand.self,
+        "order": OrderCommand.self, "align": AlignCommand.self, "distribute": DistributeCommand.self,
+        "background": BackgroundCommand.self, "undo": UndoCommand.self, "redo": RedoCommand.self,
     ]
 
     static let help = """
@@ -364,6 +365,8 @@ final class EditSession {
         move INDEX --by DX,DY        move an element
         remove INDEX                 remove an element
         order INDEX front|back|forward|backward
+        align EDGE INDEX...          line elements up: left, center, right, top, middle, bottom
+        distribute AXIS INDEX...     space three or more evenly: horizontal or vertical
         background COLOR             set the background
         undo, redo                   step through the history
         info [--json]                show the document

@@ -99,6 +99,57 @@ struct OrderCommand: EditVerb {
     }
 }
 
+struct AlignCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "align",
+        abstract: "Line elements up on their left, right, top or bottom edges or their centres.",
+        discussion: """
+            Elements are measured by the box around their (rotated) frames; one element lines up \
+            with the canvas.
+            Example: easel align art.drawing left 0 2 3
+            """
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(
+        help: "left, center, right, top, middle or bottom.", completion: Choice.completion(AlignEdge.self),
+        transform: Choice.parser(example: AlignEdge.left))
+    var edge: AlignEdge
+    @Argument(help: "The elements' indices.")
+    var indices: [Int]
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        let changed = try editor.perform { try $0.align(indices, edge) }
+        return changed
+            ? "aligned \(indices.count) element(s) of \(path) on the \(edge.rawValue)" : "already aligned; nothing changed"
+    }
+}
+
+struct DistributeCommand: EditVerb {
+    static let configuration = CommandConfiguration(
+        commandName: "distribute",
+        abstract: "Space three or more elements evenly, left to right or top to bottom.",
+        discussion:
+            "The outermost stay; the gaps between neighbours become equal.\nExample: easel distribute art.drawing horizontal 0 1 2"
+    )
+
+    @Argument(help: "The document.", completion: .file(extensions: ["rwcard", "drawing"]))
+    var path: String
+    @Argument(
+        help: "horizontal or vertical.", completion: Choice.completion(DistributeAxis.self),
+        transform: Choice.parser(example: DistributeAxis.horizontal))
+    var axis: DistributeAxis
+    @Argument(help: "The elements' indices (three or more).")
+    var indices: [Int]
+
+    func apply(to editor: inout DocumentEditor) throws -> String {
+        let changed = try editor.perform { try $0.distribute(indices, axis) }
+        return changed
+            ? "distributed \(indices.count) elements of \(path) \(axis.rawValue)ly" : "already evenly spaced; nothing changed"
+    }
+}
+
 struct BackgroundCommand: EditVerb {
     static let configuration = CommandConfiguration(
         commandName: "background",
