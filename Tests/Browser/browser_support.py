@@ -4,14 +4,19 @@ deadline), pointer drags, files dropped or pasted as a person's browser hands th
 screenshots compared with goldens by Easel's own comparator."""
 
 import base64
+import contextlib
 import json
 import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = ROOT / "Tests" / "Browser" / "Goldens"
@@ -66,6 +71,45 @@ def start_server(easel, folder, state):
     # Keep reading its log, so that a full pipe can never stop the server.
     threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
     return process, port, environment
+
+
+@dataclass
+class Session:
+    """A browser page on `easel serve` of a copy of Assets/Samples; `errors` collects what
+    the page logged as an error."""
+    page: object
+    context: object
+    base: str
+    folder: Path
+    state: Path
+    environment: dict
+    errors: list = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def served_samples(easel, prefix="easel-browser-", **context_options):
+    """Serves a copy of the samples (their dates fixed: a card with no text is named by its
+    date) and opens a chromium page on it; `context_options` are Playwright's (viewport,
+    has_touch, device_scale_factor...). Stops both afterwards."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        folder, state = Path(scratch) / "docs", Path(scratch) / "state"
+        shutil.copytree(ROOT / "Assets" / "Samples", folder)
+        for sample in folder.iterdir():
+            os.utime(sample, (1_795_000_000, 1_795_000_000))
+        server, port, environment = start_server(easel, folder, state)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                context = browser.new_context(**context_options)
+                page = context.new_page()
+                session = Session(page, context, f"http://127.0.0.1:{port}/", folder, state, environment)
+                page.on("pageerror", lambda error: session.errors.append(str(error)))
+                page.on("console", lambda message: session.errors.append(message.text) if message.type == "error" else None)
+                yield session
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 def compare_screenshot(easel, actual, name, screenshots, record=False):

@@ -21,20 +21,15 @@ Usage: editor_scenarios_test.py EASEL_BINARY [SCREENSHOT_FOLDER] [--record]
 import json
 import math
 import re
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import zlib
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
-from browser_support import (CHROMIUM, ROOT, centre, check, compare_screenshot, drag, drop_files, eventually, finish,
-                             paste_files, percentile, read_json, revision, settle, stage_point, start_server,
-                             wait_for_rendering, wait_saved)
+from browser_support import (ROOT, centre, check, compare_screenshot, drag, drop_files, eventually, finish, paste_files,
+                             percentile, read_json, revision, served_samples, settle, stage_point, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -105,12 +100,17 @@ def press_until_disabled(page, key, button, limit=60):
     return page.is_disabled(button)
 
 
-def card_from_scratch(page, base, folder, schema):
+def new_document(page, base, kind):
+    """Makes a new card or drawing from the document browser; returns its path once the editor shows it."""
     page.goto(base + "#/")
     page.wait_for_selector("#grid li")
-    page.click("#new-card")
+    page.click(f"#new-{kind}")
     page.wait_for_selector("#editor:not([hidden]) .tools button[data-tool='text']")
-    path = page.evaluate("() => decodeURIComponent(location.hash.slice('#/edit/'.length))")
+    return page.evaluate("() => decodeURIComponent(location.hash.slice('#/edit/'.length))")
+
+
+def card_from_scratch(page, base, folder, schema):
+    path = new_document(page, base, "card")
     card = folder / path
     created = card.read_bytes()
     palette = {name: hex_ for name, hex_ in schema["palettes"]["cardBackgrounds"].items()}
@@ -599,11 +599,7 @@ def measure(page, base, document, canvas_width, element, rounds=20):
 
 
 def drawing_scenario(page, base, folder):
-    page.goto(base + "#/")
-    page.wait_for_selector("#grid li")
-    page.click("#new-drawing")
-    page.wait_for_selector("#editor:not([hidden]) .tools button[data-tool='pen']")
-    path = page.evaluate("() => decodeURIComponent(location.hash.slice('#/edit/'.length))")
+    path = new_document(page, base, "drawing")
     drawing = folder / path
     wait_for_rendering(page, revision(drawing))
     at = lambda x, y: stage_point(page, x, y, 800)
@@ -681,31 +677,16 @@ def drawing_scenario(page, base, folder):
 
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="easel-scenarios-") as scratch:
-        folder, state = Path(scratch) / "docs", Path(scratch) / "state"
-        shutil.copytree(SAMPLES, folder)
-        server, port, environment = start_server(EASEL, folder, state)
-        base = f"http://127.0.0.1:{port}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                errors = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-                page.goto(base)
-                schema = page.evaluate("async () => (await fetch('/api/schema')).json()")
-                card_from_scratch(page, base, folder, schema)
-                drawing_scenario(page, base, folder)
-                red_team_steps(page, base, folder)
-                measure(page, base, typical_card(folder), 1300, 0)
-                measure(page, base, thousand_shapes(folder), 800, 500)
-                check(errors == [], f"no console errors: {errors}")
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with served_samples(EASEL, "easel-scenarios-", viewport={"width": 1280, "height": 800}) as session:
+        page, base, folder = session.page, session.base, session.folder
+        page.goto(base)
+        schema = page.evaluate("async () => (await fetch('/api/schema')).json()")
+        card_from_scratch(page, base, folder, schema)
+        drawing_scenario(page, base, folder)
+        red_team_steps(page, base, folder)
+        measure(page, base, typical_card(folder), 1300, 0)
+        measure(page, base, thousand_shapes(folder), 800, 500)
+        check(session.errors == [], f"no console errors: {session.errors}")
     finish("editor scenario")
 
 

@@ -17,17 +17,13 @@ import json
 import os
 import math
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 import browser_support
-from browser_support import CHROMIUM, ROOT, check, drag, revision, start_server, wait_for_rendering
+from browser_support import ROOT, check, drag, revision, served_samples, wait_for_rendering
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -187,227 +183,209 @@ def hands_and_status(page, base, folder, environment):
 
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="easel-editor-") as scratch:
-        folder, state = Path(scratch) / "docs", Path(scratch) / "state"
-        shutil.copytree(ROOT / "Assets" / "Samples", folder)
-        # A fixed date: a card with no text is named by it in the document browser's screenshot.
-        for sample in folder.iterdir():
-            os.utime(sample, (1_795_000_000, 1_795_000_000))
-        server, port, environment = start_server(EASEL, folder, state)
-        base = f"http://127.0.0.1:{port}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                errors = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    with served_samples(EASEL, "easel-editor-", viewport={"width": 1280, "height": 800}) as session:
+        page, context, base, folder, state = session.page, session.context, session.base, session.folder, session.state
+        environment, errors = session.environment, session.errors
+        # The document browser.
+        page.goto(base)
+        page.wait_for_selector("#grid li")
+        page.wait_for_function("() => [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)")
+        items = page.eval_on_selector_all("#grid li", "nodes => nodes.map(n => n.dataset.path)")
+        check(CARD in items and "Showcase.drawing" in items, f"the browser lists the folder's documents: {items}")
+        page.screenshot(path=str(SCREENSHOTS / "editor-browser.png"))
+        compare_screenshot(SCREENSHOTS / "editor-browser.png", "editor-browser.png")
 
-                # The document browser.
-                page.goto(base)
-                page.wait_for_selector("#grid li")
-                page.wait_for_function("() => [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)")
-                items = page.eval_on_selector_all("#grid li", "nodes => nodes.map(n => n.dataset.path)")
-                check(CARD in items and "Showcase.drawing" in items, f"the browser lists the folder's documents: {items}")
-                page.screenshot(path=str(SCREENSHOTS / "editor-browser.png"))
-                compare_screenshot(SCREENSHOTS / "editor-browser.png", "editor-browser.png")
+        # Live: a drawing made by the CLI appears in the open browser.
+        subprocess.run([str(EASEL), "new", "drawing", str(folder / "from-cli.drawing"), "--size", "300x200"],
+                       env=dict(os.environ, XDG_STATE_HOME=str(state)), check=True, capture_output=True)
+        page.wait_for_selector("#grid li[data-path='from-cli.drawing'] img", timeout=10000)
+        check(True, "a drawing made by `easel new` appears in the open browser")
+        # Delete it from the browser, after the confirmation.
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("button[aria-label='Delete from-cli.drawing']")
+        page.wait_for_selector("#grid li[data-path='from-cli.drawing']", state="detached", timeout=10000)
+        check(not (folder / "from-cli.drawing").exists() and any((state / "easel" / "trash").iterdir()),
+              "Delete (confirmed) moves the drawing to Easel's trash")
 
-                # Live: a drawing made by the CLI appears in the open browser.
-                subprocess.run([str(EASEL), "new", "drawing", str(folder / "from-cli.drawing"), "--size", "300x200"],
-                               env=dict(os.environ, XDG_STATE_HOME=str(state)), check=True, capture_output=True)
-                page.wait_for_selector("#grid li[data-path='from-cli.drawing'] img", timeout=10000)
-                check(True, "a drawing made by `easel new` appears in the open browser")
-                # Delete it from the browser, after the confirmation.
-                page.once("dialog", lambda dialog: dialog.accept())
-                page.click("button[aria-label='Delete from-cli.drawing']")
-                page.wait_for_selector("#grid li[data-path='from-cli.drawing']", state="detached", timeout=10000)
-                check(not (folder / "from-cli.drawing").exists() and any((state / "easel" / "trash").iterdir()),
-                      "Delete (confirmed) moves the drawing to Easel's trash")
+        # Open the card.
+        page.click(f"#grid li[data-path='{CARD}'] a.open")
+        page.wait_for_selector(".box[data-index='0']")
+        wait_for_rendering(page, revision(folder / CARD))
+        page.screenshot(path=str(SCREENSHOTS / "editor-card.png"))
+        compare_screenshot(SCREENSHOTS / "editor-card.png", "editor-card.png")
 
-                # Open the card.
-                page.click(f"#grid li[data-path='{CARD}'] a.open")
-                page.wait_for_selector(".box[data-index='0']")
-                wait_for_rendering(page, revision(folder / CARD))
-                page.screenshot(path=str(SCREENSHOTS / "editor-card.png"))
-                compare_screenshot(SCREENSHOTS / "editor-card.png", "editor-card.png")
+        # Drag element 0 by (60, 45) screen pixels: its offset moves by that over the scale.
+        before = card_json(folder)["imageElements"][0]["transform"]["offset"]
+        scale = stage_scale(page)
+        box = page.locator(".box[data-index='0']").bounding_box()
+        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        frames = page.evaluate("""() => { window.__frames = 0; const tick = () => { window.__frames++;
+            window.__raf = requestAnimationFrame(tick); }; window.__raf = requestAnimationFrame(tick);
+            window.__dragStart = performance.now(); return 0; }""")
+        drag(page, centre, (centre[0] + 60, centre[1] + 45), steps=30)
+        fps = page.evaluate("""() => { cancelAnimationFrame(window.__raf);
+            return window.__frames / ((performance.now() - window.__dragStart) / 1000); }""")
+        dropped = time.monotonic()
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+        moved_revision = revision(folder / CARD)
+        waited = wait_for_rendering(page, moved_revision)
+        after = card_json(folder)["imageElements"][0]["transform"]["offset"]
+        dx, dy = after[0] - before[0], after[1] - before[1]
+        check(abs(dx - 60 / scale) < 0.6 and abs(dy - 45 / scale) < 0.6,
+              f"the drag moved the element by ({dx:.2f}, {dy:.2f}) units, expected ({60 / scale:.2f}, {45 / scale:.2f})")
+        print(f"measure end of drag to the new server rendering: {(time.monotonic() - dropped) * 1000:.0f} ms "
+              f"(after the save: {waited * 1000:.0f} ms); frames during the drag: {fps:.0f}/s")
 
-                # Drag element 0 by (60, 45) screen pixels: its offset moves by that over the scale.
-                before = card_json(folder)["imageElements"][0]["transform"]["offset"]
-                scale = stage_scale(page)
-                box = page.locator(".box[data-index='0']").bounding_box()
-                centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-                frames = page.evaluate("""() => { window.__frames = 0; const tick = () => { window.__frames++;
-                    window.__raf = requestAnimationFrame(tick); }; window.__raf = requestAnimationFrame(tick);
-                    window.__dragStart = performance.now(); return 0; }""")
-                drag(page, centre, (centre[0] + 60, centre[1] + 45), steps=30)
-                fps = page.evaluate("""() => { cancelAnimationFrame(window.__raf);
-                    return window.__frames / ((performance.now() - window.__dragStart) / 1000); }""")
-                dropped = time.monotonic()
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                moved_revision = revision(folder / CARD)
-                waited = wait_for_rendering(page, moved_revision)
-                after = card_json(folder)["imageElements"][0]["transform"]["offset"]
-                dx, dy = after[0] - before[0], after[1] - before[1]
-                check(abs(dx - 60 / scale) < 0.6 and abs(dy - 45 / scale) < 0.6,
-                      f"the drag moved the element by ({dx:.2f}, {dy:.2f}) units, expected ({60 / scale:.2f}, {45 / scale:.2f})")
-                print(f"measure end of drag to the new server rendering: {(time.monotonic() - dropped) * 1000:.0f} ms "
-                      f"(after the save: {waited * 1000:.0f} ms); frames during the drag: {fps:.0f}/s")
+        # Resize with the south-east handle: the north-west corner stays and so does the
+        # aspect ratio; then the east edge: only the width changes, the west edge stays.
+        frame_before = card_json(folder)["imageElements"][0]["transform"]
+        size_before, size_after = drag_handle(page, folder, "se", (30, 20), "size")
+        frame_after = card_json(folder)["imageElements"][0]["transform"]
+        check(size_after != size_before, f"the handle resized the frame: {size_before} -> {size_after}")
+        check(abs(size_after[0] / size_after[1] - size_before[0] / size_before[1]) < 0.01,
+              f"a corner keeps the aspect ratio: {size_before} -> {size_after}")
+        check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_before, -1, -1), corner(frame_after, -1, -1))),
+              f"a corner keeps the opposite corner: {corner(frame_before, -1, -1)} -> {corner(frame_after, -1, -1)}")
+        width_before, width_after = drag_handle(page, folder, "e", (25, 0), "size")
+        frame_edge = card_json(folder)["imageElements"][0]["transform"]
+        check(width_after[0] != width_before[0] and abs(width_after[1] - width_before[1]) < 0.01,
+              f"an edge changes one side: {width_before} -> {width_after}")
+        check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_after, -1, 0), corner(frame_edge, -1, 0))),
+              "an edge keeps the opposite edge")
+        rotation_before, rotation_after = drag_handle(page, folder, "rotate", (84, 34), "rotation")
+        check(rotation_after != rotation_before, f"the knob rotated the frame: {rotation_before} -> {rotation_after}")
 
-                # Resize with the south-east handle: the north-west corner stays and so does the
-                # aspect ratio; then the east edge: only the width changes, the west edge stays.
-                frame_before = card_json(folder)["imageElements"][0]["transform"]
-                size_before, size_after = drag_handle(page, folder, "se", (30, 20), "size")
-                frame_after = card_json(folder)["imageElements"][0]["transform"]
-                check(size_after != size_before, f"the handle resized the frame: {size_before} -> {size_after}")
-                check(abs(size_after[0] / size_after[1] - size_before[0] / size_before[1]) < 0.01,
-                      f"a corner keeps the aspect ratio: {size_before} -> {size_after}")
-                check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_before, -1, -1), corner(frame_after, -1, -1))),
-                      f"a corner keeps the opposite corner: {corner(frame_before, -1, -1)} -> {corner(frame_after, -1, -1)}")
-                width_before, width_after = drag_handle(page, folder, "e", (25, 0), "size")
-                frame_edge = card_json(folder)["imageElements"][0]["transform"]
-                check(width_after[0] != width_before[0] and abs(width_after[1] - width_before[1]) < 0.01,
-                      f"an edge changes one side: {width_before} -> {width_after}")
-                check(all(abs(a - b) < 1.5 for a, b in zip(corner(frame_after, -1, 0), corner(frame_edge, -1, 0))),
-                      "an edge keeps the opposite edge")
-                rotation_before, rotation_after = drag_handle(page, folder, "rotate", (84, 34), "rotation")
-                check(rotation_after != rotation_before, f"the knob rotated the frame: {rotation_before} -> {rotation_after}")
+        # The heart frame from the inspector: frameIndex 3 on disk.
+        before_heart = (folder / CARD).read_bytes()
+        page.click("button[aria-label='Clip frame heart']")
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+        wait_for_rendering(page, revision(folder / CARD))
+        check(card_json(folder)["imageElements"][0].get("frameIndex") == 3, "the heart frame is frameIndex 3 on disk")
 
-                # The heart frame from the inspector: frameIndex 3 on disk.
-                before_heart = (folder / CARD).read_bytes()
-                page.click("button[aria-label='Clip frame heart']")
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                wait_for_rendering(page, revision(folder / CARD))
-                check(card_json(folder)["imageElements"][0].get("frameIndex") == 3, "the heart frame is frameIndex 3 on disk")
+        # Ctrl-Z restores the file as it was before the heart.
+        page.locator("#viewport").focus()
+        page.keyboard.press("Control+z")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (folder / CARD).read_bytes() != before_heart:
+            time.sleep(0.05)
+        check((folder / CARD).read_bytes() == before_heart, "Ctrl-Z restores the file")
+        wait_for_rendering(page, revision(folder / CARD))
 
-                # Ctrl-Z restores the file as it was before the heart.
-                page.locator("#viewport").focus()
-                page.keyboard.press("Control+z")
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and (folder / CARD).read_bytes() != before_heart:
-                    time.sleep(0.05)
-                check((folder / CARD).read_bytes() == before_heart, "Ctrl-Z restores the file")
-                wait_for_rendering(page, revision(folder / CARD))
+        # An uploaded photo becomes an image element, stored as the app stores photos.
+        images_before = len(card_json(folder)["imageElements"])
+        page.set_input_files("#upload", str(ROOT / "Assets" / "Samples" / "5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22"))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) == images_before:
+            time.sleep(0.05)
+        name = card_json(folder)["imageElements"][-1].get("imageFilename", "")
+        check(len(card_json(folder)["imageElements"]) == images_before + 1 and re.fullmatch(r"[0-9A-F-]{36}", name)
+              and (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+              f"the upload is a new image element stored as an extension-less PNG named by a UUID ({name})")
+        wait_for_rendering(page, revision(folder / CARD))
+        page.locator("#undo").click()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) != images_before:
+            time.sleep(0.05)
+        check(len(card_json(folder)["imageElements"]) == images_before, "the Undo button takes the upload out")
+        wait_for_rendering(page, revision(folder / CARD))
 
-                # An uploaded photo becomes an image element, stored as the app stores photos.
-                images_before = len(card_json(folder)["imageElements"])
-                page.set_input_files("#upload", str(ROOT / "Assets" / "Samples" / "5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22"))
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) == images_before:
-                    time.sleep(0.05)
-                name = card_json(folder)["imageElements"][-1].get("imageFilename", "")
-                check(len(card_json(folder)["imageElements"]) == images_before + 1 and re.fullmatch(r"[0-9A-F-]{36}", name)
-                      and (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
-                      f"the upload is a new image element stored as an extension-less PNG named by a UUID ({name})")
-                wait_for_rendering(page, revision(folder / CARD))
-                page.locator("#undo").click()
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and len(card_json(folder)["imageElements"]) != images_before:
-                    time.sleep(0.05)
-                check(len(card_json(folder)["imageElements"]) == images_before, "the Undo button takes the upload out")
-                wait_for_rendering(page, revision(folder / CARD))
+        # The export menu's downloads are the renders.
+        page.click("#export summary")
+        links = page.eval_on_selector_all("#export-items a", "nodes => nodes.map(n => [n.textContent, n.href, n.download])")
+        check(len(links) == 6, f"PNG, SVG and PDF, each at the share and thumbnail sizes: {[l[0] for l in links]}")
+        statuses = page.evaluate("async (urls) => Promise.all(urls.map(async u => (await fetch(u)).status))",
+                                 [link[1] for link in links])
+        check(statuses == [200] * 6, f"every export link downloads: {statuses}")
+        page.click("#export summary")
 
-                # The export menu's downloads are the renders.
-                page.click("#export summary")
-                links = page.eval_on_selector_all("#export-items a", "nodes => nodes.map(n => [n.textContent, n.href, n.download])")
-                check(len(links) == 6, f"PNG, SVG and PDF, each at the share and thumbnail sizes: {[l[0] for l in links]}")
-                statuses = page.evaluate("async (urls) => Promise.all(urls.map(async u => (await fetch(u)).status))",
-                                         [link[1] for link in links])
-                check(statuses == [200] * 6, f"every export link downloads: {statuses}")
-                page.click("#export summary")
+        # The keyboard: Tab reaches the elements (focus selects), arrows nudge, repeats coalesce.
+        page.locator(".box[data-index='1']").focus()
+        offset = card_json(folder)["imageElements"][1]["transform"]["offset"]
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Shift+ArrowDown")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == offset:
+            time.sleep(0.05)
+        nudged = card_json(folder)["imageElements"][1]["transform"]["offset"]
+        check(nudged == [offset[0] + 5, offset[1] + 10], f"five arrows and a shifted one nudge by (5, 10): {offset} -> {nudged}")
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+        wait_for_rendering(page, revision(folder / CARD))
+        # Leaving the page at once still saves the nudge that was waiting for the keys to rest.
+        page.locator(".box[data-index='1']").focus()
+        page.keyboard.press("ArrowLeft")
+        page.goto("about:blank")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == nudged:
+            time.sleep(0.05)
+        left = card_json(folder)["imageElements"][1]["transform"]["offset"]
+        check(left == [nudged[0] - 1, nudged[1]], f"leaving the page sends the pending nudge: {nudged} -> {left}")
+        page.goto(base + f"#/edit/{CARD}")
+        page.wait_for_selector(".box[data-index='0']")
+        wait_for_rendering(page, revision(folder / CARD))
 
-                # The keyboard: Tab reaches the elements (focus selects), arrows nudge, repeats coalesce.
-                page.locator(".box[data-index='1']").focus()
-                offset = card_json(folder)["imageElements"][1]["transform"]["offset"]
-                for _ in range(5):
-                    page.keyboard.press("ArrowRight")
-                page.keyboard.press("Shift+ArrowDown")
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == offset:
-                    time.sleep(0.05)
-                nudged = card_json(folder)["imageElements"][1]["transform"]["offset"]
-                check(nudged == [offset[0] + 5, offset[1] + 10], f"five arrows and a shifted one nudge by (5, 10): {offset} -> {nudged}")
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                wait_for_rendering(page, revision(folder / CARD))
-                # Leaving the page at once still saves the nudge that was waiting for the keys to rest.
-                page.locator(".box[data-index='1']").focus()
-                page.keyboard.press("ArrowLeft")
-                page.goto("about:blank")
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and card_json(folder)["imageElements"][1]["transform"]["offset"] == nudged:
-                    time.sleep(0.05)
-                left = card_json(folder)["imageElements"][1]["transform"]["offset"]
-                check(left == [nudged[0] - 1, nudged[1]], f"leaving the page sends the pending nudge: {nudged} -> {left}")
-                page.goto(base + f"#/edit/{CARD}")
-                page.wait_for_selector(".box[data-index='0']")
-                wait_for_rendering(page, revision(folder / CARD))
+        # `easel move` in a terminal: the open page shows it.
+        started = time.monotonic()
+        subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "40,0"], env=environment, check=True)
+        moved_by_cli = revision(folder / CARD)
+        wait_for_rendering(page, moved_by_cli, timeout=10)
+        refreshed = time.monotonic() - started
+        check(True, f"an easel move in a terminal refreshed the page ({refreshed * 1000:.0f} ms after the command started)")
 
-                # `easel move` in a terminal: the open page shows it.
-                started = time.monotonic()
-                subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "40,0"], env=environment, check=True)
-                moved_by_cli = revision(folder / CARD)
-                wait_for_rendering(page, moved_by_cli, timeout=10)
-                refreshed = time.monotonic() - started
-                check(True, f"an easel move in a terminal refreshed the page ({refreshed * 1000:.0f} ms after the command started)")
+        # A stale edit: the page does not hear of a change (events blocked), then edits. The
+        # blocked stream and the 412 are logged by the browser on purpose here.
+        check(errors == [], f"no console errors before the conflict: {errors}")
+        page.route("**/api/events", lambda route: route.abort())
+        page.reload()
+        page.wait_for_selector(".box[data-index='0']")
+        wait_for_rendering(page, revision(folder / CARD))
+        subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "-40,0"], env=environment, check=True)
+        on_disk = (folder / CARD).read_bytes()
+        box = page.locator(".box[data-index='0']").bounding_box()
+        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        drag(page, centre, (centre[0] + 20, centre[1]))
+        page.wait_for_selector("#conflict:not([hidden])", timeout=10000)
+        check(page.locator("#status").inner_text() == "Conflict", "the indicator says Conflict")
+        check((folder / CARD).read_bytes() == on_disk, "the stale edit overwrote nothing")
+        page.screenshot(path=str(SCREENSHOTS / "editor-conflict.png"))
+        page.click("#conflict-reload")
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+        page.unroute("**/api/events")
+        errors.clear()
 
-                # A stale edit: the page does not hear of a change (events blocked), then edits. The
-                # blocked stream and the 412 are logged by the browser on purpose here.
-                check(errors == [], f"no console errors before the conflict: {errors}")
-                page.route("**/api/events", lambda route: route.abort())
-                page.reload()
-                page.wait_for_selector(".box[data-index='0']")
-                wait_for_rendering(page, revision(folder / CARD))
-                subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "-40,0"], env=environment, check=True)
-                on_disk = (folder / CARD).read_bytes()
-                box = page.locator(".box[data-index='0']").bounding_box()
-                centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-                drag(page, centre, (centre[0] + 20, centre[1]))
-                page.wait_for_selector("#conflict:not([hidden])", timeout=10000)
-                check(page.locator("#status").inner_text() == "Conflict", "the indicator says Conflict")
-                check((folder / CARD).read_bytes() == on_disk, "the stale edit overwrote nothing")
-                page.screenshot(path=str(SCREENSHOTS / "editor-conflict.png"))
-                page.click("#conflict-reload")
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                page.unroute("**/api/events")
-                errors.clear()
+        # Scene restore: zoom 50 %, element 1 selected; the page opened again at its root.
+        page.select_option("#zoom", "0.5")
+        page.locator(".box[data-index='1']").click()
+        page.goto(base)
+        page.wait_for_selector(".box.selected")
+        selected = page.get_attribute(".box.selected", "data-index")
+        zoom = page.input_value("#zoom")
+        check(selected == "1" and zoom == "0.5", f"reopening restores document, zoom and selection ({zoom}, {selected})")
+        check(CARD in page.inner_text("#title"), "the last document is open again")
 
-                # Scene restore: zoom 50 %, element 1 selected; the page opened again at its root.
-                page.select_option("#zoom", "0.5")
-                page.locator(".box[data-index='1']").click()
-                page.goto(base)
-                page.wait_for_selector(".box.selected")
-                selected = page.get_attribute(".box.selected", "data-index")
-                zoom = page.input_value("#zoom")
-                check(selected == "1" and zoom == "0.5", f"reopening restores document, zoom and selection ({zoom}, {selected})")
-                check(CARD in page.inner_text("#title"), "the last document is open again")
+        check(errors == [], f"no console errors after the conflict: {errors}")
 
-                check(errors == [], f"no console errors after the conflict: {errors}")
-
-                # The inspector's controls come from the property table: a drawing's graphic
-                # gets a shadow from its Shadow section, written to the file.
-                page.set_viewport_size({"width": 1280, "height": 1000})
-                page.goto(base + "#/edit/Showcase.drawing")
-                page.wait_for_selector(".box[data-index='1']")
-                page.locator(".box[data-index='1']").click()
-                page.wait_for_selector("input[aria-label='Shadow blur']")
-                page.fill("input[aria-label='Shadow blur']", "9")
-                page.press("input[aria-label='Shadow blur']", "Enter")
-                page.locator("input[aria-label='Shadow blur']").dispatch_event("change")
-                page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
-                drawing = folder / "Showcase.drawing"
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline and "shadow" not in json.loads(drawing.read_text())["graphics"][1]:
-                    time.sleep(0.05)
-                shadow = json.loads(drawing.read_text())["graphics"][1].get("shadow", {})
-                check(shadow.get("blur") == 9, f"the inspector's Shadow blur wrote the graphic's shadow: {shadow}")
-                wait_for_rendering(page, revision(drawing))
-                page.screenshot(path=str(SCREENSHOTS / "editor-drawing-inspector.png"))
-                check(errors == [], f"no console errors in the drawing's inspector: {errors}")
-                hands_and_status(page, base, folder, environment)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        # The inspector's controls come from the property table: a drawing's graphic
+        # gets a shadow from its Shadow section, written to the file.
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        page.goto(base + "#/edit/Showcase.drawing")
+        page.wait_for_selector(".box[data-index='1']")
+        page.locator(".box[data-index='1']").click()
+        page.wait_for_selector("input[aria-label='Shadow blur']")
+        page.fill("input[aria-label='Shadow blur']", "9")
+        page.press("input[aria-label='Shadow blur']", "Enter")
+        page.locator("input[aria-label='Shadow blur']").dispatch_event("change")
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
+        drawing = folder / "Showcase.drawing"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "shadow" not in json.loads(drawing.read_text())["graphics"][1]:
+            time.sleep(0.05)
+        shadow = json.loads(drawing.read_text())["graphics"][1].get("shadow", {})
+        check(shadow.get("blur") == 9, f"the inspector's Shadow blur wrote the graphic's shadow: {shadow}")
+        wait_for_rendering(page, revision(drawing))
+        page.screenshot(path=str(SCREENSHOTS / "editor-drawing-inspector.png"))
+        check(errors == [], f"no console errors in the drawing's inspector: {errors}")
+        hands_and_status(page, base, folder, environment)
     browser_support.finish("editor")
 
 
