@@ -105,6 +105,7 @@ browser-test: browser-deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/golden_report_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_scenarios_test.py .build/debug/easel out/browser
+	$(BROWSER_VENV)/bin/python Tests/Browser/editor_phone_test.py .build/debug/easel out/browser
 
 test-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(TEST_PACKAGES)"

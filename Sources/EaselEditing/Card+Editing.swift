@@ -22,6 +22,36 @@ extension Card: EditableDocument {
         return copy
     }
 
+    /// The card's photos (and its thumbnail, a file named by its id, as newer app versions
+    /// save one) that no other card or drawing in its folder names: what the app deletes with
+    /// it. A name is looked for in the other documents' bytes, so a document that cannot be
+    /// read still keeps every file it names; one that cannot be opened at all keeps them all.
+    public func filesOwned(savedAt url: URL) -> [URL] {
+        let folder = url.deletingLastPathComponent()
+        let names = Set(imageElements.compactMap(\.imageFilename) + [id.uuidString])
+            .filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." }
+        let candidates = names.filter { name in
+            var status = stat()
+            return lstat(folder.appendingPathComponent(name).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        }
+        guard !candidates.isEmpty,
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
+        var owned = candidates
+        // Documents whose images resolve in this folder: cards (the app reads any file with
+        // ".rwcard" in its name) and plain drawings; a drawing package keeps its own inside it.
+        for entry in entries where entry != url.lastPathComponent && (entry.contains(".rwcard") || entry.hasSuffix(".drawing")) {
+            var status = stat()
+            let other = folder.appendingPathComponent(entry).path
+            guard lstat(other, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else { continue }
+            guard let bytes = try? FileIO.readBytes(at: other, maxBytes: 256 << 20) else { return [] }
+            let text = String(decoding: bytes, as: UTF8.self)
+            owned = owned.filter { !text.contains($0) }
+            if owned.isEmpty { return [] }
+        }
+        return owned.sorted().map { folder.appendingPathComponent($0) }
+    }
+
     /// The card's id, which the app saves it by.
     public var identifier: String? { id.uuidString }
 

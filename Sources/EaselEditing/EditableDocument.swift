@@ -48,6 +48,11 @@ public protocol EditableDocument: FileDocument, Hashable {
     /// a card takes its id from the file name, as the app names cards.
     func copy(savedAt url: URL) -> Self
 
+    /// The files beside the document, saved at `url`, that belong to it alone and go with it
+    /// when it is deleted (a card's photos that no other document in its folder names, as
+    /// the app deletes a card's images); by default none.
+    func filesOwned(savedAt url: URL) -> [URL]
+
     /// A copy to save as a new document beside this one, and its file name there: by
     /// default the same value as "NAME copy.EXT" (numbered when taken; see
     /// `copyName(of:taken:)`); a card gets a new id and is named by it, as the app names cards.
@@ -59,6 +64,9 @@ extension EditableDocument {
     public var identifier: String? { nil }
     /// By default a copy saved elsewhere is the same value.
     public func copy(savedAt url: URL) -> Self { self }
+
+    /// By default a document owns no other files.
+    public func filesOwned(savedAt url: URL) -> [URL] { [] }
 
     /// By default the frame `elementDescriptions` gives the element.
     public func frame(of index: Int) throws(EditError) -> GraphicTransform {

@@ -36,10 +36,16 @@ public enum ElementFactory {
             let file = try value(of: request, naming: "PNG file")
             imported = try ImageImport.intoDrawingFolder(URL(fileURLWithPath: file), folder: imageFolder)
             kind = .image(file: imported?.name ?? "")
+        case "sticker":
+            let sticker = try Self.sticker(of: request)
+            imported = try ImageImport.intoDrawingFolder(
+                bytes: try StickerCatalog.png(sticker), named: "sticker-\(sticker.name).png",
+                from: "the sticker \(sticker.id)", folder: imageFolder)
+            kind = .image(file: imported?.name ?? "")
         default:
             guard let shape = defaultKind(named: name) else {
                 throw EditError(
-                    "unknown kind \"\(request.kind)\"; use \(ShapeNames.drawingKindNames.joined(separator: ", ")).",
+                    "unknown kind \"\(request.kind)\"; use \((ShapeNames.drawingKindNames + ["sticker"]).joined(separator: ", ")).",
                     isInvalidRequest: true)
             }
             kind = shape
@@ -61,6 +67,7 @@ public enum ElementFactory {
         default: break
         }
         // Something visible by default: lines get a stroke, text and shapes a fill.
+        // (A sticker's kind is an image by now.)
         if changes[.fill] == nil && changes[.stroke] == nil {
             switch kind {
             case .line: graphic.stroke = Stroke(color: .black, width: 2)
@@ -97,11 +104,15 @@ public enum ElementFactory {
     public static func cardElement(for request: ElementRequest, cardFolder: URL) throws -> CardElement {
         let element: CardElement
         switch request.kind.lowercased() {
-        case "image":
+        case "image", "sticker":
             // Checked before the photo is copied in: a refused edit leaves no file behind.
             _ = try CardElement.image(ImageElement(transform: .appDefault, imageFilename: nil)).applying(request.style)
-            let imported = try ImageImport.intoCardFolder(
-                URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
+            let imported =
+                request.kind.lowercased() == "sticker"
+                ? try ImageImport.intoCardFolder(
+                    bytes: try StickerCatalog.png(try Self.sticker(of: request)), from: "the sticker", folder: cardFolder)
+                : try ImageImport.intoCardFolder(
+                    URL(fileURLWithPath: try value(of: request, naming: "PNG file")), folder: cardFolder)
             var frame = ElementTransform.appDefault
             frame.size = fitted(imported.pixelSize, within: frame.size)
             element = .image(ImageElement(transform: frame, imageFilename: imported.name))
@@ -117,7 +128,7 @@ public enum ElementFactory {
         default:
             let name = request.documentName
             throw EditError(
-                "a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png` or `add \(name) text \"...\"`"
+                "a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png`, `add \(name) sticker THEME/NAME` or `add \(name) text \"...\"`"
             )
         }
         return try element.applying(request.style)
@@ -137,6 +148,16 @@ public enum ElementFactory {
         let height = max(line?.height ?? 0, fontSize * 1.2)
         let width = max(line?.width ?? 0, fontSize * 0.6) + height * 0.25
         return Size(width: (width * 100).rounded() / 100, height: (height * 100).rounded() / 100)
+    }
+
+    /// The sticker the request names (`camping/fire`).
+    private static func sticker(of request: ElementRequest) throws -> Sticker {
+        let id = try value(of: request, naming: "sticker (THEME/NAME, such as camping/fire)")
+        guard let sticker = StickerCatalog.sticker(named: id) else {
+            let all = StickerCatalog.themes.flatMap(\.stickers).map(\.id)
+            throw EditError("no sticker \"\(id)\"; the stickers are \(all.joined(separator: ", "))", isInvalidRequest: true)
+        }
+        return sticker
     }
 
     /// The request's value, which its kind needs.

@@ -28,9 +28,14 @@ public enum ImageImport {
     /// and size.
     public static func intoCardFolder(_ source: URL, folder: URL) throws -> ImportedImage {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
+        return try intoCardFolder(bytes: bytes, from: source.path, folder: folder)
+    }
+
+    /// `intoCardFolder(_:folder:)` for an image's bytes; `source` names them in errors.
+    public static func intoCardFolder(bytes: [UInt8], from source: String, folder: URL) throws -> ImportedImage {
         let image: RasterImage
         do { image = try ImageDecoder.decode(bytes) } catch {
-            throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
+            throw DocumentError(file: source, kind: .invalidValue("\(error)"))
         }
         let size = Size(width: Double(image.width), height: Double(image.height))
         guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
@@ -61,23 +66,36 @@ public enum ImageImport {
     /// the image's size.
     public static func intoDrawingFolder(_ source: URL, folder: URL) throws -> ImportedImage {
         let bytes = try FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes, allowingStreams: true)
-        // Decoded whole, as for a card: an image that could never be drawn (a header claiming
-        // 100000x100000 pixels, a 0x0 JPEG, a truncated file) is refused here, not added.
-        let size: Size
-        do {
-            let image = try ImageDecoder.decode(bytes)
-            size = Size(width: Double(image.width), height: Double(image.height))
-        } catch {
-            throw DocumentError(file: source.path, kind: .invalidValue("\(error)"))
-        }
-        let imported = { (name: String) in ImportedImage(name: name, pixelSize: size) }
         let resolvedSource = source.standardizedFileURL.resolvingSymlinksInPath()
         if resolvedSource.deletingLastPathComponent().path == folder.standardizedFileURL.resolvingSymlinksInPath().path {
-            return imported(source.lastPathComponent)
+            return ImportedImage(name: source.lastPathComponent, pixelSize: try pixelSize(of: bytes, from: source.path))
         }
-        let base = source.deletingPathExtension().lastPathComponent
-        let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension
-        var name = source.lastPathComponent
+        return try intoDrawingFolder(bytes: bytes, named: source.lastPathComponent, from: source.path, folder: folder)
+    }
+
+    /// The size of the image `bytes` hold, decoding them whole, as for a card: an image that
+    /// could never be drawn (a header claiming 100000x100000 pixels, a 0x0 JPEG, a truncated
+    /// file) is refused here, not added.
+    private static func pixelSize(of bytes: [UInt8], from source: String) throws -> Size {
+        do {
+            let image = try ImageDecoder.decode(bytes)
+            return Size(width: Double(image.width), height: Double(image.height))
+        } catch {
+            throw DocumentError(file: source, kind: .invalidValue("\(error)"))
+        }
+    }
+
+    /// `intoDrawingFolder(_:folder:)` for an image's bytes, to be named `name` (or a
+    /// numbered name when that is taken by another file); `source` names them in errors.
+    public static func intoDrawingFolder(bytes: [UInt8], named name: String, from source: String, folder: URL) throws
+        -> ImportedImage
+    {
+        let size = try pixelSize(of: bytes, from: source)
+        let imported = { (name: String) in ImportedImage(name: name, pixelSize: size) }
+        let original = URL(fileURLWithPath: name)
+        let base = original.deletingPathExtension().lastPathComponent
+        let ext = original.pathExtension.isEmpty ? "png" : original.pathExtension
+        var name = name
         var counter = 2
         // Written beside its name and moved in only while the name is free: another edit
         // taking the same name meanwhile (or a file appearing) sends this one to the next.

@@ -153,6 +153,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             return reads + [.delete]  // a document
         case ("api", 2) where segments[1] == "render": return [.post]
         case ("api", 2) where segments[1] == "events": return reads
+        case ("api", 2) where segments[1] == "stickers", ("api", 4) where segments[1] == "stickers": return reads
+        case ("api", 3) where segments[1] == "font-samples" || segments[1] == "clip-samples": return reads
         default: return nil
         }
     }

@@ -88,6 +88,7 @@ final class DocumentService: Sendable {
             var summary = DocumentSummary(path: entry.relativePath)
             var images: [(path: String, stamp: FileStamp?)] = []
             summary.size = Int(stamp.size)
+            summary.modified = Self.timestamp(nanoseconds: stamp.modified)
             summary.revision = try? revision(of: url)
             do {
                 let located = try registry.open(url)
@@ -120,6 +121,11 @@ final class DocumentService: Sendable {
             summaries.withLock { $0[key] = (stamp, images, summary) }
             return summary
         }
+    }
+
+    /// A file's modification time as RFC 3339 (`2026-11-28T10:04:05Z`).
+    static func timestamp(nanoseconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(nanoseconds) / 1e9))
     }
 
     /// The most seconds a listing spends checking one document for warnings.
@@ -215,8 +221,8 @@ final class DocumentService: Sendable {
     /// the editor shows while a value is being typed. An edit that would add an image is
     /// refused (a preview brings no file into the folder).
     func preview(_ url: URL, relativePath: String, edits: EditRequest, query: RenderQuery) throws -> [UInt8] {
-        for case .add(let element) in edits.operations where element.kind.lowercased() == "image" {
-            throw Problem(.badRequest, "a preview cannot add an image; add it with …/edits or …/images")
+        for case .add(let element) in edits.operations where ["image", "sticker"].contains(element.kind.lowercased()) {
+            throw Problem(.badRequest, "a preview cannot add an image or a sticker; add it with …/edits or …/images")
         }
         var editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
         do {
@@ -428,7 +434,8 @@ final class DocumentService: Sendable {
     }
 
     /// Moves a document (file or package folder) into Easel's trash in the state folder,
-    /// under a name that keeps it apart from others of the same name; never deletes it.
+    /// under a name that keeps it apart from others of the same name, with the files it owns
+    /// (a card's photos that no other document uses, as the app deletes them); never deletes it.
     /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
     func moveToTrash(_ url: URL) throws {
         // Under the document's lock, as every edit is: an edit in flight saves first, and
@@ -449,8 +456,17 @@ final class DocumentService: Sendable {
             throw DocumentError(file: url.path, kind: .io("cannot create Easel's trash \(trash.path): \(error.reason)"))
         }
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
-        let target = trash.appendingPathComponent(
-            Self.trashName(for: url.lastPathComponent, prefix: "\(stamp)-\(UUID().uuidString.prefix(8))-"))
+        let prefix = "\(stamp)-\(UUID().uuidString.prefix(8))-"
+        // What goes with it, worked out before it goes (a card's photos no other document uses).
+        let owned = ((try? registry.open(url))?.document as? any EditableDocument)?.filesOwned(savedAt: url) ?? []
+        try Self.moveIntoTrash(url, trash: trash, prefix: prefix)
+        for file in owned { try? Self.moveIntoTrash(file, trash: trash, prefix: prefix) }
+    }
+
+    /// Renames `url` into `trash` under `prefix` and its name (copies it across file
+    /// systems, removing the original only once the copy is whole).
+    private static func moveIntoTrash(_ url: URL, trash: URL, prefix: String) throws {
+        let target = trash.appendingPathComponent(Self.trashName(for: url.lastPathComponent, prefix: prefix))
         guard rename(url.path, target.path) == 0 else {
             let code = errno
             guard code == EXDEV else {
@@ -520,6 +536,8 @@ struct DocumentSummary: Codable, Sendable {
     var title: String?
     /// Bytes of the saved document (a package's JSON).
     var size: Int?
+    /// When it was last saved (RFC 3339, UTC): the editor lists the newest first.
+    var modified: String?
     var revision: String?
     var warnings: [String]?
     /// Why it cannot be served (not valid, a symbolic link...).

@@ -84,6 +84,7 @@ public struct EaselServer: Sendable {
         )
         .add(to: router)
         EventRoutes<BasicRequestContext>(feed: feed).add(to: router)
+        PickerRoutes<BasicRequestContext>(pool: pool).add(to: router)
         StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits, bodies: bodies)
             .add(to: router)
         editor.add(to: router)

@@ -217,6 +217,20 @@ def paste_files(page, files):
         new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }))""", transfer)
 
 
+def unnamed_controls(page):
+    """Every visible control a screen reader would announce without a name."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'button, input, select, summary, a[href], [role=button], [role=textbox], [tabindex]')]
+      .filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden')
+      .filter((c) => {
+        const labelled = c.getAttribute('aria-labelledby');
+        const name = c.getAttribute('aria-label') || (labelled && document.getElementById(labelled)?.textContent)
+          || [...(c.labels || [])].map((l) => l.textContent).join('') || (c.type === 'file' ? '' : c.textContent)
+          || c.getAttribute('title') || c.getAttribute('alt');
+        return !name || !name.trim();
+      }).map((c) => c.outerHTML.slice(0, 120))""")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]

@@ -63,3 +63,38 @@ struct ServerTrashTests {
         #expect(trashed.unicodeScalars.allSatisfy { $0 != "\u{FFFD}" })
     }
 }
+
+/// A card deleted from the editor takes the photos only it uses to the trash, as the app
+/// deletes a card's images; a photo another document uses stays.
+@Suite("Deleting a card with its photos")
+struct CardDeletionTests {
+    @Test func aCardsOwnPhotosGoWithItAndSharedOnesStay() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let created = try await server.request(
+            "POST", "/api/documents", headers: ["Content-Type": "application/json"], body: Array(#"{"kind":"card"}"#.utf8))
+        let path = try #require(created.json["path"] as? String)
+        let shared = "8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"  // card 1's sunset
+        let photo = try Data(contentsOf: server.folder.file(shared))
+        let uploaded = try await server.request(
+            "POST", "/api/documents/\(path)/images", headers: ["Content-Type": "image/png"], body: Array(photo))
+        #expect(uploaded.status == 200, "\(uploaded.text)")
+        // Another program makes the card use card 1's photo too, as a folder edited by hand may.
+        var card = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: server.folder.file(path))) as? [String: Any])
+        var images = try #require(card["imageElements"] as? [[String: Any]])
+        let own = images.compactMap { $0["imageFilename"] as? String }
+        #expect(own.count == 1 && own[0] != shared)
+        var borrowed = images[0]
+        borrowed["imageFilename"] = shared
+        images.append(borrowed)
+        card["imageElements"] = images
+        try JSONSerialization.data(withJSONObject: card).write(to: server.folder.file(path))
+        let deleted = try await server.request("DELETE", "/api/documents/\(path)")
+        #expect(deleted.status == 204, "\(deleted.text)")
+        for name in own { #expect(!FileManager.default.fileExists(atPath: server.folder.file(name).path), "\(name) went") }
+        #expect(FileManager.default.fileExists(atPath: server.folder.file(shared).path), "card 1's photo stays")
+        let trash = try FileManager.default.contentsOfDirectory(atPath: server.stateFolder.appendingPathComponent("trash").path)
+        #expect(trash.count == 2 && own.allSatisfy { name in trash.contains { $0.hasSuffix(name) } }, "\(trash)")
+    }
+}

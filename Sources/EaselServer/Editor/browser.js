@@ -1,19 +1,27 @@
-// The document browser: a grid of the folder's cards and drawings, their thumbnails
-// rendered by the server (cached by ETag: each is revalidated, a 304 costs nothing), each
-// named by its title (a card named only by its id shows its first text, or its date), new
-// card / new drawing, duplicate, delete (after a confirmation). Live: `refresh` runs on
+// The document browser, as the app's card list: the folder's cards and drawings, newest
+// first, as a grid of thumbnails that fits the screen or as a carousel of one large card at
+// a time that a finger swipes through; rendered by the server (cached by ETag: each is
+// revalidated, a 304 costs nothing), each named by its title (a card named only by its id
+// shows its first text, or its date); new card / new drawing, duplicate, delete (after a
+// confirmation; a card's photos that only it uses go with it). Live: it is drawn again on
 // every change event, so documents made or changed by the CLI appear or update.
 
 import * as api from './api.js';
 
-export async function renderBrowser(list, { onOpen, onError }) {
+/** The documents newest first (by when they were last saved), then by path. */
+function newestFirst(documents) {
+  return [...documents].sort((a, b) => (b.modified || '').localeCompare(a.modified || '') || a.path.localeCompare(b.path));
+}
+
+export async function renderBrowser(list, { carousel, onOpen, onError }) {
   let documents;
   try {
-    documents = await api.listDocuments();
+    documents = newestFirst(await api.listDocuments());
   } catch (error) {
     onError(error);
     return;
   }
+  if (carousel) renderCarousel(carousel, documents);
   const items = documents.map((document) => {
     const item = window.document.createElement('li');
     item.dataset.path = document.path;
@@ -47,11 +55,11 @@ export async function renderBrowser(list, { onOpen, onError }) {
       const actions = window.document.createElement('div');
       actions.className = 'actions';
       const duplicate = button('Duplicate', `Duplicate ${title}`, async () => {
-        try { await api.duplicate(document.path); await renderBrowser(list, { onOpen, onError }); } catch (error) { onError(error); }
+        try { await api.duplicate(document.path); await renderBrowser(list, { carousel, onOpen, onError }); } catch (error) { onError(error); }
       });
       const remove = button('Delete', `Delete ${title}`, async () => {
         if (!window.confirm(`Delete ${title}? It is moved to Easel's trash in its state folder.`)) return;
-        try { await api.remove(document.path); await renderBrowser(list, { onOpen, onError }); } catch (error) { onError(error); }
+        try { await api.remove(document.path); await renderBrowser(list, { carousel, onOpen, onError }); } catch (error) { onError(error); }
       });
       actions.append(duplicate, remove);
       item.append(actions);
@@ -59,6 +67,29 @@ export async function renderBrowser(list, { onOpen, onError }) {
     return item;
   });
   list.replaceChildren(...items);
+}
+
+/** One large card at a time, swiped through (the app's carousel); a tap opens it. */
+function renderCarousel(list, documents) {
+  list.replaceChildren(...documents.filter((document) => !document.problem).map((document) => {
+    const item = window.document.createElement('li');
+    item.dataset.path = document.path;
+    const link = window.document.createElement('a');
+    link.className = 'open';
+    link.href = `#/edit/${encodeURIComponent(document.path)}`;
+    const title = document.title || document.path;
+    link.setAttribute('aria-label', `Open ${title}`);
+    const image = new Image();
+    image.alt = `${document.kind} ${title}`;
+    image.loading = 'lazy';
+    image.src = api.renderURL(document.path, 'png', { width: 650, rev: document.revision });
+    const name = window.document.createElement('span');
+    name.className = 'name';
+    name.textContent = title;
+    link.append(image);
+    item.append(link, name);
+    return item;
+  }));
 }
 
 function button(text, label, action) {

@@ -11,8 +11,6 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 8;
 /** The most pixels the whole-canvas image is rendered with (a 1300x2000 card at 250 %). */
 const MAX_IMAGE_PIXELS = 16e6;
-/** Room around the canvas, in screen pixels, so that its edges can be scrolled to the middle. */
-const MARGIN = 48;
 
 export class Canvas {
   constructor({ viewport, stage, image, detail, gridOverlay }) {
@@ -29,7 +27,19 @@ export class Canvas {
     new ResizeObserver(() => this.layout()).observe(viewport);
     viewport.addEventListener('scroll', () => this.scheduleDetail());
     image.addEventListener('load', () => {
+      this.failures = 0;
       for (const listener of this.loadedListeners) listener(image.dataset.revision);
+    });
+    // A rendering the server was too busy for (503) is asked for again, a few times, a
+    // little later each time; one that is no longer wanted is not.
+    this.failures = 0;
+    image.addEventListener('error', () => {
+      const url = image.dataset.url;
+      if (!url || this.failures >= 5) return;
+      this.failures += 1;
+      // `rev` is the renderer's to ignore: another spelling of it is another URL to the browser.
+      const again = url.replace(/([?&]rev=[^&]*)/, `$1~${this.failures}`);
+      setTimeout(() => { if (image.dataset.url === url) image.src = again; }, 500 * this.failures);
     });
   }
 
@@ -46,10 +56,17 @@ export class Canvas {
     this.loadedListeners.push(listener);
   }
 
+  /** Room around the canvas, in screen pixels: the stage's margins (smaller on a phone,
+   * where the card fills the width). */
+  get margin() {
+    return 2 * (parseFloat(getComputedStyle(this.stage).marginTop) || 0);
+  }
+
   /** The scale Fit gives: the whole canvas in the viewport. */
   get fitScale() {
+    const margin = this.margin;
     return Math.max(MIN_ZOOM / 4, Math.min(
-      (this.viewport.clientWidth - MARGIN) / this.size.width, (this.viewport.clientHeight - MARGIN) / this.size.height));
+      (this.viewport.clientWidth - margin) / this.size.width, (this.viewport.clientHeight - margin) / this.size.height));
   }
 
   /** 'fit' or a scale (1 is 100 %), kept within 10 % to 800 %; `around` (client
@@ -71,7 +88,7 @@ export class Canvas {
   /** Zooms so that `rect` (canvas units) fills the viewport, and centres it. */
   zoomTo(rect) {
     const width = Math.max(rect.width, 1), height = Math.max(rect.height, 1);
-    const scale = Math.min((this.viewport.clientWidth - MARGIN) / width, (this.viewport.clientHeight - MARGIN) / height);
+    const scale = Math.min((this.viewport.clientWidth - this.margin) / width, (this.viewport.clientHeight - this.margin) / height);
     this.setZoom(scale);
     this.centreOn({ x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 });
   }

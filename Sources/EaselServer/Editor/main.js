@@ -9,19 +9,25 @@ import { Canvas } from './canvas.js';
 import * as clipboard from './clipboard.js';
 import { acceptDrops, SPREAD } from './drop.js';
 import { installHistory, updateHistoryButtons } from './history.js';
+import { ElementMenu } from './elementmenu.js';
 import { renderInspector } from './inspector.js';
 import { Layers } from './layers.js';
 import { Selection } from './selection.js';
 import { settings, saveSettings, applyTheme, scene, saveScene } from './settings.js';
+import { share } from './share.js';
+import { Sheets } from './sheets.js';
 import { Sync, listen } from './sync.js';
 import { TextEditor } from './textedit.js';
 import { Tools } from './tools.js';
+import { Touch } from './touch.js';
 import { installView } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 const buttons = { undoButton: $('undo'), redoButton: $('redo') };
 
 const state = { path: null, description: null, revision: null, schema: null, selectAfter: null };
+/** A phone's layout (upright, or on its side): the app's toolbar, pickers as sheets. */
+const compactLayout = window.matchMedia('(max-width: 600px), (max-height: 500px) and (orientation: landscape)');
 // The property table, fetched once; the inspector builds its controls from it.
 api.schema().then((schema) => { state.schema = schema; showInspector(); }).catch(showError);
 
@@ -32,7 +38,7 @@ const layers = new Layers({ canvas });
 const selection = new Selection({
   canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
   onGesture: (operations) => commit(operations),
-  onSelect: (indices) => { showInspector(); saveScene({ selection: indices }); },
+  onSelect: (indices) => { showInspector(); tools.update(); saveScene({ selection: indices }); },
   onEditText: (index) => {
     const element = selection.elements[index];
     textEditor.edit(element, index, { fontSize: state.description?.type === 'card' ? undefined : element.fontSize });
@@ -43,8 +49,45 @@ const textEditor = new TextEditor({
 });
 const tools = new Tools({
   container: $('add-tools'), canvas, stage: $('stage'), overlay: $('overlay'), guides: $('guides'), selection, textEditor,
-  onAdd: (operations) => commit(operations, { selectAdded: true }),
+  onAdd: (operations) => commit(operations, { selectAdded: true }), compact: () => compactLayout.matches,
+  onAction: (name) => pick(name),
 });
+const sheets = new Sheets({
+  onSticker: (sticker) => commit([{ verb: 'add', kind: 'sticker', value: sticker.id, at: tools.visibleCentre() }], { selectAdded: true }),
+  onFrame: (clip) => { if (selection.selected) commit([{ verb: 'set', index: selection.indices[0], clip }]); },
+  onText: ({ text, font, color }) => commit(
+    [{ verb: 'add', kind: 'text', value: text, font, fill: color, at: tools.visibleCentre() }], { selectAdded: true }),
+});
+const menu = new ElementMenu($('element-menu'));
+new Touch({
+  viewport: $('viewport'), canvas, selection, layers, isBusy: () => tools.active || textEditor.editing,
+  onGesture: (operations) => commit(operations), onLongPress: (index, point) => openElementMenu(index, point),
+});
+
+/** A picker of the app's toolbar: Photos, Frames, Stickers, Text (on a phone). */
+function pick(name) {
+  const fonts = state.schema?.properties.find((p) => p.key === 'font')?.suggestions || [];
+  const colors = state.schema?.palettes?.textColors || {};
+  if (name === 'photos') $('upload').click();
+  if (name === 'stickers') sheets.stickers();
+  if (name === 'frames' && selection.selected?.kind === 'image') {
+    sheets.frames(state.schema?.properties.find((p) => p.key === 'clip')?.options || [], selection.selected.clip);
+  }
+  if (name === 'text') sheets.text(fonts, colors);
+}
+
+/** The element's menu (a long press, a right click): copy, duplicate, order, delete. */
+function openElementMenu(index, point) {
+  if (!selection.isSelected(index)) selection.select(index);
+  const indices = selection.indices;
+  menu.open(point, [
+    ['Copy', () => clipboard.write(clipboard.copied(state.description, indices))],
+    ['Duplicate', () => pasteElements(clipboard.copied(state.description, indices))],
+    ['Bring to front', () => commit([{ verb: 'order', indices, direction: 'front' }])],
+    ['Send to back', () => commit([{ verb: 'order', indices, direction: 'back' }])],
+    ['Delete', () => commit([{ verb: 'remove', indices }])],
+  ]);
+}
 canvas.onLayout = () => {
   selection.draw();
   $('zoom-level').textContent = `${Math.round(canvas.scale * 100)}%`;
@@ -174,6 +217,7 @@ async function openDocument(path) {
     const chosen = here ? [].concat(restored.selection ?? []) : [];
     selection.select(chosen.filter((index) => index < description.elements.length));
     showTitle(path, description);
+    document.body.dataset.kind = description.type;
     tools.build(description.type);
     buildExportMenu(path);
     saveScene({ path });
@@ -194,7 +238,18 @@ function showBrowser() {
   $('browser').hidden = false;
   document.body.dataset.view = 'browser';
   $('title').textContent = '';
-  renderBrowser($('grid'), { onError: showError });
+  document.body.classList.remove('inspector-open');
+  showBrowserMode();
+  renderBrowser($('grid'), { carousel: $('carousel'), onError: showError });
+}
+
+/** The document browser as a grid or a carousel (a setting, like the app's list selection). */
+function showBrowserMode() {
+  const carousel = settings.browserMode === 'carousel';
+  $('grid').hidden = carousel;
+  $('carousel').hidden = !carousel;
+  $('mode-list').setAttribute('aria-pressed', String(!carousel));
+  $('mode-carousel').setAttribute('aria-pressed', String(carousel));
 }
 
 function buildExportMenu(path) {
@@ -349,6 +404,27 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
+$('mode-list').addEventListener('click', () => { saveSettings({ browserMode: 'list' }); showBrowserMode(); });
+$('mode-carousel').addEventListener('click', () => { saveSettings({ browserMode: 'carousel' }); showBrowserMode(); });
+$('inspector-toggle').addEventListener('click', () => {
+  const open = document.body.classList.toggle('inspector-open');
+  $('inspector-toggle').setAttribute('aria-expanded', String(open));
+});
+$('share').addEventListener('click', async () => {
+  if (!state.path) return;
+  try {
+    const how = await share(state.path);
+    if (how === 'downloaded') notify('The picture was downloaded (this browser cannot share files).');
+  } catch (error) { showError(error); }
+});
+// A right click on an element opens its menu, as a long press does.
+$('viewport').addEventListener('contextmenu', (event) => {
+  const box = event.target.closest?.('.box');
+  if (!box) return;
+  event.preventDefault();
+  openElementMenu(Number(box.dataset.index), { x: event.clientX, y: event.clientY });
+});
+
 $('new-card').addEventListener('click', async () => {
   try { const created = await api.create('card'); location.hash = `#/edit/${encodeURIComponent(created.path)}`; } catch (error) { showError(error); }
 });
@@ -382,21 +458,23 @@ listen((event) => {
       reload(event.revision);
     }
   } else if (!state.path) {
-    renderBrowser($('grid'), { onError: showError });
+    renderBrowser($('grid'), { carousel: $('carousel'), onError: showError });
   }
 });
 
-// A nudge waiting for the keys to rest is a gesture too: leaving the page sends it first.
-const sendNudge = () => {
+// Leaving the page or hiding the tab: a nudge waiting for the keys to rest is a gesture
+// too, ended first; then what is pending is sent, or kept for the next visit.
+const leave = () => {
   sync.leaving = true;
   clearTimeout(selection.nudgeTimer);
   selection.endNudge();
+  sync.leave();
 };
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') sendNudge();
+  if (document.visibilityState === 'hidden') leave();
   else sync.leaving = false;
-}, { capture: true });
-window.addEventListener('pagehide', sendNudge, { capture: true });
+});
+window.addEventListener('pagehide', leave);
 
 window.addEventListener('hashchange', route);
 // Reopening the page restores the last document (SceneStorage): only when the page opens at its root.

@@ -28,7 +28,8 @@ export class Selection {
     viewport.addEventListener('keydown', (event) => this.key(event));
     // A press on nothing (the canvas between elements, or around the canvas) starts a marquee.
     viewport.addEventListener('pointerdown', (event) => {
-      if (event.button !== 0 || this.tool?.active) return;
+      // A finger on the empty canvas pans the view (touch.js); a mouse or a pen draws a marquee.
+      if (event.button !== 0 || this.tool?.active || event.pointerType === 'touch') return;
       if (event.target === overlay || event.target === viewport || event.target === canvas.stage) this.startMarquee(event);
     });
   }

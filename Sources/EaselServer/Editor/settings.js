@@ -5,7 +5,7 @@
 const SETTINGS = 'easel.settings';
 const SCENE = 'easel.scene';
 
-const defaults = { grid: false, snap: false, theme: 'light', zoom: 'fit' };
+const defaults = { grid: false, snap: false, theme: 'light', zoom: 'fit', browserMode: 'list' };
 
 function read(key, fallback) {
   try { return { ...fallback, ...JSON.parse(localStorage.getItem(key) || '{}') }; } catch { return { ...fallback }; }

@@ -3,7 +3,12 @@
 // says Saved, Saving, Offline, Conflict, or Not saved when the server refused the last edit
 // (its message is shown by `onSaved`); it says Saved only when the server said so. A stale revision is never overwritten: the
 // conflict dialog offers to reload, or to save the change as a copy. Leaving the page or
-// hiding the tab sends what is pending (keepalive requests outlive the page).
+// hiding the tab sends what is pending (keepalive requests outlive the page). What could
+// not be sent (the server unreachable) is kept in the page's storage with the revision it
+// was made on, and sent when the document is opened again, after a reload too: a change
+// made elsewhere meanwhile makes it a conflict, never an overwrite.
+
+const PENDING = 'easel.pending';
 
 import * as api from './api.js';
 
@@ -17,10 +22,9 @@ export class Sync {
     this.queue = [];
     this.sending = false;
     this.leaving = false;
+    /** Whether the last request reached the server (what a request leaving with the page is taken to do). */
+    this.reachable = true;
     this.setState('saved');
-    const flush = () => { if (document.visibilityState === 'hidden' || !document.hasFocus()) this.flush({ keepalive: true }); };
-    document.addEventListener('visibilitychange', flush);
-    window.addEventListener('pagehide', () => this.flush({ keepalive: true }));
   }
 
   open(path, revision) {
@@ -28,6 +32,29 @@ export class Sync {
     this.revision = revision;
     this.queue = [];
     this.setState('saved');
+    // Gestures made while the server could not be reached, kept across a reload.
+    const kept = readPending();
+    if (kept?.path === path && kept.queue?.length) {
+      this.revision = kept.revision;
+      this.queue = kept.queue.map((operations) => ({ operations, meta: {} }));
+      this.setState('saving');
+      this.pump();
+    }
+  }
+
+  /** Keeps the unsent gestures (with the revision they were made on) in the page's storage.
+   * While the page is being left, a request already on its way outlives it and is not kept
+   * (a reload would send it again), unless the server was unreachable. */
+  persist() {
+    const leaving = this.leaving && this.reachable;
+    const kept = this.queue.filter((item) => !(leaving && item === this.inFlight));
+    if (kept.length) {
+      localStorage.setItem(PENDING, JSON.stringify({
+        path: this.path, revision: this.revision, queue: kept.map((item) => item.operations),
+      }));
+    } else if (readPending()?.path === this.path) {
+      localStorage.removeItem(PENDING);
+    }
   }
 
   setState(state) {
@@ -42,6 +69,7 @@ export class Sync {
   save(operations, meta = {}) {
     if (!operations.length || this.state === 'conflict') return;
     this.queue.push({ operations, meta });
+    this.persist();
     this.refused = null;
     this.setState('saving');
     this.pump();
@@ -52,37 +80,68 @@ export class Sync {
     this.sending = true;
     while (this.queue.length && this.state !== 'conflict') {
       const { operations, meta } = this.queue[0];
+      this.inFlight = this.queue[0];
       try {
         // While the page is being left, requests are keepalive: they outlive the page.
         const outcome = await api.edit(this.path, operations, this.revision, { keepalive: this.leaving });
+        this.reachable = true;
         this.queue.shift();
         this.revision = outcome.revision;
+        this.persist();
         this.onSaved(outcome, null, meta);
       } catch (error) {
         if (error.status === 412 || error.status === 409) {
           this.setState('conflict');
-          this.onConflict(this.queue.splice(0).map((item) => item.operations), error.problem.currentRevision);
+          const lost = this.queue.splice(0).map((item) => item.operations);
+          this.persist();
+          this.onConflict(lost, error.problem.currentRevision);
+        } else if (error.status === 0 && this.leaving && this.reachable) {
+          // The page is going: its request failed here but, keepalive, goes on to a server
+          // that was there a moment ago. It is not kept for the next visit.
+          this.persist();
+          break;
         } else if (error.status === 0) {
+          this.reachable = false;
           this.setState('offline');
           await new Promise((resolve) => setTimeout(resolve, 2000));
           continue;
         } else {
           this.queue.shift();
+          this.persist();
           this.refused = error;
           this.onSaved(null, error, meta);
         }
       }
     }
     this.sending = false;
+    this.inFlight = null;
     if (!this.queue.length && this.state !== 'conflict') this.setState(this.refused ? 'refused' : 'saved');
   }
 
-  /** Sends what is pending now (leaving the page, hiding the tab). */
+  /** The page is being left or hidden (its last gesture already saved): what is pending is
+   * sent with requests that outlive the page, and what could not be is kept for the next visit. */
+  leave() {
+    this.leaving = true;
+    this.flush({ keepalive: true });
+    this.persist();
+  }
+
+  /** Sends what is pending now (leaving the page, hiding the tab). A request that outlives
+   * the page cannot say how it went: when the server is there, what it carries is taken out
+   * of the page's storage as it is sent (else a reload would send it twice); while it is
+   * unreachable nothing is sent, and all stays stored for the next visit. */
   flush({ keepalive = false } = {}) {
-    if (!this.queue.length || this.sending) return;
-    const operations = this.queue.splice(0).flatMap((item) => item.operations);
-    api.edit(this.path, operations, this.revision, { keepalive }).then((outcome) => {
+    if (!this.queue.length || this.sending || !this.reachable) return;
+    const items = this.queue.slice();
+    if (keepalive) {
+      this.queue = [];
+      this.persist();
+      this.queue = items;
+    }
+    api.edit(this.path, items.flatMap((item) => item.operations), this.revision, { keepalive }).then((outcome) => {
+      this.queue = this.queue.filter((item) => !items.includes(item));
       this.revision = outcome.revision;
+      this.persist();
       this.onSaved(outcome);
       this.setState('saved');
     }).catch(() => this.setState('offline'));
@@ -92,6 +151,10 @@ export class Sync {
   adopt(revision) {
     this.revision = revision;
   }
+}
+
+function readPending() {
+  try { return JSON.parse(localStorage.getItem(PENDING) || 'null'); } catch { return null; }
 }
 
 /**

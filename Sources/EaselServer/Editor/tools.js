@@ -10,22 +10,36 @@ import { framedOutline, outlinePreview } from './points.js';
 import { track } from './pointer.js';
 import { drawGuides, snapPoint, snapTargets } from './snapping.js';
 
-/** The tools of each kind of document: name, label, shortcut key. */
+/** The tools of each kind of document: name, label, shortcut key. A card's are the app's
+ * toolbar (Photos, Frames, Stickers, Text); Photos, Frames and Stickers act at once (a
+ * picker), the others are chosen and then used on the canvas. */
 const TOOLS = {
   drawing: [
     ['select', 'Select', 'v'], ['rectangle', 'Rectangle', 'r'], ['rounded-rectangle', 'Rounded rectangle', 'u'],
     ['ellipse', 'Ellipse', 'o'], ['star', 'Star', 's'], ['polygon', 'Polygon', 'g'], ['line', 'Line', 'l'],
-    ['arrow', 'Arrow', 'a'], ['pen', 'Pen', 'p'], ['text', 'Text', 't'],
+    ['arrow', 'Arrow', 'a'], ['pen', 'Pen', 'p'], ['text', 'Text', 't'], ['stickers', 'Stickers', 'k'],
   ],
-  card: [['select', 'Select', 'v'], ['text', 'Text', 't']],
+  card: [['select', 'Select', 'v'], ['photos', 'Photos', 'i'], ['frames', 'Frames', 'f'], ['stickers', 'Stickers', 'k'],
+    ['text', 'Text', 't']],
+};
+/** The tools that act at once rather than being chosen. */
+const ACTIONS = new Set(['photos', 'frames', 'stickers']);
+/** The labels a screen reader reads for the tools that add something. */
+const SPOKEN = { select: 'Select', photos: 'Add photos', frames: 'Frames', stickers: 'Add a sticker' };
+/** The app's toolbar icons (its SF Symbols: photo, square.on.circle, heart.circle, textformat), drawn here. */
+const ICONS = {
+  photos: '<rect x="3" y="5" width="18" height="14" rx="2"/><circle cx="9" cy="10" r="1.8"/><path d="M3 17l5-5 4 4 3-3 6 6"/>',
+  frames: '<circle cx="9" cy="9" r="6"/><rect x="10" y="10" width="11" height="11" rx="1"/>',
+  stickers: '<circle cx="12" cy="12" r="9.5"/><path d="M12 17l-4.2-4.3a2.5 2.5 0 0 1 4.2-3.1 2.5 2.5 0 0 1 4.2 3.1z"/>',
+  text: '<path d="M3 18l5-13h1.5l5 13M5 13.5h7.5"/><path d="M15.5 12.5a3 3 0 1 1 0 .1M21 10v8"/>',
 };
 
 /** How close, in screen pixels, a press must be to the pen's first point to close the path. */
 const CLOSE_PULL = 8;
 
 export class Tools {
-  constructor({ container, canvas, stage, overlay, guides, selection, textEditor, onAdd }) {
-    Object.assign(this, { container, canvas, stage, overlay, guides, selection, textEditor, onAdd });
+  constructor({ container, canvas, stage, overlay, guides, selection, textEditor, onAdd, onAction, compact }) {
+    Object.assign(this, { container, canvas, stage, overlay, guides, selection, textEditor, onAdd, onAction, compact });
     this.name = 'select';
     this.pen = null;
     selection.tool = this;
@@ -53,18 +67,40 @@ export class Tools {
       button.type = 'button';
       button.className = 'tool';
       button.dataset.tool = name;
-      button.textContent = label;
+      if (ICONS[name] && type === 'card') {
+        button.classList.add('with-icon');
+        button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[name]}</svg>`;
+        const text = document.createElement('span');
+        text.className = 'tool-label';
+        text.textContent = label;
+        button.append(text);
+      } else {
+        button.textContent = label;
+      }
       button.title = `${label} (${key.toUpperCase()})`;
-      button.setAttribute('aria-label', name === 'select' ? 'Select' : `Add ${label.toLowerCase()}`);
+      button.setAttribute('aria-label', SPOKEN[name] || `Add ${label.toLowerCase()}`);
       button.addEventListener('click', () => this.choose(name));
       this.container.append(button);
     }
     this.choose('select');
+    this.update();
   }
 
-  /** Chooses a tool; on a card, Text starts a new text at once (there is nothing to drag). */
+  /** Frames apply to the selected image: the button is there only when one is selected. */
+  update() {
+    const frames = this.container.querySelector('button[data-tool="frames"]');
+    if (frames) frames.disabled = this.selection.selected?.kind !== 'image';
+  }
+
+  /** Chooses a tool. A picker's tool opens its picker; on a card, Text starts a new text at
+   * once (there is nothing to drag): typed in place, or in the Text sheet on a phone. */
   choose(name) {
     if (this.pen) this.finishPen(false);
+    if (ACTIONS.has(name) || (name === 'text' && this.type === 'card' && this.compact())) {
+      this.choose('select');
+      this.onAction(name);
+      return;
+    }
     if (name === 'text' && this.type === 'card') {
       this.choose('select');
       this.textEditor.create(this.visibleCentre(), { fontSize: 200 });

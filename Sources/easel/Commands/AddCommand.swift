@@ -13,13 +13,15 @@ struct AddCommand: EditVerb {
         abstract: "Add a graphic to a drawing, or an image or text to a card.",
         discussion: """
             Kinds for a drawing: \(ShapeNames.drawingKindNames.joined(separator: ", ")) (the last \
-            ones are the clip library's shapes; rect and rounded-rect are accepted too). A card \
-            takes image and text.
+            ones are the clip library's shapes; rect and rounded-rect are accepted too), and \
+            sticker. A card takes image, sticker and text. A sticker is one of Easel's own, \
+            stored as an image: \(StickerCatalog.themes.flatMap(\.stickers).map(\.id).joined(separator: ", ")).
 
             Examples:
               easel add art.drawing star --at 400,300 --size 200x200 --fill gold --stroke black
               easel add art.drawing line --from 10,10 --to 300,40 --stroke navy --stroke-width 4
               easel add art.drawing path "M 0 1 L 0.5 0 L 1 1 Z" --at 100,100 --size 80x80 --fill tomato
+              easel add Card.rwcard sticker camping/fire --at 900,300
               easel add art.drawing text "Hello" --font "Gill Sans" --font-size 48 --at 400,80
               easel add Card.rwcard image photo.png --clip heart
               easel add Card.rwcard text "Happy birthday" --font Chalkduster --color appColor1

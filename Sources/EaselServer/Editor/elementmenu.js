@@ -1,0 +1,40 @@
+// An element's menu, as the Cards app's context menu: opened by a long press (touch) or a
+// right click, at the pointer. Copy, Duplicate, Bring to front, Send to back, Delete; the
+// arrow keys move between them, Escape or a press elsewhere closes it.
+
+export class ElementMenu {
+  constructor(menu) {
+    this.menu = menu;
+    document.addEventListener('pointerdown', (event) => {
+      if (!this.menu.hidden && !this.menu.contains(event.target)) this.close();
+    }, { capture: true });
+    menu.addEventListener('keydown', (event) => {
+      const items = [...menu.querySelectorAll('button')];
+      const at = items.indexOf(document.activeElement);
+      if (event.key === 'Escape') { event.preventDefault(); this.close(); }
+      if (event.key === 'ArrowDown') { event.preventDefault(); items[(at + 1) % items.length].focus(); }
+      if (event.key === 'ArrowUp') { event.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
+    });
+  }
+
+  /** Opens the menu at `point` (client pixels) with `items`: [label, action]. */
+  open(point, items) {
+    this.menu.replaceChildren(...items.map(([label, action]) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.setAttribute('role', 'menuitem');
+      button.textContent = label;
+      button.addEventListener('click', () => { this.close(); action(); });
+      return button;
+    }));
+    this.menu.hidden = false;
+    const box = this.menu.getBoundingClientRect();
+    this.menu.style.left = `${Math.max(4, Math.min(point.x, window.innerWidth - box.width - 4))}px`;
+    this.menu.style.top = `${Math.max(4, Math.min(point.y, window.innerHeight - box.height - 4))}px`;
+    this.menu.querySelector('button')?.focus();
+  }
+
+  close() {
+    this.menu.hidden = true;
+  }
+}
