@@ -71,26 +71,42 @@ public final class BatchExporter: Sendable {
     }
 
     /// The documents to export (this shard's), with their outputs.
-    public func plan() -> [BatchItem] {
-        BatchPlanner.items(inputs: inputs, outputFolder: outputFolder, options: options, registry: registry)
+    public func plan() -> [BatchItem] { planWithDocumentSet().items }
+
+    /// The documents to export (this shard's), and the fingerprint of the whole set they
+    /// were taken from (every shard's), which the report records (`BatchReport.documentSet`).
+    public func planWithDocumentSet() -> (items: [BatchItem], documentSet: String) {
+        BatchPlanner.plan(inputs: inputs, outputFolder: outputFolder, options: options, registry: registry)
     }
 
-    /// The manifest file in the output folder that records what was made (one per shard).
-    public var manifestURL: URL { outputFolder.appendingPathComponent(ExportManifest.fileName(shard: options.shard)) }
+    /// The manifest file in the output folder that records what was made, by every run
+    /// whatever its shard (see `OutputFolderState`).
+    public var manifestURL: URL { outputFolder.appendingPathComponent(OutputFolderState.manifestName) }
+
+    /// Takes this run's shard's lease on the output folder (a second run of the same shard
+    /// waits at most `wait` seconds, then is refused naming the holder). Held for the run.
+    public func takeLease(wait: TimeInterval = 0) throws(BatchError) -> ShardLease {
+        try ShardLease(folder: outputFolder, shard: options.shard, wait: wait)
+    }
 
     /// Runs the batch. `progress` is called (from worker threads, one call at a time) as each
-    /// document finishes, with the counts so far and the document's entry.
+    /// document finishes, with the counts so far and the document's entry. With `lease` (see
+    /// `takeLease`), the run's journal is folded into the manifest at the end; journals of
+    /// shards no live run holds are folded too. `documentSet` goes into the report.
     public func run(
-        _ items: [BatchItem], cancellation: CancellationFlag = CancellationFlag(),
+        _ items: [BatchItem], documentSet: String? = nil, lease: ShardLease? = nil,
+        cancellation: CancellationFlag = CancellationFlag(),
         progress: @escaping @Sendable (BatchProgress, BatchEntry) -> Void = { _, _ in }
     ) -> BatchReport {
         let reporting = NSLock()
         let start = Date()
-        let (loaded, _) = ExportManifest.loadWithJournal(from: manifestURL)
+        let (loaded, _) = OutputFolderState.load(outputFolder)
         let protection = outputProtection(items, manifest: loaded)
         let state = Locked(RunState(manifest: loaded, entries: Array(repeating: nil, count: items.count)))
         if !options.dryRun { try? FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true) }
-        let journal = options.dryRun ? nil : ManifestJournal(manifest: manifestURL)
+        let journal =
+            options.dryRun
+            ? nil : ManifestJournal(at: outputFolder.appendingPathComponent(OutputFolderState.journalName(for: options.shard)))
         // `jobs` documents at a time; after a cancellation the rest are not started.
         Parallel.forEach(count: items.count, workers: options.jobs) { [self] index in
             guard !cancellation.isCancelled else { return }
@@ -115,7 +131,10 @@ public final class BatchExporter: Sendable {
         let final = state.withLock { $0 }
         if !options.dryRun && !options.syncEachOutput { FileIO.syncFileSystem(containing: outputFolder.path) }
         if !options.dryRun {
-            try? final.manifest.save(to: manifestURL)  // also folds in and removes the journal
+            // This run's journal (and any no live run appends to) goes into the manifest. Without
+            // a lease, the journal stays for a later run to fold: another run of this shard may
+            // still be appending to it.
+            if let lease { try? OutputFolderState.consolidate(outputFolder, own: lease) }
         }
         let entries = final.entries.compactMap { $0 }
         let seconds = Date().timeIntervalSince(start)
@@ -127,7 +146,7 @@ public final class BatchExporter: Sendable {
             peakMemoryBytes: ProcessMemory.peakResidentBytes)
         return BatchReport(
             outputFolder: outputFolder.path, interrupted: cancellation.isCancelled && entries.count < items.count,
-            entries: entries, totals: totals)
+            entries: entries, totals: totals, shard: options.shard?.description, documentSet: documentSet)
     }
 
     private struct RunState {
@@ -240,7 +259,8 @@ public final class BatchExporter: Sendable {
                 document: documentStamp, images: images, outputs: [item.output], outputStamps: stamps,
                 // A thumbnail made earlier and not now stays known as Easel's output (so it may be
                 // replaced later), but with no key: it no longer matches the document.
-                thumbnail: item.thumbnail ?? previous?.thumbnail, thumbnailKey: item.thumbnail == nil ? nil : thumbnailKey)
+                thumbnail: item.thumbnail ?? previous?.thumbnail, thumbnailKey: item.thumbnail == nil ? nil : thumbnailKey,
+                madeAt: Int64(Date().timeIntervalSince1970 * 1_000_000_000))
             return (entry(.rendered, warnings: (located.warnings + scene.warnings).map(\.description)), record)
         } catch {
             return (entry(.failed, error: Self.describe(error, of: item)), nil)

@@ -1,6 +1,7 @@
-import Foundation
 import EaselDocuments
 import EaselRender
+import EaselSupport
+import Foundation
 
 /// Decides what a batch does: which documents below the input folders are exported (this
 /// shard's), under which relative output path. Pure: it lists folders and reads nothing.
@@ -11,6 +12,14 @@ public enum BatchPlanner {
     /// that would collide (`x.rwcard`, `x.drawing`) keep their extensions (`x.rwcard.png`).
     public static func items(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry)
         -> [BatchItem]
+    {
+        plan(inputs: inputs, outputFolder: outputFolder, options: options, registry: registry).items
+    }
+
+    /// `items`, with the fingerprint of the whole document set before sharding (its size and
+    /// a hash of every document's key): shard reports from the same set agree on it.
+    public static func plan(inputs: [URL], outputFolder: URL, options: BatchExportOptions, registry: DocumentRegistry)
+        -> (items: [BatchItem], documentSet: String)
     {
         // Several input folders are mirrored side by side under their own names.
         var labels: [String] = []
@@ -40,8 +49,11 @@ public enum BatchPlanner {
             }
         }
         nameOutputs(&all, format: options.render.format, thumbnails: options.thumbnails)
-        guard let shard = options.shard else { return all }
-        return all.filter { shard.contains($0.key) }
+        let keys = all.map(\.key).sorted().joined(separator: "\n")
+        let hex = String(FNV1a.hash(keys), radix: 16)
+        let documentSet = "\(all.count):" + String(repeating: "0", count: 16 - hex.count) + hex
+        guard let shard = options.shard else { return (all, documentSet) }
+        return (all.filter { shard.contains($0.key) }, documentSet)
     }
 
     /// Outputs replace the extension (`A/x.rwcard` → `A/x.png`, thumbnail `A/x.thumbnail.png`).

@@ -92,6 +92,25 @@ public struct BatchReport: Codable, Sendable {
     public var entries: [BatchEntry]
     /// Counts and timing for the whole run.
     public var totals: Totals
+    /// The shard this run exported (`K/N`); nil for the whole set.
+    public var shard: String?
+    /// The fingerprint of the whole document set the run's shard was taken from (its size
+    /// and a hash of every document's key, `2000:9f3c…`): the shards of one export agree on
+    /// it, and `easel report merge` refuses to merge shards of different sets.
+    public var documentSet: String?
+
+    /// A report with every field given.
+    public init(
+        outputFolder: String, interrupted: Bool, entries: [BatchEntry], totals: Totals, shard: String? = nil,
+        documentSet: String? = nil
+    ) {
+        self.outputFolder = outputFolder
+        self.interrupted = interrupted
+        self.entries = entries
+        self.totals = totals
+        self.shard = shard
+        self.documentSet = documentSet
+    }
 }
 
 /// Live counts for a progress display.

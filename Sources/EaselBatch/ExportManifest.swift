@@ -45,11 +45,15 @@ public struct ExportManifest: Codable, Sendable {
         public var thumbnail: String?
         /// The key of the settings the thumbnail was made with.
         public var thumbnailKey: String?
+        /// When the outputs were made (nanoseconds since 1970): of two records of a document
+        /// from different runs, the newer counts. nil in manifests from before it was kept.
+        public var madeAt: Int64?
 
         /// A record of outputs made from these inputs.
         public init(
             rendererVersion: String, optionsKey: String, document: FileStamp, images: [ImageStamp], outputs: [String],
-            outputStamps: [String: FileStamp]? = nil, thumbnail: String? = nil, thumbnailKey: String? = nil
+            outputStamps: [String: FileStamp]? = nil, thumbnail: String? = nil, thumbnailKey: String? = nil,
+            madeAt: Int64? = nil
         ) {
             self.rendererVersion = rendererVersion
             self.optionsKey = optionsKey
@@ -59,6 +63,7 @@ public struct ExportManifest: Codable, Sendable {
             self.outputStamps = outputStamps
             self.thumbnail = thumbnail
             self.thumbnailKey = thumbnailKey
+            self.madeAt = madeAt
         }
 
         /// Every file the entry says was written: the outputs and the thumbnail.
@@ -73,29 +78,21 @@ public struct ExportManifest: Codable, Sendable {
     /// An empty manifest, with which every document counts as out of date.
     public init() {}
 
-    /// The manifest's file name: one per shard, so shards sharing a folder never write the
-    /// same file.
-    public static func fileName(shard: Shard?) -> String {
-        shard.map { ".easel-manifest-\($0.index)-of-\($0.count).json" } ?? ".easel-manifest.json"
+    /// Keeps `entry` for `key` unless the record there is newer (made later).
+    public mutating func keepNewer(_ entry: Entry, for key: String) {
+        if let known = entries[key], (known.madeAt ?? 0) > (entry.madeAt ?? 0) { return }
+        entries[key] = entry
     }
 
-    /// The journal beside a manifest: one JSON line per document finished since the
-    /// manifest was last written, so that a run killed at any moment loses at most the
-    /// documents in flight.
-    public static func journalURL(for manifest: URL) -> URL { manifest.appendingPathExtension("journal") }
+    /// The journal beside a manifest of earlier Easel versions (`NAME.journal`), read and folded.
+    static func journalURL(for manifest: URL) -> URL { manifest.appendingPathExtension("journal") }
 
-    /// Loads the manifest and replays its journal over it (a torn last line, from a run
-    /// killed mid-write, is ignored).
-    public static func loadWithJournal(from url: URL) -> (manifest: ExportManifest, problem: String?) {
-        var (manifest, problem) = load(from: url)
-        if let journal = try? Data(FileIO.readBytes(at: journalURL(for: url).path, maxBytes: 1 << 30)) {
-            let decoder = JSONDecoder()
-            for line in journal.split(separator: UInt8(ascii: "\n")) {
-                guard let record = try? decoder.decode(JournalRecord.self, from: Data(line)) else { continue }
-                manifest.entries[record.key] = record.entry
-            }
-        }
-        return (manifest, problem)
+    /// The records of the journal at `url`, oldest first (a torn last line, from a run
+    /// killed mid-write, is left out; a missing journal has none).
+    public static func journalRecords(at url: URL) -> [JournalRecord] {
+        guard let journal = try? FileIO.readBytes(at: url.path, maxBytes: 1 << 30) else { return [] }
+        let decoder = JSONDecoder()
+        return journal.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(JournalRecord.self, from: Data($0)) }
     }
 
     /// One line of the journal: a document finished since the manifest was last written.
@@ -143,13 +140,11 @@ final class ManifestJournal: @unchecked Sendable {
     private let encoder = JSONEncoder()
     private let lock = NSLock()
 
-    init?(manifest: URL) {
+    init?(at url: URL) {
         // The output folder is the user's: a link or a FIFO planted at the journal's name
         // must not make Easel write elsewhere or block, so the journal is opened without
         // following links or blocking, and used only if it is a regular file.
-        fd = open(
-            ExportManifest.journalURL(for: manifest).path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-            0o644)
+        fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         if fd < 0 { return nil }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {

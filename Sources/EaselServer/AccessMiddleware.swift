@@ -6,7 +6,11 @@ import Logging
 
 /// Who may do what, checked before any route runs:
 /// - **Host**: on loopback without a token, the `Host` header must name this machine
-///   (127.x.x.x, localhost, [::1]), so a web page cannot reach the service by DNS rebinding.
+///   (127.x.x.x, localhost, [::1]) or one of the public hosts a proxy in front of it serves it
+///   as (`--public-host`), so a web page cannot reach the service by DNS rebinding.
+/// - **Proxies**: a request from a trusted proxy (`--trusted-proxy`) is taken as the proxy
+///   says: the client's host is its `X-Forwarded-Host`, and it needs no token (the proxy is
+///   the gate, as loopback is); anyone else's `X-Forwarded-*` headers are ignored.
 /// - **Token**: off loopback (where `easel serve` refuses to start without one) every API
 ///   request carries `Authorization: Bearer TOKEN`, compared in constant time.
 /// - **Cross-site requests**: a mutating request without the token must not come from
@@ -52,13 +56,21 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         let isPublic = Self.isPublic(segments)
         let hasToken = Self.bearerMatches(request.headers[.authorization], token: configuration.token)
         let origin = request.headers[.origin]
+        // A trusted proxy names the client's host; only its word on that is taken.
+        let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+        let viaProxy = peer.map(configuration.isTrustedProxy) ?? false
+        let forwarded =
+            viaProxy
+            ? request.headers[HTTPField.Name("X-Forwarded-Host")!]?.split(separator: ",").first
+                .map { $0.trimmingCharacters(in: .whitespaces) } : nil
+        let clientHost = forwarded ?? request.head.authority
+        // Where only this machine (or a trusted proxy) can reach the server, no token is asked.
+        let gated = configuration.bindsLoopback || viaProxy
 
-        if configuration.bindsLoopback && !hasToken, let host = request.head.authority,
-            !Self.isLoopbackHost(host)
-        {
+        if gated && !hasToken, let host = clientHost, !Self.isLoopbackHost(host), !configuration.isPublicHost(host) {
             throw Problem(
                 .forbidden,
-                "the Host header \"\(host)\" is not this machine; easel serve on loopback answers only to 127.x.x.x, localhost and [::1]"
+                "the Host header \"\(host)\" is not this machine; easel serve answers only to 127.x.x.x, localhost, [::1] and the names given with --public-host"
             )
         }
         // A CORS preflight from an allowed origin is answered before the token is asked
@@ -74,7 +86,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.accessControlMaxAge] = "600"
             return Response(status: .noContent, headers: headers)
         }
-        if !isPublic && !configuration.bindsLoopback && !hasToken {
+        if !isPublic && !gated && !hasToken {
             var problem = Problem(.unauthorized, "this server needs its token: send Authorization: Bearer TOKEN")
             problem.headers[.wwwAuthenticate] = "Bearer"
             throw problem
@@ -104,7 +116,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             let foreignOrigin =
                 origin.map {
-                    !Self.isOwnOrigin($0, host: request.head.authority ?? "") && !configuration.allowedOrigins.contains($0)
+                    !Self.isOwnOrigin($0, host: clientHost ?? "") && !configuration.allowedOrigins.contains($0)
                 } ?? false
             if crossSite || foreignOrigin {
                 throw Problem(

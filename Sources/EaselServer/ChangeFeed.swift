@@ -2,10 +2,17 @@ import EaselDocuments
 import EaselSupport
 import Foundation
 
-/// Watches the served folder (inotify, every folder below it) and tells every subscriber
-/// which documents changed, whoever changed them: an edit over HTTP, an `easel` command, or
-/// any program writing the folder. Each subscriber's backlog is bounded: a client that
-/// stops reading loses old events, not the server's memory.
+/// Watches the served folder (inotify, every folder below it, and with `--watch-poll` a
+/// look at every file now and then, for network file systems whose other writers inotify
+/// does not see) and tells every subscriber which documents changed, whoever changed them:
+/// an edit over HTTP, an `easel` command, any program, another replica. Each subscriber's
+/// backlog is bounded: a client that stops reading loses old events, not the server's memory.
+///
+/// Every event has an id that replicas agree on: the changed file's status-change time
+/// (nanoseconds, as the file system keeps it) and its path. A client that reconnects, to
+/// this replica or another, names the last id it saw (`Last-Event-ID`) and is sent the
+/// events after it that this server still holds (the last `replayLimit`), or, when it
+/// missed more than that or more than this server has seen, told to look again (`resync`).
 final class ChangeFeed: Sendable {
     /// One change: a document saved, created or removed, or another file (an image) changed.
     struct Event: Encodable, Sendable {
@@ -15,20 +22,45 @@ final class ChangeFeed: Sendable {
         var kind: String
         /// The document's revision after the change.
         var revision: String?
+        /// When the change happened: the file's status-change time in nanoseconds (the time it
+        /// was seen gone, for a removal). Not sent in the event's data: it is its id's.
+        var time: Int64 = 0
+
+        /// The SSE id: `TIME-PATHHASH`, the same on every replica for the same write.
+        var id: String { "\(time)-\(String(FNV1a.hash(path), radix: 16))" }
+
+        private enum CodingKeys: String, CodingKey { case path, kind, revision }
     }
+
+    /// What a reconnecting client is sent first.
+    enum Replay {
+        /// The events after the one it saw last, oldest first.
+        case events([Event])
+        /// It missed more than this server holds: it should load what it shows again.
+        case resync
+    }
+
+    /// The most events kept for clients that reconnect.
+    static let replayLimit = 1024
 
     private let folder: ServedFolder
     private let registry: DocumentRegistry
     private let maxSubscribers: Int
     private let subscribers = Locked([UUID: AsyncStream<Event?>.Continuation]())
     private let running = Locked(true)
+    /// The last events, oldest first, and the time from which the list is whole (the start,
+    /// then the oldest event dropped): a client that saw something older missed some.
+    private let history = Locked((events: [Event](), wholeSince: Int64(Date().timeIntervalSince1970 * 1e9)))
+    /// How often to look at every file too (nil: inotify alone).
+    private let pollSeconds: Double?
     /// Why watching failed, when it did (readiness reports it).
     let failure = Locked<String?>(nil)
 
-    init(folder: ServedFolder, registry: DocumentRegistry, maxSubscribers: Int) {
+    init(folder: ServedFolder, registry: DocumentRegistry, maxSubscribers: Int, pollSeconds: Double? = nil) {
         self.folder = folder
         self.registry = registry
         self.maxSubscribers = maxSubscribers
+        self.pollSeconds = pollSeconds
     }
 
     /// Starts the watching thread.
@@ -45,8 +77,9 @@ final class ChangeFeed: Sendable {
         // do) is no longer the one watched, so readiness fails until it is back.
         let named = folder.url.path
         let watched = Self.identity(of: named)
+        let poller = pollSeconds.map { _ in OwnedByThread(FolderPoller(root: folder.realPath)) }
         let thread = Thread { [self] in
-            var lastBeat = Date(), lastLook = Date()
+            var lastBeat = Date(), lastLook = Date(), lastPoll = Date()
             while running.withLock({ $0 }) {
                 if Date().timeIntervalSince(lastLook) > 1 {
                     lastLook = Date()
@@ -58,7 +91,11 @@ final class ChangeFeed: Sendable {
                             : nil
                     }
                 }
-                let changed = watcher.value.changes(timeout: 0.2)
+                var changed = watcher.value.changes(timeout: 0.2)
+                if let poller, let pollSeconds, Date().timeIntervalSince(lastPoll) >= pollSeconds {
+                    lastPoll = Date()
+                    changed += poller.value.changes()
+                }
                 var seen = Set<String>()
                 for path in changed {
                     guard let event = event(for: path), seen.insert(event.path).inserted else { continue }
@@ -94,6 +131,19 @@ final class ChangeFeed: Sendable {
         for continuation in all { continuation.finish() }
     }
 
+    /// What a client that saw `lastEventID` last missed, from what this server holds.
+    func replay(after lastEventID: String) -> Replay {
+        let parts = lastEventID.split(separator: "-")
+        guard parts.count == 2, let time = Int64(parts[0]) else { return .resync }
+        let (events, wholeSince) = history.withLock { ($0.events, $0.wholeSince) }
+        guard time >= wholeSince else { return .resync }
+        // After it: later, or as late and of another file (the same write seen twice is one).
+        guard let seen = events.lastIndex(where: { $0.id == lastEventID }) else {
+            return .events(events.filter { $0.time > time })
+        }
+        return .events(Array(events[(seen + 1)...]).filter { $0.time >= time })
+    }
+
     /// A stream of events (nil: a heartbeat), from now until `unsubscribe` or `stop`; nil
     /// when `maxSubscribers` streams are already open.
     func subscribe() -> (id: UUID, events: AsyncStream<Event?>)? {
@@ -123,7 +173,22 @@ final class ChangeFeed: Sendable {
     var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     private func broadcast(_ event: Event?) {
+        if let event {
+            history.withLock { history in
+                history.events.append(event)
+                if history.events.count > Self.replayLimit {
+                    history.wholeSince = history.events.removeFirst().time + 1
+                }
+            }
+        }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    /// A file's status-change time in nanoseconds, or now when it is gone.
+    static func changeTime(of path: String) -> Int64 {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return Int64(Date().timeIntervalSince1970 * 1e9) }
+        return Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
     }
 
     /// The event for a changed path: the document it is or belongs to (a package's
@@ -137,12 +202,13 @@ final class ChangeFeed: Sendable {
             let candidate = components.prefix(count).joined(separator: "/")
             let url = URL(fileURLWithPath: folder.realPath + "/" + candidate)
             guard let location = registry.location(of: url) else { continue }
+            let time = Self.changeTime(of: location.contentFile.path)
             guard let bytes = try? FileIO.readBytes(at: location.contentFile.path, maxBytes: 256 << 20) else {
-                return Event(path: candidate, kind: "removed", revision: nil)
+                return Event(path: candidate, kind: "removed", revision: nil, time: time)
             }
-            return Event(path: candidate, kind: "changed", revision: DocumentService.revision(of: bytes))
+            return Event(path: candidate, kind: "changed", revision: DocumentService.revision(of: bytes), time: time)
         }
-        return Event(path: relative, kind: "resource", revision: nil)
+        return Event(path: relative, kind: "resource", revision: nil, time: Self.changeTime(of: path))
     }
 }
 

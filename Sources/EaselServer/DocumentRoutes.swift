@@ -110,9 +110,14 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             if !result.1 { metrics.render(format: format.rawValue, nanoseconds: DispatchTime.now().uptimeNanoseconds - started) }
         }
         if cached != nil { metrics.cache(hit: true) }
+        // A URL that names the revision it shows (`?rev=`, the editor's and the browser's) never
+        // shows anything else: the world's caches may keep it for good. Any other (a plain URL,
+        // or a revision this server does not hold, such as a replica that has not seen an edit
+        // yet) is revalidated by its ETag every time.
+        let pinned = request.uri.queryParameters["rev"].map { String($0) == entry.revision } ?? false
         var headers: HTTPFields = [
-            .eTag: entry.etag, .cacheControl: "no-cache", .contentType: Self.contentType(format),
-            HTTPField.Name("X-Easel-Revision")!: entry.revision,
+            .eTag: entry.etag, .cacheControl: pinned ? "public, max-age=31536000, immutable" : "no-cache",
+            .contentType: Self.contentType(format), HTTPField.Name("X-Easel-Revision")!: entry.revision,
         ]
         if Self.ifNoneMatch(request, matches: entry.etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(entry.bytes.count)

@@ -26,7 +26,7 @@ public struct EaselServer: Sendable {
     let bodies: BodyBudget
     /// The open connections, for the connection cap (`ServerLimits.maxConnections`).
     let connections: ConnectionRegistry
-    let editor = EditorRoutes<BasicRequestContext>()
+    let editor = EditorRoutes<ServerRequestContext>()
 
     /// A server for `configuration`; throws when the folder is not one, when it would
     /// listen beyond this machine without a token, or when its token is too weak (see
@@ -49,7 +49,9 @@ public struct EaselServer: Sendable {
             timeout: .milliseconds(Int64(saturating: configuration.limits.renderTimeout * 1000)),
             maxWait: configuration.limits.maxQueueWait)
         metrics = ServerMetrics()
-        feed = ChangeFeed(folder: folder, registry: registry, maxSubscribers: configuration.limits.maxEventStreams)
+        feed = ChangeFeed(
+            folder: folder, registry: registry, maxSubscribers: configuration.limits.maxEventStreams,
+            pollSeconds: configuration.watchPoll)
         var logger = Logger(label: "easel.serve") { label in
             configuration.jsonLogs ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
         }
@@ -62,9 +64,9 @@ public struct EaselServer: Sendable {
     }
 
     /// The router with every route and middleware.
-    func router() -> Router<BasicRequestContext> {
+    func router() -> Router<ServerRequestContext> {
         // HEAD answers as GET does, without the body (RFC 9110: a GET resource must allow it).
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(
             ObservabilityMiddleware(
                 metrics: metrics, logger: logger, folder: configuration.folder, accessLog: configuration.accessLog))
@@ -79,13 +81,13 @@ public struct EaselServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
-        DocumentRoutes<BasicRequestContext>(
+        DocumentRoutes<ServerRequestContext>(
             service: service, pool: pool, metrics: metrics, limits: configuration.limits, files: files, bodies: bodies
         )
         .add(to: router)
-        EventRoutes<BasicRequestContext>(feed: feed).add(to: router)
-        PickerRoutes<BasicRequestContext>(pool: pool).add(to: router)
-        StatelessRenderRoutes<BasicRequestContext>(service: service, pool: pool, limits: configuration.limits, bodies: bodies)
+        EventRoutes<ServerRequestContext>(feed: feed).add(to: router)
+        PickerRoutes<ServerRequestContext>(pool: pool).add(to: router)
+        StatelessRenderRoutes<ServerRequestContext>(service: service, pool: pool, limits: configuration.limits, bodies: bodies)
             .add(to: router)
         editor.add(to: router)
         return router

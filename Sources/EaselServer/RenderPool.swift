@@ -4,9 +4,10 @@ import EaselSupport
 import Hummingbird
 import NIOPosix
 
-/// Runs renders on one thread per core, with a bounded queue: a request that finds every
-/// worker busy and the queue full is refused at once (503 with `Retry-After`) instead of
-/// waiting without bound, and one that waits longer than the timeout gets a 503 too, at the
+/// Runs renders on one thread per core, with a bounded queue served first come, first
+/// served (a request is queued for the workers the moment it is admitted, and the oldest is
+/// taken first): a request that finds every worker busy and the queue full is refused at
+/// once (503 with `Retry-After`) instead of waiting without bound, and one that waits longer than the timeout gets a 503 too, at the
 /// timeout (the render stops by itself at its scene's deadline, and counts against the
 /// queue until then, so a flood cannot pile up hidden work).
 ///
@@ -86,25 +87,8 @@ final class RenderPool: Sendable {
         let deadline =
             DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400)) * 1_000_000_000
             + UInt64(max(0, attoseconds)) / 1_000_000_000
-        let task = Task { () throws -> T in
-            defer { ticket.finish() }
-            return try await threads.runIfActive {
-                // The client has had its 503 already: drawing (or saving an upload) now helps nobody.
-                if answered.withLock({ $0 }) { throw Self.busy("the request was given up while it waited for a worker") }
-                let started = DispatchTime.now().uptimeNanoseconds
-                defer {
-                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-                    self.averageRender.withLock { $0 = $0 == 0 ? seconds : $0 * 0.8 + seconds * 0.2 }
-                }
-                // The render's strips and PNG bands take only the cores other renders leave idle.
-                EncoderParallelism.begin()
-                defer { EncoderParallelism.end() }
-                return try DecodeDeadline.applying(deadline) { try work() }
-            }
-        }
-        // Whichever comes first, the render or the timeout, answers. (A task group would
-        // wait for the render however long it took: a running render cannot be cancelled
-        // from outside; it stops by itself at its scene's deadline.)
+        // Whichever comes first, the render or the timeout, answers. (A running render
+        // cannot be cancelled from outside; it stops by itself at its scene's deadline.)
         return try await withCheckedThrowingContinuation { continuation in
             @Sendable func answer(_ result: Result<T, any Error>) {
                 guard
@@ -119,8 +103,23 @@ final class RenderPool: Sendable {
                 guard (try? await Task.sleep(for: self.timeout)) != nil else { return }
                 answer(.failure(Self.busy("the render took longer than \(self.timeout) and was given up")))
             }
-            Task {
-                answer(await task.result)
+            // Queued here, synchronously, in the order requests arrive: the workers take the
+            // oldest first, so none waits behind later ones (first come, first served).
+            threads.submit { state in
+                defer { ticket.finish() }
+                // The client has had its 503 already: drawing (or saving an upload) now helps nobody.
+                guard state == .active, !answered.withLock({ $0 }) else {
+                    answer(.failure(Self.busy("the request was given up while it waited for a worker")))
+                    return
+                }
+                let started = DispatchTime.now().uptimeNanoseconds
+                // The render's strips and PNG bands take only the cores other renders leave idle.
+                EncoderParallelism.begin()
+                let result = Result { try DecodeDeadline.applying(deadline) { try work() } }
+                EncoderParallelism.end()
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                self.averageRender.withLock { $0 = $0 == 0 ? seconds : $0 * 0.8 + seconds * 0.2 }
+                answer(result)
                 timer.cancel()
             }
         }

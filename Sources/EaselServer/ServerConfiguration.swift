@@ -24,6 +24,18 @@ public struct ServerConfiguration: Sendable {
     public var jsonLogs: Bool
     /// Log a line per request (method, route, status, time); errors are logged either way.
     public var accessLog = false
+    /// The names (with or without a port) clients reach this server by besides loopback's,
+    /// as a proxy in front of it passes them on (`--public-host easel.example.com`): the Host
+    /// check accepts them, and a page from them is this server's own.
+    public var publicHosts: [String] = []
+    /// The proxies in front of this server (`--trusted-proxy`: an address, or a block such
+    /// as 10.0.0.0/8): a request from one is taken as the proxy says, its client's host in
+    /// `X-Forwarded-Host`, and needs no token, as on loopback: the proxy is the gate.
+    public var trustedProxies: [String] = []
+    /// Also look for changes in the folder every this many seconds (`--watch-poll`): where
+    /// inotify does not see another machine's writes (NFS), replicas still tell their
+    /// clients of each other's edits. nil: inotify alone.
+    public var watchPoll: Double?
 
     /// A configuration serving `folder` on `host`:`port`, read-write, with no token.
     public init(
@@ -39,6 +51,20 @@ public struct ServerConfiguration: Sendable {
         self.stateFolder = stateFolder
         self.limits = limits
         self.jsonLogs = jsonLogs
+    }
+
+    /// Whether `address` (an IP address as text) is one of the trusted proxies'.
+    public func isTrustedProxy(_ address: String) -> Bool {
+        trustedProxies.contains { AddressBlock(parsing: $0)?.contains(address) ?? false }
+    }
+
+    /// Whether `host` (a Host header: a name with or without a port) is one of the public hosts.
+    public func isPublicHost(_ host: String) -> Bool {
+        let wanted = host.lowercased()
+        return publicHosts.contains { name in
+            let name = name.lowercased()
+            return name == wanted || AddressBlock.withoutPort(wanted) == name
+        }
     }
 
     /// True for addresses only this machine can reach.

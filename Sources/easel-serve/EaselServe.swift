@@ -49,6 +49,27 @@ struct EaselServe: ParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "Allow this origin to call the API from its pages (CORS); repeatable.")
     var allowOrigin: [String] = []
 
+    @Option(
+        name: .customLong("public-host"),
+        help:
+            "A name clients reach this server by through a proxy (easel.example.com, with or without a port); repeatable. The Host check accepts it."
+    )
+    var publicHost: [String] = []
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help:
+            "The address (or block, 10.0.0.0/8) of a proxy in front of this server: its requests are taken as it says (X-Forwarded-Host) and need no token; repeatable."
+    )
+    var trustedProxy: [String] = []
+
+    @Option(
+        name: .customLong("watch-poll"),
+        help:
+            "Also look for changes every SECONDS, for folders whose changes inotify does not see (NFS and other network file systems, written from other machines)."
+    )
+    var watchPoll: Double?
+
     @Option(name: .customLong("log-format"), help: "text or json (one object per line, on stderr).")
     var logFormat: LogFormat = .text
 
@@ -85,6 +106,15 @@ struct EaselServe: ParsableCommand {
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000.")
         }
+        for block in trustedProxy where AddressBlock(parsing: block) == nil {
+            throw ValidationError("--trusted-proxy must be an IP address or a block such as 10.0.0.0/8, not \"\(block)\".")
+        }
+        for name in publicHost where name.isEmpty || name.contains("/") || name.contains(" ") {
+            throw ValidationError("--public-host must be a host name, with or without a port, not \"\(name)\".")
+        }
+        if let watchPoll, !(watchPoll >= 0.1 && watchPoll <= 3600) {
+            throw ValidationError("--watch-poll must be from 0.1 to 3600 seconds.")
+        }
     }
 
     /// Runs the server until SIGTERM or Ctrl-C. A failure to start (an address in use, a
@@ -119,6 +149,9 @@ struct EaselServe: ParsableCommand {
             folder: URL(fileURLWithPath: folder), host: host, port: port, readOnly: readOnly, token: token,
             allowedOrigins: allowOrigin, limits: limits, jsonLogs: logFormat == .json)
         configuration.accessLog = accessLog
+        configuration.publicHosts = publicHost
+        configuration.trustedProxies = trustedProxy
+        configuration.watchPoll = watchPoll
         let server = try EaselServer(configuration: configuration)
         let failure = Locked<Error?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -35,7 +35,8 @@ struct EaselRoot: ParsableCommand {
             NewCommand.self, InfoCommand.self, AddCommand.self, SetCommand.self, MoveCommand.self,
             RemoveCommand.self, OrderCommand.self, AlignCommand.self, DistributeCommand.self, BackgroundCommand.self,
             UndoCommand.self, RedoCommand.self,
-            EditCommand.self, ValidateCommand.self, ExportCommand.self, GoldenCommand.self, ConfigCommand.self,
+            EditCommand.self, ValidateCommand.self, ExportCommand.self, ReportCommand.self, GoldenCommand.self,
+            ConfigCommand.self,
             ServeCommand.self, DoctorCommand.self,
         ]
     )

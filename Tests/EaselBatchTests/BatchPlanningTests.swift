@@ -96,17 +96,18 @@ struct BatchPlanningTests {
         try manifest.save(to: url)
         #expect(ExportManifest.load(from: url).manifest.entries == manifest.entries)
 
-        // A journal line per finished document, and a torn last line from a killed run.
+        // A shard's journal line per finished document, and a torn last line from a killed run.
         let later = ExportManifest.Entry(
             rendererVersion: ExportManifest.rendererVersion, optionsKey: "k", document: stamp, images: [],
-            outputs: ["b.png"])
+            outputs: ["b.png"], madeAt: 2)
         let line = try JSONEncoder().encode(ExportManifest.JournalRecord(key: "b.rwcard", entry: later))
-        try (line + Data("\n{\"key\":\"c.rwc".utf8)).write(to: ExportManifest.journalURL(for: url))
-        let replayed = ExportManifest.loadWithJournal(from: url).manifest
+        let journal = folder.file("out/" + OutputFolderState.journalName(for: Shard(index: 3, count: 8)))
+        try (line + Data("\n{\"key\":\"c.rwc".utf8)).write(to: journal)
+        let replayed = OutputFolderState.load(folder.file("out")).manifest
         #expect(Set(replayed.entries.keys) == ["a.rwcard", "b.rwcard"])
-        // Saving folds the journal in and removes it.
-        try replayed.save(to: url)
-        #expect(!FileManager.default.fileExists(atPath: ExportManifest.journalURL(for: url).path))
+        // Folding (no run holds shard 3 of 8's lease) writes the manifest and removes the journal.
+        try OutputFolderState.consolidate(folder.file("out"), own: nil)
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
         #expect(Set(ExportManifest.load(from: url).manifest.entries.keys) == ["a.rwcard", "b.rwcard"])
     }
 

@@ -187,7 +187,8 @@ struct FolderExportTests {
                 $0.shard = Shard(index: k, count: 3)
             }
             seen += report.entries.map(\.input)
-            #expect(s.exists("Out/.easel-manifest-\(k)-of-3.json"))
+            // Each shard's journal, which any later run reads, whatever its shard count.
+            #expect(s.exists("Out/.easel-journal-\(k)-of-3.jsonl"))
         }
         #expect(seen.count == 25 && Set(seen).count == 25, "20 cards, a drawing and 4 broken documents: each exactly once")
         // The same names in two shards keep their extensions, as the whole list would.

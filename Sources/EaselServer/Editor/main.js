@@ -452,6 +452,10 @@ $('conflict-copy').addEventListener('click', async () => {
 
 // Live: what the CLI or anything else changes shows here.
 listen((event) => {
+  if (event.resync) {
+    if (state.path) reload(); else renderBrowser($('grid'), { carousel: $('carousel'), onError: showError });
+    return;
+  }
   if (state.path && event.path === state.path) {
     if (event.revision && event.revision !== sync.revision && sync.state !== 'saving') {
       sync.adopt(event.revision);

@@ -158,13 +158,16 @@ function readPending() {
 }
 
 /**
- * Server-sent change events; calls `handler({path, kind, revision})` for each. The browser
- * reconnects a dropped stream by itself, but not one the server refused (503: too many
- * streams open), so that one is tried again a few seconds later.
+ * Server-sent change events; calls `handler({path, kind, revision})` for each, and
+ * `handler({resync: true})` when the server could not say everything missed while the
+ * stream was down (load it all again). The browser reconnects a dropped stream by itself
+ * (naming the last event it saw, so a replica sends what was missed), but not one the
+ * server refused (503: too many streams open), so that one is tried again a few seconds later.
  */
 export function listen(handler) {
   const source = new EventSource('/api/events');
   source.addEventListener('change', (event) => handler(JSON.parse(event.data)));
+  source.addEventListener('resync', () => handler({ resync: true }));
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(handler), 5000);
   });

@@ -26,8 +26,16 @@ struct ExportCommand: EaselCommand {
             recursively and mirrored (several inputs side by side under their own names). Such \
             exports run in parallel, skip documents whose outputs are up to date (a manifest in \
             the output folder records what each output was made from), keep going past bad \
-            documents, and exit 1 if any failed. --thumbnails, --report, --shard, --jobs, \
-            --force, --dry-run, --fail-fast and --exclude apply to them only.
+            documents. --thumbnails, --report, --shard, --jobs, --force, --dry-run, --fail-fast \
+            and --exclude apply to them only. Exit status: 0 every document rendered or up to \
+            date; 1 the run finished but some documents failed (the report names them); 2 the \
+            run could not start (an output folder that cannot be written, another run of the \
+            same shard); 64 a usage error; 130 or 143 stopped by a signal.
+
+            --shard auto takes the shard from the scheduler: a Slurm array task, a Kubernetes \
+            Indexed Job's pod (JOB_COMPLETION_INDEX, with --shard-count or EASEL_SHARD_COUNT), \
+            or EASEL_SHARD=K/N. Every shard of every run shares the output folder's manifest, \
+            so another shard count, or one process, renders nothing twice.
 
             Each line is printed as it happens. With --json, standard output carries one JSON \
             object per document as it finishes and a final totals object (schema in the README).
@@ -39,6 +47,7 @@ struct ExportCommand: EaselCommand {
               easel export art.drawing --out - --format png | convert - art.jpg
               easel export *.rwcard Albums --out pngs/ --thumbnails --report report.json
               easel export ~/Documents --out /shared/pngs --shard 3/16 --json
+              easel export /data/cards --out /data/pngs/ --shard auto --report /data/reports/
             """
     )
 
@@ -92,11 +101,28 @@ struct ExportCommand: EaselCommand {
     @Flag(help: "After exporting, watch the documents and their images and export again as they change, until Ctrl-C.")
     var watch = false
 
-    @Option(help: ArgumentHelp("Write a JSON report of every document (schema in the README).", valueName: "file.json"))
+    @Option(
+        help: ArgumentHelp(
+            "Write a JSON report of every document (schema in docs/batch.md); a folder (DIR/) gets report-K-of-N.json, made if need be.",
+            valueName: "file.json|dir/"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Render only the K-th of N stable partitions of the documents (1 ≤ K ≤ N).", valueName: "k/n"))
+    @Option(
+        help: ArgumentHelp(
+            "Render only the K-th of N stable partitions of the documents (1 ≤ K ≤ N); auto: the scheduler's task (Slurm array, Kubernetes Indexed Job, EASEL_SHARD).",
+            valueName: "k/n|auto"))
     var shard: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --shard auto in a Kubernetes Indexed Job: how many indexes (the Job's completions).", valueName: "n"))
+    var shardCount: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait when another run of the same shard is exporting into the output folder (default 0: refuse at once).",
+            valueName: "seconds"))
+    var leaseWait: Double?
 
     @Option(help: ArgumentHelp("Leave a path out of the scan (repeatable).", valueName: "path"))
     var exclude: [String] = []
@@ -122,6 +148,8 @@ struct ExportCommand: EaselCommand {
         if failFast { given.append("--fail-fast") }
         if report != nil { given.append("--report") }
         if shard != nil { given.append("--shard") }
+        if shardCount != nil { given.append("--shard-count") }
+        if leaseWait != nil { given.append("--lease-wait") }
         if !exclude.isEmpty { given.append("--exclude") }
         return given
     }
@@ -152,8 +180,15 @@ struct ExportCommand: EaselCommand {
                 "--timeout must be a number of seconds above 0 and at most \(formatNumber(RenderTimeout.maxSeconds)), not \(formatNumber(timeout))."
             )
         }
-        if let shard, Shard(parsing: shard) == nil {
-            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, not \"\(shard)\".")
+        if let shard, shard != "auto", Shard(parsing: shard) == nil {
+            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/8, or auto, not \"\(shard)\".")
+        }
+        if let shardCount, !(1...1_000_000).contains(shardCount) {
+            throw ValidationError("--shard-count must be from 1 to 1000000, not \(shardCount).")
+        }
+        if shardCount != nil && shard != "auto" { throw ValidationError("--shard-count goes with --shard auto.") }
+        if let leaseWait, !(leaseWait >= 0 && leaseWait <= 86_400) {
+            throw ValidationError("--lease-wait must be from 0 to 86400 seconds, not \(formatNumber(leaseWait)).")
         }
         guard !inputs.isEmpty else { throw ValidationError("Name a document or a folder to export.") }
         if outOption == nil { try checkStandardOutput() }
@@ -216,6 +251,8 @@ struct ExportCommand: EaselCommand {
     }
 
     func execute() throws {
+        // A render never outlives the task that started it (a scheduler killing its parent).
+        ParentWatch.endWithParent()
         let registry = DocumentRegistry.standard
         for input in inputs where input != "-" {
             var isFolder: ObjCBool = false
@@ -380,13 +417,43 @@ struct ExportCommand: EaselCommand {
 
     // MARK: Many documents, into a folder
 
+    /// Where the report goes: `--report FILE`, or inside a folder (`DIR/`, or one that
+    /// exists; made if need be) under the shard's name, so every shard of an export can be
+    /// given the same folder.
+    private func reportPath(shard: Shard?) throws -> String? {
+        guard let report else { return nil }
+        var isFolder: ObjCBool = false
+        guard
+            report.hasSuffix("/")
+                || (FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue)
+        else { return report }
+        do {
+            try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
+        } catch {
+            Terminal.error("\(report): cannot make the reports' folder: \(error.localizedDescription)")
+            throw ExitCode.couldNotRun
+        }
+        return URL(fileURLWithPath: report).appendingPathComponent(BatchReport.fileName(shard: shard)).path
+    }
+
+    /// The shard to export: as given, or (auto) as the scheduler's variables say.
+    private func resolvedShard() throws -> Shard? {
+        guard let shard else { return nil }
+        guard shard == "auto" else { return Shard(parsing: shard) }
+        do {
+            return try ShardEnvironment.shard(from: ProcessInfo.processInfo.environment, count: shardCount)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
     private func exportMany() throws {
         let settings = Settings.loadReportingProblems()
         let options = BatchExportOptions(
             render: render.renderOptions(outputPath: nil, settings: settings),
             jobs: jobs ?? settings[.jobs].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force, thumbnails: thumbnails, dryRun: dryRun, failFast: failFast,
-            shard: shard.flatMap(Shard.init(parsing:)), excluded: exclude.map { URL(fileURLWithPath: $0) })
+            shard: try resolvedShard(), excluded: exclude.map { URL(fileURLWithPath: $0) })
         var batchOptions = options
         batchOptions.syncEachOutput = syncEachOutput
         batchOptions.timeout = timeout
@@ -398,11 +465,25 @@ struct ExportCommand: EaselCommand {
             throw ValidationError(error.message)
         }
         // The report's place is checked before anything is made, not after every document.
-        if let report { try BatchReport.checkDestination(report) }
-        if !dryRun {
-            do { try exporter.prepareOutputFolder() } catch { throw DocumentError(file: out, kind: .io(error.message)) }
+        let report = try reportPath(shard: options.shard)
+        if let report {
+            do { try BatchReport.checkDestination(report) } catch {
+                Terminal.error(error.description)
+                throw ExitCode.couldNotRun
+            }
         }
-        let items = exporter.plan()
+        // What keeps the run from starting is its own status (2), apart from documents failing (1).
+        var lease: ShardLease?
+        if !dryRun {
+            do {
+                try exporter.prepareOutputFolder()
+                lease = try exporter.takeLease(wait: leaseWait ?? 0)
+            } catch {
+                Terminal.error(DocumentError(file: out, kind: .io(error.message)).description)
+                throw ExitCode.couldNotRun
+            }
+        }
+        let (items, documentSet) = exporter.planWithDocumentSet()
         let display = ProgressDisplay(enabled: !quiet && !dryRun && !json)
         let cancellation = CancellationFlag()
         let signals = SignalWatcher { _ in cancellation.cancel() }
@@ -410,7 +491,8 @@ struct ExportCommand: EaselCommand {
             display: display, quiet: quiet, verbose: verbose, json: json, dryRun: dryRun,
             paths: PathsAsGiven(given: inputs + [out]))
 
-        let result = exporter.run(items, cancellation: cancellation) { progress, entry in
+        let result = exporter.run(items, documentSet: documentSet, lease: lease, cancellation: cancellation) {
+            progress, entry in
             printer.print(entry)
             display.update(progress)
         }
