@@ -43,6 +43,9 @@ final class RenderPool: Sendable {
 
     /// Renders running or waiting now.
     var depth: Int { admitted.withLock { $0 } }
+    /// Renders queued for a worker and not started yet.
+    var waiting: Int { queued.withLock { $0 } }
+    private let queued = Locked(0)
 
     /// Runs `work` on a worker and returns its result; throws a 503 `Problem` when the
     /// queue is full or the render takes longer than the timeout.
@@ -105,7 +108,9 @@ final class RenderPool: Sendable {
             }
             // Queued here, synchronously, in the order requests arrive: the workers take the
             // oldest first, so none waits behind later ones (first come, first served).
+            queued.withLock { $0 += 1 }
             threads.submit { state in
+                self.queued.withLock { $0 -= 1 }
                 defer { ticket.finish() }
                 // The client has had its 503 already: drawing (or saving an upload) now helps nobody.
                 guard state == .active, !answered.withLock({ $0 }) else {

@@ -93,8 +93,10 @@ public enum RawHTTP {
     ) throws -> Response {
         let socket = try connect(port: port)
         defer { close(socket) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        // The Host a test gives (a proxy's, a public name's) replaces this machine's own.
+        let host = headers.first { $0.key.lowercased() == "host" }?.value ?? "127.0.0.1:\(port)"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
+        for (name, value) in headers where name.lowercased() != "host" { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         try send(socket, Array(head.utf8) + body)
