@@ -30,6 +30,13 @@ TEST_PACKAGES := poppler-utils
 BROWSER_PACKAGES := chromium python3-venv
 BROWSER_VENV := .venv-browser
 
+# The scale tests run real engines: a single-node Slurm cluster (slurm-wlm, munge) and nginx
+# in front of easel-serve replicas; kubernetes-validate (PyPI, pinned, in a venv) checks
+# deploy/kubernetes against the Kubernetes schemas it carries, offline.
+SCALE_PACKAGES := slurm-wlm munge nginx python3-venv
+SCALE_VENV := .venv-scale
+KUBERNETES_VALIDATE := kubernetes-validate==1.37.0
+
 DEMO_OUT ?= out/samples
 SWIFT_BUILD_FLAGS ?=
 # Release builds link the Swift runtime and Foundation statically: a process starts
@@ -56,7 +63,7 @@ MANUAL_TOOL := .build/generate-manual/debug/generate-manual
 INSTALL_CHECK_FROM ?= .build/debug
 
 .PHONY: docs examples serve text-bench demo test lint format doc-coverage bench deps bench-deps browser-test browser-deps test-deps build release clean \
-	install uninstall install-check
+	install uninstall install-check scale-test scale-deps
 
 # Only the easel executable and what it links: not easel-serve's server stack (SwiftNIO, Hummingbird).
 demo: deps
@@ -74,6 +81,7 @@ test: test-deps lint
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory docs
 	@$(MAKE) --no-print-directory browser-test
+	@$(MAKE) --no-print-directory scale-test
 
 # The downstream example package (Examples/CardStudio, depending on Easel by path): built and
 # tested as a user would. With CI set its goldens are never recorded, so a missing one fails.
@@ -106,6 +114,24 @@ browser-test: browser-deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_scenarios_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_phone_test.py .build/debug/easel out/browser
+
+# Many machines on one (about 2 minutes): deploy/slurm/export.sbatch on a real Slurm cluster
+# (500 cards, 4 shards, a task killed and requeued, then 2 shards), two easel-serve replicas
+# behind deploy/nginx/easel.conf (edits, nginx's cache, events across replicas), and the
+# Kubernetes files against the schemas of the oldest Kubernetes they need and the newest.
+scale-test: scale-deps
+	swift build $(SWIFT_BUILD_FLAGS) --product easel
+	swift build $(SWIFT_BUILD_FLAGS) --product easel-serve
+	$(SCALE_VENV)/bin/kubernetes-validate --strict --kubernetes-version 1.31.0 deploy/kubernetes/*.yaml
+	$(SCALE_VENV)/bin/kubernetes-validate --strict deploy/kubernetes/*.yaml
+	rm -rf out/scale && mkdir -p out/scale
+	cd Tests/Scale && python3 slurm_export_test.py $(CURDIR)/.build/debug $(CURDIR)/out/scale/slurm
+	cd Tests/Scale && python3 replicas_behind_nginx_test.py $(CURDIR)/.build/debug $(CURDIR)/out/scale/replicas
+
+scale-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SCALE_PACKAGES)"
+	@[ -x $(SCALE_VENV)/bin/kubernetes-validate ] \
+	  || { python3 -m venv $(SCALE_VENV) && $(SCALE_VENV)/bin/pip install --quiet "$(KUBERNETES_VALIDATE)"; }
 
 test-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(TEST_PACKAGES)"

@@ -113,10 +113,13 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         // A URL that names the revision it shows (`?rev=`, the editor's and the browser's) never
         // shows anything else: the world's caches may keep it for good. Any other (a plain URL,
         // or a revision this server does not hold, such as a replica that has not seen an edit
-        // yet) is revalidated by its ETag every time.
+        // yet) is revalidated by its ETag every time. A render asked for with the token is the
+        // token holder's: only their own browser may keep it, never a shared cache that would
+        // hand it to anyone who knows the URL.
         let pinned = request.uri.queryParameters["rev"].map { String($0) == entry.revision } ?? false
+        let audience = request.headers[.authorization] == nil ? "public" : "private"
         var headers: HTTPFields = [
-            .eTag: entry.etag, .cacheControl: pinned ? "public, max-age=31536000, immutable" : "no-cache",
+            .eTag: entry.etag, .cacheControl: pinned ? "\(audience), max-age=31536000, immutable" : "no-cache",
             .contentType: Self.contentType(format), HTTPField.Name("X-Easel-Revision")!: entry.revision,
         ]
         if Self.ifNoneMatch(request, matches: entry.etag) { return Response(status: .notModified, headers: headers) }
