@@ -10,12 +10,24 @@ extension Results {
         var cachedHitsPerSecond: Double?, nginxPerSecond: Double?
         /// Renders per second with the cache off (wrk), and `easel export --jobs 2` cards per second.
         var uncachedRendersPerSecond: Double, exportCardsPerSecond: Double
-        /// An open-loop load at twice the sustainable render rate.
-        var overloadRate: Double, overloadServed: Int, overloadRefused: Int, overloadOther: Int
-        var overloadP50Milliseconds: Double, overloadP99Milliseconds: Double
+        /// Open-loop loads of more and more clients, each asking for an uncached render at an
+        /// eighth of the sustainable rate (8 clients ask for what the server can do).
+        var overload: [OverloadLevel], perClientRate: Double
         var rssBeforeMiB: Double, rssAfterOverloadMiB: Double
         /// Resident memory after half of this many cached requests, and after all of them.
         var requestsForRSS: Int, rssAfterHalfMiB: Double, rssAfterRequestsMiB: Double
+    }
+}
+
+extension Results.Serve {
+    /// One load of the overload table: what was asked for, what was served and how fast,
+    /// and how fast the rest were refused.
+    struct OverloadLevel: Codable {
+        var clients: Int, offeredPerSecond: Double, seconds: Double
+        var served: Int, servedPerSecond: Double, servedP50Milliseconds: Double, servedP99Milliseconds: Double
+        var refused: Int, refusedP99Milliseconds: Double, other: Int
+        /// The machine's CPU time the server and the load generator took while it lasted (1 = every core).
+        var serverCPUShare: Double, loadCPUShare: Double
     }
 }
 
@@ -52,6 +64,17 @@ extension Benchmarks {
             let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+        }
+        /// CPU seconds the server has used (user and system), from /proc.
+        var cpuSeconds: Double { Self.cpuSeconds(stat: "/proc/\(process.processIdentifier)/stat") }
+        /// Fields 14 and 15 of a /proc stat file (user and system clock ticks), in seconds.
+        static func cpuSeconds(stat path: String) -> Double {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            // The name (field 2) is in parentheses and may hold spaces: count after it.
+            guard let close = text.lastIndex(of: ")") else { return 0 }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
         func stop() {
             kill(process.processIdentifier, SIGTERM)
@@ -104,8 +127,33 @@ extension Benchmarks {
         return results.withLock { $0 }
     }
 
+    /// `clients` clients each asking for `path(i)` `perClientRate` times a second for
+    /// `seconds`, open loop (`OpenLoopLoad`): one load of the overload table.
+    func overloadLevel(
+        server: ServerProcess, clients: Int, perClientRate: Double, seconds: Double, path: @escaping @Sendable (Int) -> String
+    ) -> Results.Serve.OverloadLevel {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (serverCPU, loadCPU) = (server.cpuSeconds, ServerProcess.cpuSeconds(stat: "/proc/self/stat"))
+        let answers = OpenLoopLoad.run(port: server.port, clients: clients, rate: perClientRate, seconds: seconds, path: path)
+        let lasted = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let machine = lasted * Double(ProcessInfo.processInfo.activeProcessorCount)
+        let served = answers.filter { $0.status == 200 }.map(\.milliseconds).sorted()
+        let refused = answers.filter { $0.status == 503 }.map(\.milliseconds).sorted()
+        func percentile(_ values: [Double], _ p: Double) -> Double {
+            values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))]
+        }
+        // Per second over the time the load lasted (until the last answer).
+        return Results.Serve.OverloadLevel(
+            clients: clients, offeredPerSecond: Double(answers.count) / lasted, seconds: lasted, served: served.count,
+            servedPerSecond: Double(served.count) / lasted, servedP50Milliseconds: percentile(served, 0.5),
+            servedP99Milliseconds: percentile(served, 0.99), refused: refused.count,
+            refusedP99Milliseconds: percentile(refused, 0.99), other: answers.count - served.count - refused.count,
+            serverCPUShare: (server.cpuSeconds - serverCPU) / machine,
+            loadCPUShare: (ServerProcess.cpuSeconds(stat: "/proc/self/stat") - loadCPU) / machine)
+    }
+
     /// 9. easel serve: cached hits against nginx, uncached renders against the CLI batch,
-    /// latency and refusals at twice the sustainable rate, memory after many requests.
+    /// the overload table (8, 64 and 256 open-loop clients), memory after many requests.
     func serve() throws -> Results.Serve {
         let easel = binaries.appendingPathComponent("easel")
         let cards = try inputs.cardFolder(scale.smoke ? 4 : 40)
@@ -146,14 +194,13 @@ extension Benchmarks {
         try run(easel, ["export", cards.path, "--out", out.path, "--jobs", "2", "--quiet"])
         let exportRate = Double(scale.smoke ? 4 : 40) / (Double(DispatchTime.now().uptimeNanoseconds - exportStarted) / 1e9)
 
-        // Twice the sustainable rate, open loop: served requests' latency, the rest refused.
-        let rate = max(2, renders * 2)
-        let overload = openLoop(
-            port: uncached.port, path: { index in "/api/documents/\(names[index % names.count])/render.png" }, rate: rate,
-            seconds: Double(seconds))
-        let served = overload.filter { $0.status == 200 }.map(\.ms).sorted()
-        func percentile(_ p: Double) -> Double {
-            served.isEmpty ? 0 : served[min(served.count - 1, Int(Double(served.count) * p))]
+        // More and more clients, open loop (each asks on time whatever the answers, as people
+        // and services do): the served requests' throughput and latency, the refusals' latency.
+        let perClient = max(0.25, renders / 8)
+        let overload = [8, 64, 256].map { clients in
+            overloadLevel(
+                server: uncached, clients: clients, perClientRate: perClient, seconds: scale.smoke ? 0.5 : Double(seconds)
+            ) { index in "/api/documents/\(names[index % names.count])/render.png" }
         }
         let rssAfterOverload = uncached.rssMiB
 
@@ -174,10 +221,7 @@ extension Benchmarks {
         }
         return Results.Serve(
             cachedHitsPerSecond: hits, nginxPerSecond: nginxRate, uncachedRendersPerSecond: renders,
-            exportCardsPerSecond: exportRate,
-            overloadRate: rate, overloadServed: served.count, overloadRefused: overload.filter { $0.status == 503 }.count,
-            overloadOther: overload.filter { $0.status != 200 && $0.status != 503 }.count,
-            overloadP50Milliseconds: percentile(0.5), overloadP99Milliseconds: percentile(0.99), rssBeforeMiB: rssBefore,
+            exportCardsPerSecond: exportRate, overload: overload, perClientRate: perClient, rssBeforeMiB: rssBefore,
             rssAfterOverloadMiB: rssAfterOverload, requestsForRSS: requests, rssAfterHalfMiB: rssAfterHalf,
             rssAfterRequestsMiB: cached.rssMiB)
     }

@@ -39,8 +39,8 @@ final class DocumentService: Sendable {
 
     /// The document at `relativePath`; a 404 problem when there is none inside the folder.
     func document(at relativePath: String) throws(Problem) -> URL {
-        guard let url = folder.document(at: relativePath, registry: registry), FileManager.default.fileExists(atPath: url.path)
-        else {
+        // (Found by a walk that lstat()s every component: it exists.)
+        guard let url = folder.document(at: relativePath, registry: registry) else {
             // Named as decoded (`a b.drawing`, not `a%20b.drawing`), as every other message names it.
             let shown = relativePath.split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.removingPercentEncoding ?? String($0) }.joined(separator: "/")

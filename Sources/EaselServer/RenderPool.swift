@@ -12,9 +12,13 @@ import NIOPosix
 /// queue until then, so a flood cannot pile up hidden work).
 ///
 /// The queue is also bounded in time: a request is refused when the renders ahead of it
-/// would take longer than `maxWait` at the recent average render time. Under a flood the
-/// requests that are served are then served quickly (their latency stays near `maxWait`
-/// plus one render), and the rest are told at once to come back later.
+/// would take longer, at the recent average render time, than its wait bound: two renders
+/// or 50 ms, whichever is longer, and never more than `maxWait`. Under a flood the
+/// requests that are served are then served about as fast as when there is no flood
+/// (their latency stays within a few renders, however many clients ask), and the rest are
+/// told at once to come back later. (A bound in renders alone would refuse a page's burst
+/// of small thumbnails; one in seconds alone would let cheap renders queue for many times
+/// their own length.)
 ///
 /// A request with a body (a sent document, an upload) takes its place (`admit()`) before
 /// its body is read, so a request the queue refuses never costs the memory of its body.
@@ -67,9 +71,10 @@ final class RenderPool: Sendable {
             // The renders ahead of this one, shared among the workers.
             let ahead = Double(max(0, count - workers + 1))
             let wait = ahead * average / Double(workers)
-            guard wait <= maxWait else {
+            let bound = Self.waitBound(averageRender: average, maxWait: maxWait)
+            guard wait <= bound else {
                 return
-                    "every render worker is busy, and the renders waiting would take about \(Self.seconds(wait)) s, over the limit of \(Self.seconds(maxWait)) s"
+                    "every render worker is busy, and the renders waiting would take about \(Self.seconds(wait)) s, over the limit of \(Self.seconds(bound)) s"
             }
             count += 1
             return nil
@@ -130,7 +135,13 @@ final class RenderPool: Sendable {
         }
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
+    /// How long a request may expect to wait for a worker: two renders or 50 ms, whichever
+    /// is longer, and never more than `maxWait` (all in seconds).
+    static func waitBound(averageRender: Double, maxWait: Double) -> Double {
+        min(maxWait, max(0.05, 2 * averageRender))
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: value < 0.1 ? "%.2f" : "%.1f", value) }
 
     static func busy(_ detail: String) -> Problem {
         var problem = Problem(.serviceUnavailable, detail)

@@ -36,7 +36,9 @@ public struct ServedFolder: Sendable {
         guard !parts.isEmpty else { return nil }
         var result: [String] = []
         for part in parts {
-            guard let decoded = String(part).removingPercentEncoding, !decoded.isEmpty, !decoded.hasPrefix("."),
+            // Foundation's decoding is slow and most names have nothing to decode (every request walks this).
+            guard let decoded = part.contains("%") ? String(part).removingPercentEncoding : String(part), !decoded.isEmpty,
+                !decoded.hasPrefix("."),
                 !decoded.contains("/"), !decoded.contains("\u{0}")
             else { return nil }
             result.append(decoded)
@@ -72,6 +74,11 @@ public struct ServedFolder: Sendable {
 
     /// The path of `url` relative to the folder ("cards/a.rwcard").
     func relativePath(of url: URL) -> String {
+        // A URL made from the real path (as `document(at:)` makes them) needs no standardizing.
+        let plain = url.path
+        if plain.hasPrefix(realPath + "/"), !plain.contains("/./"), !plain.contains("/../") {
+            return String(plain.dropFirst(realPath.count + 1))
+        }
         let path = url.standardizedFileURL.path
         for base in [realPath, self.url.path] where path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return url.lastPathComponent

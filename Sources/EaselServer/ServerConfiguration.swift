@@ -112,8 +112,9 @@ public struct ServerLimits: Sendable {
     public var renderQueue = 32
     /// Seconds a request waits for its render before it gets 503.
     public var renderTimeout: Double = 30
-    /// A render request is refused (503) when the renders queued ahead of it would take
-    /// longer than this many seconds, at the recent average render time.
+    /// A render request is refused (503) when the renders queued ahead of it would take,
+    /// at the recent average render time, longer than two renders or 50 ms (whichever is
+    /// longer), and in any case longer than this many seconds.
     public var maxQueueWait: Double = 0.5
     /// The largest output, in pixels.
     public var maxRenderPixels = 25_000_000

@@ -73,6 +73,46 @@ struct ShardedExportCommandTests {
         #expect(both.status == 64 && both.stderr.contains("ambiguous"), "\(both.stderr)")
     }
 
+    /// A worker that started `easel export` and was killed (a Dask or Slurm task, SIGKILL)
+    /// must not leave it rendering: the export sees its parent gone and stops as on SIGTERM.
+    @Test func anExportEndsWhenItsParentIsKilled() throws {
+        let s = try scratch()
+        let pidFile = s.folder.file("easel.pid").path
+        // The parent: a shell that starts a watching export (which would run forever) and waits.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$0\" export in --out out/ --watch & echo $! > \"$1\"; wait", s.easel.path, pidFile]
+        shell.environment = s.environment
+        shell.currentDirectoryURL = s.folder.url
+        try shell.run()
+        #expect(eventually(seconds: 20) { FileManager.default.fileExists(atPath: s.folder.file("out/a.png").path) })
+        let child = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        #expect(Self.isRunning(child), "the export watches until stopped")
+        kill(shell.processIdentifier, SIGKILL)
+        // (Not `waitUntilExit()`: Foundation's exit monitor is inherited by the export, so it
+        // would wait for the export too.)
+        #expect(eventually(seconds: 10) { !Self.isRunning(shell.processIdentifier) }, "the parent was killed")
+        #expect(eventually(seconds: 10) { !Self.isRunning(child) }, "the export ended with its parent")
+        if Self.isRunning(child) { kill(child, SIGKILL) }
+    }
+
+    /// Whether `pid` is a live process (not gone, not a zombie no one has reaped yet).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    func eventually(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
     @Test func aSecondRunOfAShardCouldNotStartAndSaysWhoHoldsIt() throws {
         let s = try scratch()
         try FileManager.default.createDirectory(at: s.folder.file("out"), withIntermediateDirectories: true)

@@ -1,4 +1,4 @@
-import EaselServer
+@testable import EaselServer
 import EaselTestSupport
 import Foundation
 import Glibc
@@ -13,6 +13,15 @@ struct AdmissionTests {
     static let drawing = Array(
         #"{"format":"org.easel.drawing","version":1,"canvas":{"size":[200,100],"background":[1,1,1,1]},"graphics":[{"kind":"ellipse","transform":{"center":[100,50],"size":[80,60],"rotation":30},"fill":[1,0,0,1]}]}"#
             .utf8)
+
+    /// A request may expect to wait two renders, or 50 ms for cheap ones, never past the
+    /// ceiling: under a flood, those served are served about as fast as without one.
+    @Test func theWaitARequestMayExpectIsAFewRendersWithinTheCeiling() {
+        #expect(RenderPool.waitBound(averageRender: 0.011, maxWait: 0.5) == 0.05)
+        #expect(RenderPool.waitBound(averageRender: 0.1, maxWait: 0.5) == 0.2)
+        #expect(RenderPool.waitBound(averageRender: 1.2, maxWait: 0.5) == 0.5)
+        #expect(RenderPool.waitBound(averageRender: 0, maxWait: 0.5) == 0.05)
+    }
 
     @Test func aBodyDeclaredOverItsLimitIsRefusedBeforeItIsSent() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBodyBytes = 64 << 10 }

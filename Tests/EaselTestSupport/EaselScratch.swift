@@ -2,7 +2,6 @@ import EaselCairo
 import EaselDocuments
 import EaselGeometry
 import Foundation
-import Testing
 
 /// Runs the built `easel` in a scratch folder with settings and state folders of its own,
 /// so tests never touch the user's files or each other's: the CLI's tests, and those of what
@@ -34,13 +33,15 @@ public struct EaselScratch: Sendable {
         try ProcessRunner.run(easel, arguments, stdin: stdin, environment: environment, currentDirectory: folder.url)
     }
 
-    /// Runs and expects success.
+    /// Runs and expects success: throws, with the command and its error output, when it fails.
+    /// (A thrown error, not `#expect`: this module is linked into the benchmark too, where
+    /// the Testing library is not.)
     @discardableResult
-    public func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+    public func ok(_ arguments: [String]) throws -> ProcessResult {
         let result = try run(arguments)
-        #expect(
-            result.status == 0, "easel \(arguments.joined(separator: " ")) -> \(result.status): \(result.stderr)",
-            sourceLocation: sourceLocation)
+        guard result.status == 0 else {
+            throw TestFailure("easel \(arguments.joined(separator: " ")) -> \(result.status): \(result.stderr)")
+        }
         return result
     }
 
