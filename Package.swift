@@ -171,6 +171,7 @@ let package = Package(
             name: "easel-bench",
             dependencies: [
                 "EaselSupport", "EaselRender", "EaselDocuments", "EaselGeometry", "EaselCairo", "EaselGolden", "EaselTestSupport",
+                "EaselEditing",
             ],
             path: "Benchmarks/easel-bench"
         ),

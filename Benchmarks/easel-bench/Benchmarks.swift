@@ -69,6 +69,7 @@ struct Results: Codable {
     var speed: Speed?
     var serve: Serve?
     var reading: Reading?
+    var realCards: RealCards?
 }
 
 struct Benchmarks {
@@ -107,11 +108,13 @@ struct Benchmarks {
     }
 
     struct CResult: Decodable {
-        var rasterize: [Double], encode: [Double], whole: [Double], bytes: Int
+        var rasterize: [Double], encode: [Double], whole: [Double], decode: [Double]?, bytes: Int
     }
 
+    /// The C program's timings of `script` (`decode`: its images decoded by libpng, one after
+    /// another, CPU time).
     func runC(script: URL, width: Int, height: Int, level: Int, filter: String, color: String, threads: Int = 1) throws -> (
-        rasterize: Timing, encode: Timing, whole: Timing, bytes: Int
+        rasterize: Timing, encode: Timing, whole: Timing, bytes: Int, decode: Timing?
     ) {
         let output = try run(
             binaries.appendingPathComponent("easel-cairo-reference"),
@@ -120,7 +123,7 @@ struct Benchmarks {
                 "\(scale.iterations)", "\(level)", filter, color, "\(threads)",
             ])
         let result = try JSONDecoder().decode(CResult.self, from: Data(output.utf8))
-        return (Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes)
+        return (Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes, result.decode.map(Timing.init))
     }
 
     /// 2. rsvg-convert on Easel's own SVG of the same scene, as a process per card.

@@ -11,7 +11,7 @@ let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
 }
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden, speed, serve or read.
+// --only SECTION runs one section: limit, rsvg, folder, growth, png, worst, golden, speed, serve, read or real.
 // --pixelmatch FILE adds pixelmatch (its JavaScript module, run with node) to the golden section.
 let only = arguments.firstIndex(of: "--only").flatMap {
     arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
@@ -262,6 +262,12 @@ if runs("serve") {
                 String(format: "%.0f %%, %.0f %%", level.serverCPUShare * 100, level.loadCPUShare * 100),
             ]
         })
+}
+
+if runs("real") {
+    let real = try bench.realCards()
+    results.realCards = real
+    printRealCards(real)
 }
 
 if let jsonPath {

@@ -9,7 +9,8 @@
 // own context over its rows of the same memory, shared among this many threads, as Easel
 // draws an image of 1.5 million pixels or more; so the floor on several cores is measured
 // rather than assumed (two cores of a virtual machine rarely draw twice as fast as one).
-// prints: {"rasterize": [ms...], "encode": [ms...], "whole": [ms...], "bytes": N}
+// prints: {"rasterize": [ms...], "encode": [ms...], "whole": [ms...], "decode": [ms...], "bytes": N}
+// (decode: the script's images decoded again, one after another, with libpng.)
 
 #include <cairo.h>
 #include <cairo-ft.h>
@@ -391,6 +392,7 @@ int main(int argc, char **argv) {
     if (threads < 1 || threads > 64) { fprintf(stderr, "THREADS must be 1 to 64\n"); return 64; }
     FT_Init_FreeType(&ft);
     double *raster = calloc(iterations, sizeof(double)), *enc = calloc(iterations, sizeof(double)), *whole = calloc(iterations, sizeof(double));
+    double *decode = calloc(iterations, sizeof(double));
     size_t bytes = 0;
     char *script = read_file(script_path);
     (void)draw(script, 8, 8); // warm up: fonts loaded, images decoded once
@@ -407,6 +409,13 @@ int main(int argc, char **argv) {
         bytes = out.length;
         free(out.bytes);
         cairo_surface_destroy(surface);
+        // The images decoded again, one after another.
+        double d0 = now_ms();
+        for (int k = 0; k < image_count; k++) {
+            cairo_surface_t *fresh = load_png(images[k].path);
+            cairo_surface_destroy(fresh);
+        }
+        decode[i] = now_ms() - d0;
         // The whole export: read the script, decode its images, draw, encode, write.
         free_images();
         double w0 = now_ms();
@@ -426,6 +435,7 @@ int main(int argc, char **argv) {
     print_list("rasterize", raster, iterations, 0);
     print_list("encode", enc, iterations, 0);
     print_list("whole", whole, iterations, 0);
+    print_list("decode", decode, iterations, 0);
     printf("\"bytes\": %zu}\n", bytes);
     return 0;
 }
