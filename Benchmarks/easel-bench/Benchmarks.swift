@@ -123,7 +123,9 @@ struct Benchmarks {
                 "\(scale.iterations)", "\(level)", filter, color, "\(threads)",
             ])
         let result = try JSONDecoder().decode(CResult.self, from: Data(output.utf8))
-        return (Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes, result.decode.map(Timing.init))
+        return (
+            Timing(result.rasterize), Timing(result.encode), Timing(result.whole), result.bytes, result.decode.map(Timing.init)
+        )
     }
 
     /// 2. rsvg-convert on Easel's own SVG of the same scene, as a process per card.

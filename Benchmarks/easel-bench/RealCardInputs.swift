@@ -44,7 +44,9 @@ struct RealCardInputs {
                         (r, g, b) = (90 + 80 * fy + 40 * hue, 140 + 70 * fy, 230 - 40 * fy)
                         let dx = Double(x) - sun.x, dy = Double(y) - sun.y
                         let d = (dx * dx + dy * dy).squareRoot() / sun.r
-                        if d < 3 { (r, g, b) = (r + (255 - r) * max(0, 1 - d / 3), g + (240 - g) * max(0, 1 - d / 3), b * min(1, d / 3)) }
+                        if d < 3 {
+                            (r, g, b) = (r + (255 - r) * max(0, 1 - d / 3), g + (240 - g) * max(0, 1 - d / 3), b * min(1, d / 3))
+                        }
                     } else {
                         let t = (fy - hill) / (1 - hill)
                         (r, g, b) = (70 + 60 * hue + 50 * t, 110 - 30 * t + 20 * sin(fx * 40), 50 + 20 * t)
@@ -77,7 +79,9 @@ struct RealCardInputs {
     func photos(_ seeds: [Int], width: Int? = nil, height: Int? = nil, into folder: URL) throws -> [String] {
         let (width, height) = (width ?? photoSize.width, height ?? photoSize.height)
         let names = seeds.map { Self.photoName(width: width, height: height, seed: $0) }
-        let missing = zip(seeds, names).filter { !FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent($0.1).path) }
+        let missing = zip(seeds, names).filter {
+            !FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent($0.1).path)
+        }
         let failure = Locked<(any Error)?>(nil)
         let cache = cacheFolder
         Parallel.forEach(count: missing.count, workers: ProcessInfo.processInfo.activeProcessorCount) { index in
@@ -191,7 +195,8 @@ struct RealCardInputs {
                 transform: ElementTransform(
                     size: Size(width: 1100, height: 90), rotationDegrees: Double(index % 3) * 2 - 2,
                     offset: Point(x: 0, y: Double(index) * 96 - 912)),
-                text: line, textColor: Color(red: Double(index % 4) / 4, green: 0.2, blue: 0.5), textFont: fonts[index % fonts.count])
+                text: line, textColor: Color(red: Double(index % 4) / 4, green: 0.2, blue: 0.5),
+                textFont: fonts[index % fonts.count])
         }
         return Card(id: UUID(), backgroundColor: Color(red: 0.9, green: 0.95, blue: 1), imageElements: [], textElements: texts)
     }

@@ -1,5 +1,6 @@
 import EaselCairo
 import EaselDocuments
+import EaselGeometry
 import EaselRender
 import Foundation
 
@@ -50,8 +51,10 @@ extension Benchmarks {
         let bigPNG = try RealCardInputs.save(
             RealCardInputs.bigPhotoCard(photo: try real.photos([40], width: bigSide.0, height: bigSide.1, into: folder)[0]),
             as: "photo-png", in: folder)
-        let cjpeg = which("cjpeg") ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg")
-            ? URL(fileURLWithPath: "/usr/bin/cjpeg") : nil)
+        let cjpeg =
+            which("cjpeg")
+            ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg")
+                ? URL(fileURLWithPath: "/usr/bin/cjpeg") : nil)
         let bigJPEG = try real.jpegPhoto(seed: 40, width: bigSide.0, height: bigSide.1, into: folder, cjpeg: cjpeg).map {
             try RealCardInputs.save(RealCardInputs.bigPhotoCard(photo: $0), as: "photo-jpeg", in: folder)
         }
@@ -103,8 +106,10 @@ extension Benchmarks {
             let out = inputs.folder.appendingPathComponent("real-folder-out-\(jobs)")
             try? FileManager.default.removeItem(at: out)
             let report = inputs.folder.appendingPathComponent("real-folder-report.json")
-            _ = try run(easel, ["export", cards.path, "--out", out.path + "/", "--jobs", "\(jobs)", "--quiet", "--report", report.path])
-            let totals = (try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])?["totals"] as? [String: Any]
+            _ = try run(
+                easel, ["export", cards.path, "--out", out.path + "/", "--jobs", "\(jobs)", "--quiet", "--report", report.path])
+            let totals =
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])?["totals"] as? [String: Any]
             let seconds = (totals?["seconds"] as? Double) ?? 0
             return (seconds > 0 ? Double(count) / seconds : 0, Double((totals?["peakMemoryBytes"] as? Int) ?? 0) / 1_048_576)
         }
@@ -118,15 +123,18 @@ extension Benchmarks {
         let pdf = try measure(runs: runs, export("pdf"))
 
         // Opacity: 100 overlapping shapes, plain and at 50 %.
-        let plain = try inputs.save(RealCardInputs.shapes(100, opacity: 1), as: "real-plain")
-        let faded = try inputs.save(RealCardInputs.shapes(100, opacity: 0.5), as: "real-faded")
+        let shapeCount = scale.smoke ? 10 : 100
+        let plain = try inputs.save(RealCardInputs.shapes(shapeCount, opacity: 1), as: "real-plain")
+        let faded = try inputs.save(RealCardInputs.shapes(shapeCount, opacity: 0.5), as: "real-faded")
         func drawing(_ url: URL) -> () throws -> Void {
             { _ = try run(easel, ["export", url.path, "--out", url.deletingPathExtension().path + ".png"]) }
         }
         let (plainTime, fadedTime) = try measureInTurn(runs: runs, drawing(plain), drawing(faded))
         var resvgPlain: Timing?, resvgFaded: Timing?
         if let peer {
-            for url in [plain, faded] { _ = try run(easel, ["export", url.path, "--out", url.deletingPathExtension().path + ".svg"]) }
+            for url in [plain, faded] {
+                _ = try run(easel, ["export", url.path, "--out", url.deletingPathExtension().path + ".svg"])
+            }
             let out = inputs.folder.appendingPathComponent("real-resvg.png").path
             (resvgPlain, resvgFaded) = try measureInTurn(
                 runs: runs, { _ = try run(peer, [plain.deletingPathExtension().path + ".svg", out]) },
@@ -146,7 +154,8 @@ extension Benchmarks {
 func printRealCards(_ real: Results.RealCards) {
     func speedup(_ peer: Results.RealCards.Peer?) -> String {
         guard let peer else { return "–" }
-        return peer.speedup.map { String(format: "%.2fx faster", $0) } ?? "resvg not installed"
+        return peer.speedup.map { String(format: $0 >= 1 ? "%.2fx faster" : "%.2fx slower", $0 >= 1 ? $0 : 1 / $0) }
+            ?? "resvg not installed"
     }
     func times(_ peer: Results.RealCards.Peer) -> String {
         String(format: "%.0f ms", peer.easel.median) + (peer.resvg.map { String(format: " / %.0f ms", $0.median) } ?? "")
@@ -178,7 +187,8 @@ func printRealCards(_ real: Results.RealCards) {
             [
                 "folder of \(real.folderCards) cards, photos of their own: --jobs 2",
                 String(
-                    format: "%.1f cards/s (%.2fx --jobs 1's %.1f), peak %.0f MiB (--jobs 1: %.0f)", real.folderJobs2CardsPerSecond,
+                    format: "%.1f cards/s (%.2fx --jobs 1's %.1f), peak %.0f MiB (--jobs 1: %.0f)",
+                    real.folderJobs2CardsPerSecond,
                     real.folderJobs2CardsPerSecond / max(0.001, real.folderJobs1CardsPerSecond), real.folderJobs1CardsPerSecond,
                     real.folderJobs2PeakMiB, real.folderJobs1PeakMiB),
                 "≥ 30 cards/s, ≥ 1.7x, ≤ 200 MiB",
@@ -190,7 +200,8 @@ func printRealCards(_ real: Results.RealCards) {
                 "≤ 2x",
             ],
             [
-                "100 shapes at 50 % opacity / plain: Easel", ratio(real.opacityShapes.median, real.plainShapes.median)
+                "100 shapes at 50 % opacity / plain: Easel",
+                ratio(real.opacityShapes.median, real.plainShapes.median)
                     + String(format: " (%.0f / %.0f ms)", real.opacityShapes.median, real.plainShapes.median), "≤ 2x",
             ],
             ["the same, resvg on Easel's SVG", resvgRatio(real.resvgOpacityShapes, real.resvgPlainShapes), "≤ 2x"],
