@@ -21,10 +21,11 @@ APT_PACKAGES := $(BUILD_PACKAGES) $(RUNTIME_PACKAGES)
 
 # Only the benchmarks need these: rsvg-convert, a peer to compare with; Pango, measured
 # against HarfBuzz + FriBidi by `make text-bench`.
-BENCH_PACKAGES := librsvg2-bin libpango1.0-dev wrk nginx
+BENCH_PACKAGES := librsvg2-bin libpango1.0-dev wrk nginx libjpeg-turbo-progs
 
-# Only the tests need these: pdftoppm rasterises Easel's PDFs to compare them with its PNGs.
-TEST_PACKAGES := poppler-utils
+# Only the tests need these: pdftoppm rasterises Easel's PDFs to compare them with its PNGs;
+# cjpeg (libjpeg-turbo) makes the JPEG photos of the tests and the benchmark.
+TEST_PACKAGES := poppler-utils libjpeg-turbo-progs
 
 # The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
 BROWSER_PACKAGES := chromium python3-venv

@@ -20,7 +20,7 @@ struct RealCardInputs {
         photoSize = smoke ? (200, 150) : (1000, 750)
         folder = scratch.appendingPathComponent("real-cards")
         cacheFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent("out/bench-cache/real-cards-1")
+            .appendingPathComponent("out/bench-cache/real-cards-2")
         for url in [folder, cacheFolder] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
     }
 
@@ -32,35 +32,41 @@ struct RealCardInputs {
         let hue = Double(seed % 7) / 7
         let (w, h) = (Double(width), Double(height))
         let sun = (x: w * (0.2 + 0.6 * Double(seed % 5) / 5), y: h * 0.25, r: min(w, h) * 0.08)
+        // What depends on the column or the row alone, worked out once.
+        let columns = (0..<width).map { x -> (fx: Double, hill: Double, ground: Double) in
+            let fx = Double(x) / w
+            return (fx, 0.55 + 0.06 * sin(fx * 9 + hue * 6) + 0.03 * sin(fx * 23), 20 * sin(fx * 40))
+        }
         image.withUnsafeMutablePixels { pixels in
             for y in 0..<height {
                 let fy = Double(y) / h
-                let horizon = 0.55 + 0.08 * sin(Double(seed) + fy)
+                let rowShift = 0.02 * sin(Double(seed) + fy * 3)
+                let dy = Double(y) - sun.y
                 for x in 0..<width {
-                    let fx = Double(x) / w
+                    let column = columns[x]
+                    let hill = column.hill + rowShift
                     var (r, g, b): (Double, Double, Double)
-                    let hill = horizon + 0.06 * sin(fx * 9 + hue * 6) + 0.03 * sin(fx * 23)
                     if fy < hill {
                         (r, g, b) = (90 + 80 * fy + 40 * hue, 140 + 70 * fy, 230 - 40 * fy)
-                        let dx = Double(x) - sun.x, dy = Double(y) - sun.y
-                        let d = (dx * dx + dy * dy).squareRoot() / sun.r
-                        if d < 3 {
-                            (r, g, b) = (r + (255 - r) * max(0, 1 - d / 3), g + (240 - g) * max(0, 1 - d / 3), b * min(1, d / 3))
+                        let dx = Double(x) - sun.x
+                        let d2 = (dx * dx + dy * dy) / (9 * sun.r * sun.r)
+                        if d2 < 1 {
+                            let glow = 1 - d2.squareRoot()
+                            (r, g, b) = (r + (255 - r) * glow, g + (240 - g) * glow, b * (1 - glow))
                         }
                     } else {
                         let t = (fy - hill) / (1 - hill)
-                        (r, g, b) = (70 + 60 * hue + 50 * t, 110 - 30 * t + 20 * sin(fx * 40), 50 + 20 * t)
+                        (r, g, b) = (70 + 60 * hue + 50 * t, 110 - 30 * t + column.ground, 50 + 20 * t)
                     }
-                    let vignette = 1 - 0.35 * ((fx - 0.5) * (fx - 0.5) + (fy - 0.5) * (fy - 0.5))
-                    func grain() -> Double {
-                        state ^= state << 13
-                        state ^= state >> 17
-                        state ^= state << 5
-                        return Double(Int(state & 15) - 8)
-                    }
-                    let red = UInt32(max(0, min(255, r * vignette + grain())))
-                    let green = UInt32(max(0, min(255, g * vignette + grain())))
-                    let blue = UInt32(max(0, min(255, b * vignette + grain())))
+                    let vignette = 1 - 0.35 * ((column.fx - 0.5) * (column.fx - 0.5) + (fy - 0.5) * (fy - 0.5))
+                    // Grain: a different value in each channel, as a sensor's noise.
+                    state ^= state << 13
+                    state ^= state >> 17
+                    state ^= state << 5
+                    let grain = (Int(state & 15) - 8, Int(state >> 4 & 15) - 8, Int(state >> 8 & 15) - 8)
+                    let red = UInt32(max(0, min(255, Int(r * vignette) + grain.0)))
+                    let green = UInt32(max(0, min(255, Int(g * vignette) + grain.1)))
+                    let blue = UInt32(max(0, min(255, Int(b * vignette) + grain.2)))
                     pixels.storeBytes(
                         of: 0xFF00_0000 | red << 16 | green << 8 | blue, toByteOffset: y * image.stride + x * 4, as: UInt32.self)
                 }

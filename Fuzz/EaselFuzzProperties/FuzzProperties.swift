@@ -43,6 +43,46 @@ public enum FuzzProperties {
         return nil
     }
 
+    /// Easel's own PNG reader and libpng agree: with every chunk's CRC made right (so that
+    /// mutations reach the pixel stream and the row filters instead of stopping at the
+    /// first CRC), a file either decodes to the same pixels both ways or fails both ways.
+    public static func ownPNGReaderAgreesWithLibpng(_ bytes: [UInt8]) -> String? {
+        let fixed = withChunkCRCsFixed(bytes)
+        let own = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: false)
+        let libpng = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
+        switch (own, libpng) {
+        case (nil, nil): return nil
+        case (let a?, let b?):
+            let same = a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+            return a.width == b.width && a.height == b.height && same ? nil : "Easel's reader and libpng gave other pixels"
+        case (nil, _?): return "libpng decodes a file Easel's reader path fails on"
+        case (_?, nil): return "Easel's reader decodes a file libpng fails on"
+        }
+    }
+
+    /// `bytes` with the CRC of every whole chunk after the signature set to its content's.
+    static func withChunkCRCsFixed(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var offset = 8
+        while offset + 12 <= result.count {
+            let length =
+                Int(result[offset]) << 24 | Int(result[offset + 1]) << 16 | Int(result[offset + 2]) << 8
+                | Int(result[offset + 3])
+            guard length <= result.count - offset - 12 else { break }
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in result[(offset + 4)..<(offset + 8 + length)] {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
+            let at = offset + 8 + length
+            (result[at], result[at + 1], result[at + 2], result[at + 3]) =
+                (UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF))
+            offset = at + 4
+        }
+        return result
+    }
+
     /// A zip body reads as `POST /api/render` reads it (the structure check, then
     /// ZIPFoundation, under small limits) to a document and images, or is refused with a
     /// 400 or 413 that says why. A trap or a hang inside ZIPFoundation is the failure

@@ -107,25 +107,29 @@ public final class BatchExporter: Sendable {
         let journal =
             options.dryRun
             ? nil : ManifestJournal(at: outputFolder.appendingPathComponent(OutputFolderState.journalName(for: options.shard)))
-        // `jobs` documents at a time; after a cancellation the rest are not started.
-        Parallel.forEach(count: items.count, workers: options.jobs) { [self] index in
-            guard !cancellation.isCancelled else { return }
-            let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
-            // In flight: an encode uses only the cores no other document is using.
-            EncoderParallelism.begin()
-            let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
-            EncoderParallelism.end()
-            if let record { journal?.append(key: items[index].key, entry: record) }
-            let snapshot: BatchProgress = state.withLock { state in
-                state.entries[index] = entry
-                if let record { state.manifest.entries[items[index].key] = record }
-                state.count(entry.status)
-                return BatchProgress(
-                    total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
-                    failed: state.failed, elapsed: Date().timeIntervalSince(start))
+        // `jobs` documents at a time, on `jobs` cores in all (a document's images decode and
+        // its strips draw on the cores no other document uses); after a cancellation the
+        // rest are not started.
+        EncoderParallelism.withCoreBudget(options.jobs) {
+            Parallel.forEach(count: items.count, workers: options.jobs) { [self] index in
+                guard !cancellation.isCancelled else { return }
+                let manifestEntry = state.withLock { $0.manifest.entries[items[index].key] }
+                // In flight: an encode uses only the cores no other document is using.
+                EncoderParallelism.begin()
+                let (entry, record) = process(items[index], previous: manifestEntry, protection: protection)
+                EncoderParallelism.end()
+                if let record { journal?.append(key: items[index].key, entry: record) }
+                let snapshot: BatchProgress = state.withLock { state in
+                    state.entries[index] = entry
+                    if let record { state.manifest.entries[items[index].key] = record }
+                    state.count(entry.status)
+                    return BatchProgress(
+                        total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                        failed: state.failed, elapsed: Date().timeIntervalSince(start))
+                }
+                if entry.status == .failed && options.failFast { cancellation.cancel() }
+                reporting.withLock { progress(snapshot, entry) }
             }
-            if entry.status == .failed && options.failFast { cancellation.cancel() }
-            reporting.withLock { progress(snapshot, entry) }
         }
 
         let final = state.withLock { $0 }

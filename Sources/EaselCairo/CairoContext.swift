@@ -181,6 +181,32 @@ public final class CairoContext {
         try check("cairo_push_group")
     }
 
+    /// Intersects the clip with the whole device pixels (or points) covering `rect`, given in
+    /// user units, and one more all round: a group started next (`pushGroup`) is then only as
+    /// large as what it holds, and its edges, on whole pixels, change no pixel inside.
+    public func clipToPixels(around rect: Rect) throws(CairoError) {
+        let corners = [
+            (rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY),
+        ].map { corner -> (Double, Double) in
+            var (x, y) = corner
+            cairo_user_to_device(cr, &x, &y)
+            return (x, y)
+        }
+        let xs = corners.map(\.0), ys = corners.map(\.1)
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
+            [minX, maxX, minY, maxY].allSatisfy(\.isFinite)
+        else { return }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        cairo_identity_matrix(cr)
+        cairo_new_path(cr)
+        let left = (minX - 1).rounded(.down), top = (minY - 1).rounded(.down)
+        cairo_rectangle(cr, left, top, (maxX + 1).rounded(.up) - left, (maxY + 1).rounded(.up) - top)
+        cairo_clip(cr)
+        cairo_set_matrix(cr, &matrix)
+        try check("clipping a group to its bounds")
+    }
+
     /// Composites the layer started by `pushGroup` at `opacity`.
     public func popGroupAndPaint(opacity: Double) throws(CairoError) {
         cairo_pop_group_to_source(cr)
@@ -222,17 +248,25 @@ public final class CairoContext {
     // MARK: Images
 
     /// Fills `image`'s own rectangle (0, 0, width, height) in the current user space with
-    /// the image, sampled with `filter`. The pattern is padded at its edges so that edge
-    /// pixels are not blended with transparency; the rectangle's antialiased outline alone
-    /// decides the image's edge.
-    public func drawImage(_ image: RasterImage, filter: ImageFilter) throws(CairoError) {
+    /// the image, sampled with `filter`, at `opacity`. The pattern is padded at its edges so
+    /// that edge pixels are not blended with transparency; the rectangle's antialiased
+    /// outline alone decides the image's edge.
+    public func drawImage(_ image: RasterImage, filter: ImageFilter, opacity: Double = 1) throws(CairoError) {
         cairo_set_source_surface(cr, image.surface, 0, 0)
         let pattern = cairo_get_source(cr)
         cairo_pattern_set_filter(pattern, filter.cairoFilter)
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cr)
+        if opacity < 1 {
+            // The image's rectangle as the clip, painted at the opacity: one layer, no group.
+            cairo_save(cr)
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, max(0, opacity))
+            cairo_restore(cr)
+        } else {
+            cairo_fill(cr)
+        }
         try check("drawing a \(image.width)x\(image.height) image")
     }
 }

@@ -236,6 +236,17 @@ enum FastPNGWriter {
 /// documents are in flight; the encoder takes the cores nobody else is using.
 public enum EncoderParallelism {
     private static let busy = Locked(0)
+    /// The cores a batch may use in all (its `--jobs`), while `withCoreBudget` runs.
+    private static let budget = Locked<Int?>(nil)
+
+    /// Runs `body` with at most `cores` cores for every document in flight together: a batch
+    /// of `--jobs N` then uses N cores, each document the ones the others leave, so
+    /// `--jobs 1` renders on one core and `--jobs 2` on two, one document each.
+    public static func withCoreBudget<T>(_ cores: Int, _ body: () throws -> T) rethrows -> T {
+        budget.withLock { $0 = max(1, cores) }
+        defer { budget.withLock { $0 = nil } }
+        return try body()
+    }
 
     /// Marks one more document in flight until `end()` (a batch's worker calls these).
     public static func begin() { busy.withLock { $0 += 1 } }
@@ -246,7 +257,7 @@ public enum EncoderParallelism {
     /// when set, which the benchmark uses to measure one core against two).
     public static func threads() -> Int {
         let others = max(0, busy.withLock { $0 } - 1)
-        return max(1, cores - others)
+        return max(1, min(cores, budget.withLock { $0 } ?? .max) - others)
     }
 
     /// The cores this process may use, read once (the cgroup's quota files are read on every

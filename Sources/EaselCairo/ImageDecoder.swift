@@ -137,6 +137,54 @@ public enum ImageDecoder {
         }
     }
 
+    /// The MIME type under which `bytes` can stand for their decoded pixels in an SVG or
+    /// PDF, or nil when a viewer could show them otherwise than Easel draws them: a PNG
+    /// with a gamma, chromaticities or an ICC profile (Easel ignores them, viewers apply
+    /// them) or animation frames; a JPEG turned by its EXIF orientation, with an ICC
+    /// profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
+    /// format embeds it).
+    public static func embeddableMIMEType(of bytes: [UInt8]) -> String? {
+        switch ImageFormat.sniff(bytes) {
+        case .png:
+            var offset = 8
+            // Up to the first IDAT, where every chunk that changes how a viewer shows it is.
+            while offset + 8 <= bytes.count {
+                let length =
+                    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                    | Int(bytes[offset + 3])
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                if type == "IDAT" { return "image/png" }
+                if ["gAMA", "cHRM", "iCCP", "acTL"].contains(type) { return nil }
+                guard length >= 0, length <= bytes.count else { return nil }
+                offset += 12 + length
+            }
+            return nil
+        case .jpeg:
+            guard Orientation(exifOf: bytes).value == 1, (try? jpegHeader(bytes)) != nil,
+                bytes.suffix(2) == [0xFF, 0xD9]
+            else { return nil }
+            var index = 2
+            while index + 4 <= bytes.count, bytes[index] == 0xFF {
+                let marker = bytes[index + 1]
+                let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+                guard length >= 2, index + 2 + length <= bytes.count else { return nil }
+                let start = index + 4
+                if marker == 0xE2, length >= 14, Array(bytes[start..<start + 12]) == Array("ICC_PROFILE\u{0}".utf8) {
+                    return nil
+                }
+                // A frame header (SOF0…SOF15 but DHT, JPG and DAC): its number of components.
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 8 {
+                    return [1, 3].contains(Int(bytes[start + 5])) ? "image/jpeg" : nil
+                }
+                if marker == 0xDA { return nil }
+                index += 2 + length
+            }
+            return nil
+        case .webp, nil:
+            return nil
+        }
+    }
+
     // MARK: JPEG
 
     static func jpegHeader(_ bytes: [UInt8]) throws -> Header {

@@ -130,6 +130,21 @@ public final class RasterImage {
 
     nonisolated(unsafe) static var parentKey = cairo_user_data_key_t()
 
+    /// Gives cairo the file the pixels were decoded from (`mimeType` "image/png" or
+    /// "image/jpeg"), so an SVG embeds the file itself, and a PDF a JPEG as it is, instead
+    /// of encoding the pixels again. Only for bytes that decode to exactly these pixels
+    /// (`ImageDecoder.embeddableMIMEType`).
+    public func attachEncodedFile(_ bytes: [UInt8], mimeType: String) throws(CairoError) {
+        guard !bytes.isEmpty, let copy = malloc(bytes.count) else { return }
+        bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        let status = cairo_surface_set_mime_data(
+            surface, mimeType, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), { free($0) }, copy)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            free(copy)
+            throw CairoError.status(status, in: "cairo_surface_set_mime_data")
+        }
+    }
+
     /// An image drawing from `pixels` without copying them: the cairo surface points at the
     /// buffer's memory and keeps the buffer alive for as long as cairo holds the surface
     /// (a PDF or SVG surface may hold it until it is finished).

@@ -26,7 +26,9 @@ struct FuzzSeedTests {
     }
 
     @Test(arguments: inputs("png")) func pngSeed(_ url: URL) throws {
-        #expect(FuzzProperties.pngRoundTrip(Array(try Data(contentsOf: url))) == nil, "\(url.lastPathComponent)")
+        let bytes = Array(try Data(contentsOf: url))
+        #expect(FuzzProperties.pngRoundTrip(bytes) == nil, "\(url.lastPathComponent)")
+        #expect(FuzzProperties.ownPNGReaderAgreesWithLibpng(bytes) == nil, "\(url.lastPathComponent)")
     }
 
     @Test(arguments: inputs("render")) func renderSeed(_ url: URL) throws {

@@ -125,10 +125,11 @@ struct SharedImageCacheTests {
     @Test func theSamePhotoInManyRendersIsDecodedOnceUntilItChanges() throws {
         let folder = TemporaryFolder()
         let url = try folder.write(try PNGEncoder.encode(try RasterImage(width: 40, height: 30)), to: "LOGO")
-        // Two renders (two loaders): the very same pixels.
+        // Renders (loaders) of their own: kept from the second decoding on, then the very same pixels.
+        _ = try #require(Self.pixels(ImageLoader().load(url)))
         let first = try #require(Self.pixels(ImageLoader().load(url)))
         let second = try #require(Self.pixels(ImageLoader().load(url)))
-        #expect(first === second, "decoded once, shared")
+        #expect(first === second, "decoded again once, then shared")
         try waitForTheNextFileTime(after: url)
         try folder.write(try PNGEncoder.encode(try RasterImage(width: 41, height: 30)), to: "LOGO")
         let changed = try #require(Self.pixels(ImageLoader().load(url)))
@@ -150,10 +151,12 @@ struct SharedImageCacheTests {
             colours.append(try RasterImage(copying: pixels).pixel(x: 5, y: 5))
         }
         #expect(colours[0] != colours[1], "\(colours)")
-        // The same bytes under another name share one decoding.
+        // The same bytes under another name share a decoding (kept from the second on).
         let a = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "A")
         let b = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "B")
-        #expect(try #require(Self.pixels(ImageLoader().load(a))) === (try #require(Self.pixels(ImageLoader().load(b)))))
+        let c = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "C")
+        _ = try #require(Self.pixels(ImageLoader().load(a)))
+        #expect(try #require(Self.pixels(ImageLoader().load(b))) === (try #require(Self.pixels(ImageLoader().load(c)))))
     }
 
     /// Waits (5 s at most, where there is only one thread to come) until `counter` reaches
@@ -199,16 +202,27 @@ struct SharedImageCacheTests {
 
     @Test func theCacheKeepsToItsByteLimit() throws {
         let cache = SharedImageCache(maxBytes: 100 * 100 * 4 * 2)
+        func decode() -> PixelBuffer { try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 100, height: 100))) }
+        // Each asked for twice (kept from the second decoding on).
         for index in 0..<5 {
-            _ = cache.image(for: "image \(index)") {
-                try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 100, height: 100)))
-            }
+            for _ in 0..<2 { _ = cache.image(for: "image \(index)", decode: decode) }
         }
-        #expect(cache.decodes == 5)
+        #expect(cache.decodes == 10)
         _ = cache.image(for: "image 4") { fatalError("image 4 is cached") }
-        _ = cache.image(for: "image 0") {
-            try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 100, height: 100)))
-        }
-        #expect(cache.decodes == 6, "the oldest were evicted")
+        _ = cache.image(for: "image 0", decode: decode)
+        #expect(cache.decodes == 11, "the oldest were evicted")
+    }
+
+    /// A folder whose cards each have photos of their own must not fill the cache with
+    /// photos no other card will ask for; a photo used again is kept from then on.
+    @Test func anImageIsKeptOnlyOnceItIsUsedAgain() throws {
+        let cache = SharedImageCache(maxBytes: 1 << 20)
+        func decode() -> PixelBuffer { try! ImageDecoder.decodePixels(PNGEncoder.encode(RasterImage(width: 20, height: 20))) }
+        for index in 0..<3 { _ = cache.image(for: "photo \(index)", decode: decode) }
+        _ = cache.image(for: "photo 0", decode: decode)
+        #expect(cache.decodes == 4, "each photo decoded once, the first again when asked for again")
+        _ = cache.image(for: "photo 0") { fatalError("photo 0, used twice, is kept") }
+        _ = cache.image(for: "photo 1", decode: decode)
+        #expect(cache.decodes == 5, "photo 1 was not kept after its first decoding")
     }
 }

@@ -156,6 +156,24 @@ uint32_t easel_png_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
 uint32_t easel_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
 uint32_t easel_png_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
 
+// Easel's own reader for 8-bit RGB and RGBA PNGs that are not interlaced and have no tRNS
+// (easel_png_fast_read.c): the whole file `bytes` into `destination` (rows `stride` bytes
+// apart, room for the IHDR's size, already checked by the caller) as premultiplied ARGB32,
+// exactly as libpng would give them. DECLINED for any other file, and for any problem on
+// the way: the caller then decodes with libpng, which reports it. With `time_allowed_ns`
+// (0: none), DEADLINE once that much time has passed.
+typedef enum {
+    EASEL_PNG_FAST_OK = 0,
+    EASEL_PNG_FAST_DECLINED = 1,
+    EASEL_PNG_FAST_DEADLINE = 2,
+} easel_png_fast_status;
+
+// Decode with libpng alone, never Easel's own reader (for tests comparing the two).
+void easel_png_reader_use_libpng_only(easel_png_reader *reader);
+
+easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                          uint64_t time_allowed_ns);
+
 // A CRC-64 (ECMA) of `length` bytes, with easel_png_crc32 a content key for decoded images.
 uint64_t easel_crc64(const uint8_t *bytes, size_t length);
 

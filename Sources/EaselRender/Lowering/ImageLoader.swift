@@ -144,7 +144,9 @@ public final class ImageLoader {
             let job = work[index]
             let result = Result {
                 try sharedImages.image(for: job.version) {
-                    try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels, deadline: deadline)
+                    let pixels = try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels, deadline: deadline)
+                    pixels.contentKey = job.version
+                    return pixels
                 }
             }
             results.withLock { $0[index] = result }
@@ -202,7 +204,9 @@ public final class ImageLoader {
             let decoded =
                 try early?.get()
                 ?? sharedImages.image(for: version) {
-                    try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
+                    let pixels = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
+                    pixels.contentKey = version
+                    return pixels
                 }
             decodedPixels += cost
             outcome = .loaded(decoded, url)

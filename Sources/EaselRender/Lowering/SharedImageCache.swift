@@ -10,17 +10,30 @@ import Foundation
 /// clock tick — same inode, size and time — cannot be mistaken for it (which a key of file
 /// identity and modification time allowed). Pixel buffers are immutable, so renders on any
 /// thread share them. An image being decoded is decoded once: a render that asks for it
-/// meanwhile waits for that decoding. The least recently used images go when the cache
-/// passes its byte limit.
+/// meanwhile waits for that decoding. An image is kept only from its second decoding on:
+/// a folder whose cards each have photos of their own (the app's way) never fills the cache
+/// with photos no other card will ask for, while a logo on every card is kept from the
+/// second card. The least recently used images go when the cache passes its byte limit,
+/// which follows the memory the process may use.
 public final class SharedImageCache: Sendable {
-    /// The process's cache.
-    public static let shared = SharedImageCache(maxBytes: 256 << 20)
+    /// The process's cache: an eighth of the memory the process may use (its cgroup's limit,
+    /// or the machine's memory), at most 256 MiB.
+    public static let shared = SharedImageCache(maxBytes: min(256 << 20, ProcessMemory.availableBytes / 8))
+
+    /// Keys decoded once and not kept, newest last (at most `maxSeen`): a second decoding
+    /// of one of them keeps the image.
+    private static let maxSeen = 4096
 
     private struct State {
         var images: [String: PixelBuffer] = [:]
         var order: [String] = []  // least recently used first
         var bytes = 0
         var decodes = 0
+        /// Keys decoded once and not kept (see `maxSeen`), with their order of arrival.
+        var seen: Set<String> = []
+        var seenOrder: [String] = []
+        /// Keys asked for by another render while being decoded (kept at once).
+        var wantedAgain: Set<String> = []
         /// Keys being decoded now, by some thread.
         var decoding: Set<String> = []
     }
@@ -61,7 +74,11 @@ public final class SharedImageCache: Sendable {
                     state.order.append(key)
                     return .cached(image)
                 }
-                if state.decoding.contains(key) { return .wait }
+                if state.decoding.contains(key) {
+                    // Asked for again while decoding: a second use, so the image is kept.
+                    state.wantedAgain.insert(key)
+                    return .wait
+                }
                 state.decoding.insert(key)
                 return .decode
             }
@@ -74,7 +91,10 @@ public final class SharedImageCache: Sendable {
                 decodingEnded.unlock()
             case .decode:
                 defer {
-                    state.withLock { _ = $0.decoding.remove(key) }
+                    state.withLock {
+                        _ = $0.decoding.remove(key)
+                        _ = $0.wantedAgain.remove(key)
+                    }
                     decodingEnded.lock()
                     decodingEnded.broadcast()
                     decodingEnded.unlock()
@@ -91,6 +111,17 @@ public final class SharedImageCache: Sendable {
             state.decodes += 1
             let size = image.stride * image.height
             guard size <= maxBytes, state.images[key] == nil else { return }
+            // Kept from the second decoding (or a second render's asking) on; the first is
+            // only remembered.
+            guard state.seen.remove(key) != nil || state.wantedAgain.contains(key) else {
+                state.seen.insert(key)
+                state.seenOrder.append(key)
+                if state.seenOrder.count > Self.maxSeen {
+                    state.seenOrder.removeFirst(state.seenOrder.count - Self.maxSeen / 2)
+                    state.seen = Set(state.seenOrder)
+                }
+                return
+            }
             state.images[key] = image
             state.order.append(key)
             state.bytes += size

@@ -21,10 +21,22 @@ public enum CairoSceneRenderer {
     /// One cairo image per decoded buffer, however often the scene draws it (a PDF or SVG
     /// then embeds each image once), made in the order the scene first uses them and before
     /// the output surface, so that cairo numbers them as it always has (SVG ids included).
-    static func cairoImages(for scene: Scene) throws -> [ObjectIdentifier: RasterImage] {
+    /// With `embeddingFiles` (an SVG or PDF), each image decoded from a file that is still
+    /// as it was decoded, and that a viewer shows as Easel draws it, carries the file itself
+    /// (`RasterImage.attachEncodedFile`): an SVG then embeds the photo's own bytes, a PDF a
+    /// JPEG's, instead of cairo encoding the pixels again (fifteen times the PNG export's time
+    /// for a card of three photos).
+    static func cairoImages(for scene: Scene, embeddingFiles: Bool = false) throws -> [ObjectIdentifier: RasterImage] {
         var images: [ObjectIdentifier: RasterImage] = [:]
         for case .image(let image, _, _) in scene.operations where images[ObjectIdentifier(image.pixels)] == nil {
-            images[ObjectIdentifier(image.pixels)] = try RasterImage(sharing: image.pixels)
+            let raster = try RasterImage(sharing: image.pixels)
+            if embeddingFiles, let source = image.source, let key = image.pixels.contentKey,
+                let bytes = try? FileIO.readBytes(at: source.path, maxBytes: RenderLimits.maxImageFileBytes),
+                Checksums.contentKey(of: bytes) == key, let mimeType = ImageDecoder.embeddableMIMEType(of: bytes)
+            {
+                try raster.attachEncodedFile(bytes, mimeType: mimeType)
+            }
+            images[ObjectIdentifier(image.pixels)] = raster
         }
         return images
     }
@@ -34,7 +46,9 @@ public enum CairoSceneRenderer {
         fonts: FontLibrary, visible: Rect? = nil
     ) throws(RenderError) {
         var images = images
-        var openGroups: [Double] = []
+        // Each open group's opacity, and whether it is drawn as a layer (`GroupPlan`).
+        var openGroups: [(opacity: Double, layered: Bool)] = []
+        let plan = GroupPlan(scene.operations)
         /// False when `path` (in canvas units, widened by `margin`) lies wholly outside the
         /// part being drawn (a strip): drawing it there would change no pixel.
         func isVisible(_ path: Path, margin: Double) -> Bool {
@@ -50,16 +64,18 @@ public enum CairoSceneRenderer {
                 if let deadline = scene.deadline, index % 16 == 0 || isShadow, DispatchTime.now().uptimeNanoseconds > deadline {
                     throw RenderError.timedOut(file: scene.file)
                 }
+                // The opacity of a group of this operation alone, drawn straight at it.
+                let alpha = plan.directOpacity[index] ?? 1
                 switch operation {
                 case .fill(let path, let color):
                     guard isVisible(path, margin: 0) else { continue }
-                    try context.setSource(color)
+                    try context.setSource(color.multiplyingAlpha(by: alpha))
                     try context.fill(path)
                 case .stroke(let path, let style):
                     // A miter can reach several widths out (cairo's limit is 10): 5 is half of it.
                     guard isVisible(path, margin: style.width * 5) else { continue }
                     try context.stroke(
-                        path, color: style.color, width: style.width, dash: style.dash,
+                        path, color: style.color.multiplyingAlpha(by: alpha), width: style.width, dash: style.dash,
                         cap: lineCap(style.cap), join: lineJoin(style.join))
                 case .image(let image, let transform, let clip):
                     let key = ObjectIdentifier(image.pixels)
@@ -68,20 +84,26 @@ public enum CairoSceneRenderer {
                     try context.withSavedState { () throws(CairoError) in
                         if let clip { try context.clip(clip) }
                         guard try context.concatenateIfVisible(transform) else { return }
-                        try context.drawImage(raster, filter: imageFilter)
+                        try context.drawImage(raster, filter: imageFilter, opacity: alpha)
                     }
-                case .text(let text):
+                case .text(var text):
+                    text.color = text.color.multiplyingAlpha(by: alpha)
                     try drawText(text, in: context, fonts: fonts)
                 case .beginGroup(let opacity, let clip):
                     try context.save()
                     if let clip { try context.clip(clip) }
-                    if opacity < 1 { try context.pushGroup() }
-                    openGroups.append(opacity)
+                    // A layer only where one is needed, and only as large as what it holds.
+                    let layered = opacity < 1 && plan.directOpacity[index + 1] == nil
+                    if layered {
+                        if let bounds = plan.bounds[index] { try context.clipToPixels(around: bounds) }
+                        try context.pushGroup()
+                    }
+                    openGroups.append((opacity, layered))
                 case .endGroup:
-                    guard let opacity = openGroups.popLast() else {
+                    guard let group = openGroups.popLast() else {
                         throw RenderError.unbalancedGroups(file: scene.file, problem: "a scene ends a group it never began")
                     }
-                    if opacity < 1 { try context.popGroupAndPaint(opacity: opacity) }
+                    if group.layered { try context.popGroupAndPaint(opacity: group.opacity) }
                     try context.restore()
                 case .shadow(let shadow):
                     var caster = Scene(canvasSize: scene.canvasSize, operations: shadow.operations)
@@ -112,6 +134,8 @@ public enum CairoSceneRenderer {
         try RenderError.wrapping {
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
+            // Photos drawn at half their pixels or fewer are drawn from a reduction.
+            let scene = ImageReduction.reducing(scene, canvasToOutput: transform)
             let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
             guard rows < pixelHeight else {
@@ -160,8 +184,9 @@ public enum CairoSceneRenderer {
     ) throws(RenderError) -> Bool {
         guard drawsInStrips(pixelWidth, pixelHeight) else { return false }
         let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
-        // The workers only read the scene (its images are immutable pixel buffers).
-        let shared = UncheckedSendable(scene)
+        // The workers only read the scene (its images are immutable pixel buffers); photos
+        // drawn at half their pixels or fewer are drawn from a reduction, as `rasterize` does.
+        let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput))
         return try RenderError.wrapping {
             // The whole output's size is checked as a whole image's would be.
             try RenderLimits.checkOutput(width: pixelWidth, height: pixelHeight)
@@ -262,7 +287,7 @@ public enum CairoSceneRenderer {
         canvasToOutput: Transform2D, imageFilter: ImageFilter = .good
     ) throws(RenderError) -> [UInt8] {
         try RenderError.wrapping {
-            let images = try cairoImages(for: scene)
+            let images = try cairoImages(for: scene, embeddingFiles: true)
             let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
             try fitCanvas(
                 of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter,

@@ -1,0 +1,63 @@
+import EaselCairo
+import EaselGeometry
+
+/// Photos drawn at a fraction of their pixels are reduced, once, to about the size they are
+/// drawn at before a raster render draws them: a 4000x3000 photo in a 1200x900 frame is
+/// drawn from 1333x1000 pixels, a card's thumbnail from a few hundred. Drawing resamples
+/// only those (cairo's filter over a whole big photo costs more than the reduction), and a
+/// reduced photo kept for later renders holds a ninth of the memory or less. A photo drawn at
+/// half its pixels or more is drawn as it is, so a full-size card's pixels do not change.
+///
+/// The reduction is by a whole factor (a box filter: each pixel the mean of a block), never
+/// below the drawn size along either side, and the image's transform is adjusted so that
+/// the reduced image covers exactly the rectangle the whole one did.
+enum ImageReduction {
+    /// The fewest pixels a photo has for it to be reduced: two megapixels, a camera photo's
+    /// size and up, not the 1000x750 the Cards app saves.
+    static let minimumPixels = 2_000_000
+
+    /// `scene` with every image drawn at half its pixels or fewer (through `canvasToOutput`,
+    /// canvas units to output pixels) replaced by its reduction.
+    static func reducing(_ scene: Scene, canvasToOutput: Transform2D, images: SharedImageCache = .shared) -> Scene {
+        var reduced: [ObjectIdentifier: [Int: PixelBuffer]] = [:]
+        var scene = scene
+        for (index, operation) in scene.operations.enumerated() {
+            guard case .image(var image, let transform, let clip) = operation,
+                image.pixels.width * image.pixels.height >= minimumPixels
+            else { continue }
+            let factor = self.factor(for: image.pixels, transform: transform.concatenating(canvasToOutput))
+            guard factor >= 2 else { continue }
+            let original = image.pixels
+            let small: PixelBuffer
+            if let done = reduced[ObjectIdentifier(original)]?[factor] {
+                small = done
+            } else {
+                let key = original.contentKey.map { "\($0)/reduced-\(factor)" }
+                small = images.image(for: key) {
+                    let result = original.reduced(by: factor, threads: EncoderParallelism.threads())
+                    result.contentKey = nil
+                    return result
+                }
+                reduced[ObjectIdentifier(original), default: [:]][factor] = small
+            }
+            image.pixels = small
+            // The reduced image's pixel space onto the whole one's, exactly (edges included).
+            let scale = Transform2D.scale(
+                x: Double(original.width) / Double(small.width), y: Double(original.height) / Double(small.height))
+            scene.operations[index] = .image(image, transform: scale.concatenating(transform), clip: clip)
+        }
+        return scene
+    }
+
+    /// The whole factor an image drawn through `imageToOutput` may be reduced by: how many of
+    /// its pixels fall on one output pixel along the side that keeps the most, rounded down.
+    static func factor(for pixels: PixelBuffer, transform imageToOutput: Transform2D) -> Int {
+        let alongX = (imageToOutput.a * imageToOutput.a + imageToOutput.b * imageToOutput.b).squareRoot()
+        let alongY = (imageToOutput.c * imageToOutput.c + imageToOutput.d * imageToOutput.d).squareRoot()
+        let scale = max(alongX, alongY)
+        guard scale.isFinite, scale > 0 else { return 1 }
+        let factor = (1 / scale).rounded(.down)
+        guard factor >= 2, factor <= 64 else { return factor > 64 ? 64 : 1 }
+        return min(Int(factor), pixels.width, pixels.height)
+    }
+}

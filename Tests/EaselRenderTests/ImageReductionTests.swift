@@ -1,0 +1,84 @@
+@testable import EaselCairo
+import EaselGeometry
+import Testing
+
+@testable import EaselRender
+
+/// A camera-size photo drawn at a fraction of its pixels is drawn from a box reduction,
+/// whose pixels are each the mean of the block they stand for; an app-size photo, or one
+/// drawn at half its pixels or more, is drawn as it is.
+@Suite("Photos drawn small are drawn from a reduction")
+struct ImageReductionTests {
+    /// An opaque photo whose pixel (x, y) is a gradient plus a 5-pixel checker, so that a
+    /// block's mean is known and unlike any one pixel in it.
+    static func photo(width: Int, height: Int) -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height)
+        buffer.withUnsafeBytes { raw in
+            let pixels = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let red = UInt32(x * 200 / width), green = UInt32(y * 200 / height)
+                    let blue: UInt32 = (x + y) % 2 == 0 ? 255 : 0
+                    pixels[y * width + x] = 0xFF00_0000 | red << 16 | green << 8 | blue
+                }
+            }
+        }
+        return buffer
+    }
+
+    static func scene(drawing pixels: PixelBuffer, at size: Size) -> Scene {
+        let fit = Transform2D.scale(x: size.width / Double(pixels.width), y: size.height / Double(pixels.height))
+        return Scene(canvasSize: size, operations: [.image(SceneImage(name: "photo", pixels: pixels), transform: fit, clip: nil)])
+    }
+
+    static func drawnPixels(_ scene: Scene) -> PixelBuffer? {
+        for case .image(let image, _, _) in scene.operations { return image.pixels }
+        return nil
+    }
+
+    @Test func aCameraPhotoInASmallFrameIsDrawnFromTheMeansOfItsBlocks() throws {
+        let original = Self.photo(width: 2000, height: 1500)
+        let scene = Self.scene(drawing: original, at: Size(width: 400, height: 300))
+        let reduced = ImageReduction.reducing(scene, canvasToOutput: .identity, images: SharedImageCache(maxBytes: 0))
+        let drawn = try #require(Self.drawnPixels(reduced))
+        #expect((drawn.width, drawn.height) == (400, 300), "a fifth along each side")
+
+        let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: 400, pixelHeight: 300)
+        var worst = 0
+        for (x, y) in [(0, 0), (17, 33), (200, 150), (399, 299), (123, 271)] {
+            // The mean of the 5x5 block the output pixel stands for.
+            var sums = [0, 0, 0]
+            for sy in y * 5..<y * 5 + 5 {
+                for sx in x * 5..<x * 5 + 5 {
+                    sums[0] += sx * 200 / 2000
+                    sums[1] += sy * 200 / 1500
+                    sums[2] += (sx + sy) % 2 == 0 ? 255 : 0
+                }
+            }
+            let pixel = image.pixel(x: x, y: y)
+            let expected = sums.map { ($0 + 12) / 25 }
+            worst = max(
+                worst, abs(Int(pixel.r) - expected[0]), abs(Int(pixel.g) - expected[1]), abs(Int(pixel.b) - expected[2]))
+        }
+        #expect(worst <= 2, "each output pixel is its block's mean (worst channel off by \(worst))")
+    }
+
+    @Test func anAppSizePhotoOrOneDrawnAtHalfItsPixelsIsDrawnAsItIs() {
+        let appPhoto = Self.photo(width: 1000, height: 750)
+        let small = Self.scene(drawing: appPhoto, at: Size(width: 100, height: 75))
+        #expect(Self.drawnPixels(ImageReduction.reducing(small, canvasToOutput: .identity)) === appPhoto)
+
+        let camera = Self.photo(width: 2000, height: 1500)
+        let large = Self.scene(drawing: camera, at: Size(width: 1100, height: 825))
+        #expect(Self.drawnPixels(ImageReduction.reducing(large, canvasToOutput: .identity)) === camera)
+    }
+
+    @Test func theFactorIsWholeAndNeverBelowTheDrawnSize() {
+        let camera = Self.photo(width: 2000, height: 1500)
+        #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0.2, y: 0.2)) == 5)
+        #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0.3, y: 0.3)) == 3, "1/0.3 = 3.33, rounded down")
+        // Squeezed along one side only: the side that keeps the most pixels decides.
+        #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0.1, y: 0.6)) == 1)
+        #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0, y: 0)) == 1, "drawn at no size: nothing to reduce")
+    }
+}
