@@ -6,7 +6,8 @@
 //
 // It decodes the files it takes to exactly the pixels libpng gives (a test compares them on
 // every filter and both colour types); anything else, or anything unexpected on the way (a
-// bad CRC, a broken stream, too few rows, a filter type past 4, chunks out of order), is left
+// bad CRC, a broken stream, too few rows or too many, a stream that does not end cleanly with
+// its chunk, a filter type past 4, chunks out of order), is left
 // to libpng, which says what is wrong in its own words: this path only has to be right on
 // well-formed files, and to stop without harm on the rest.
 
@@ -167,6 +168,25 @@ easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, u
             goto done;
         }
     }
+    // The stream must end here, whole (ISA-L checks its Adler-32) and with no pixels to
+    // spare or bytes left in its chunk: libpng reads on to the stream's end as well and
+    // fails on what is broken there, so anything but a clean end is left to it.
+    for (;;) {
+        if (state->block_state == ISAL_BLOCK_FINISH) break;
+        if (state->avail_in == 0 && !idat_ended) {
+            const int more = next_idat(bytes, length, &offset, &seen_idat, state);
+            if (more < 0) goto done;
+            if (more == 0) idat_ended = 1;
+        }
+        uint8_t spare[16];
+        state->next_out = spare;
+        state->avail_out = sizeof spare;
+        const uint32_t in_before = state->avail_in;
+        const int status = isal_inflate(state);
+        if (status < 0 || status == ISAL_NEED_DICT || state->avail_out != sizeof spare) goto done;
+        if (state->block_state != ISAL_BLOCK_FINISH && state->avail_in == in_before) goto done;
+    }
+    if (state->avail_in != 0) goto done;
     result = EASEL_PNG_FAST_OK;
 done:
     free(band);
