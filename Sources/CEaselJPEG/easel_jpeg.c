@@ -121,7 +121,9 @@ easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, ea
 }
 
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                    const easel_jpeg_limits *limits, char *message, size_t message_size) {
+                                    const easel_jpeg_limits *limits, unsigned scale_denom, char *message,
+                                    size_t message_size) {
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) return EASEL_JPEG_ERROR;
     struct jpeg_decompress_struct cinfo;
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
@@ -140,8 +142,11 @@ easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t
     // TJFLAG_ACCURATEDCT, which the goldens hold.
     cinfo.out_color_space = JCS_EXT_BGRA;
     cinfo.dct_method = JDCT_ISLOW;
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = scale_denom;
     jpeg_start_decompress(&cinfo);
-    if (cinfo.output_width != cinfo.image_width || cinfo.output_height != cinfo.image_height ||
+    if (cinfo.output_width != (cinfo.image_width + scale_denom - 1) / scale_denom ||
+        cinfo.output_height != (cinfo.image_height + scale_denom - 1) / scale_denom ||
         cinfo.output_components != 4) {
         stop(&state, EASEL_JPEG_ERROR, "unexpected output size");
     }

@@ -110,8 +110,53 @@ static int next_idat(const uint8_t *bytes, size_t length, size_t *offset, int *s
     }
 }
 
+// Sums of a group of `factor` rows, by reduced pixel and channel (bytes B, G, R, A of the
+// native ARGB32 word on a little-endian machine, or the reverse; any order sums alike).
+typedef struct {
+    uint32_t factor, width, reduced_width, rows;  // rows summed so far in the group
+    uint32_t *sums;
+    uint8_t *row;  // one converted source row
+} reduction;
+
+static void add_row(reduction *r) {
+    const uint32_t f = r->factor;
+    for (uint32_t x = 0; x < r->width; x++) {
+        uint32_t *sum = r->sums + (size_t)(x / f) * 4;
+        const uint8_t *p = r->row + (size_t)x * 4;
+        sum[0] += p[0], sum[1] += p[1], sum[2] += p[2], sum[3] += p[3];
+    }
+    r->rows++;
+}
+
+// Writes the group's means as one row of `out` and starts the next group.
+static void emit_row(reduction *r, uint8_t *out) {
+    const uint32_t f = r->factor;
+    for (uint32_t x = 0; x < r->reduced_width; x++) {
+        const uint32_t columns = (x + 1) * f <= r->width ? f : r->width - x * f;
+        const uint32_t count = columns * r->rows;
+        const uint32_t *sum = r->sums + (size_t)x * 4;
+        for (int c = 0; c < 4; c++) out[(size_t)x * 4 + c] = (uint8_t)((sum[c] + count / 2) / count);
+    }
+    memset(r->sums, 0, (size_t)r->reduced_width * 4 * sizeof *r->sums);
+    r->rows = 0;
+}
+
+static easel_png_fast_status fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                       uint64_t time_allowed_ns, uint32_t factor);
+
 easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
                                           uint64_t time_allowed_ns) {
+    return fast_read(bytes, length, destination, stride, time_allowed_ns, 1);
+}
+
+easel_png_fast_status easel_png_fast_read_reduced(const uint8_t *bytes, size_t length, uint8_t *destination,
+                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor) {
+    if (factor < 1 || factor > 64) return EASEL_PNG_FAST_DECLINED;
+    return fast_read(bytes, length, destination, stride, time_allowed_ns, factor);
+}
+
+static easel_png_fast_status fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                       uint64_t time_allowed_ns, uint32_t factor) {
     if (bytes == NULL || length < 8 + 25) return EASEL_PNG_FAST_DECLINED;
     // IHDR, first, as the format requires.
     const uint8_t *ihdr = bytes + 8;
@@ -121,15 +166,24 @@ easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, u
     if (depth != 8 || (color != 2 && color != 6) || interlace != 0 || ihdr[18] != 0 || ihdr[19] != 0) {
         return EASEL_PNG_FAST_DECLINED;
     }
-    if (width == 0 || height == 0 || stride < (size_t)width * 4) return EASEL_PNG_FAST_DECLINED;
+    if (width == 0 || height == 0) return EASEL_PNG_FAST_DECLINED;
+    const uint32_t reduced_width = (uint32_t)(((uint64_t)width + factor - 1) / factor);
+    if (stride < (size_t)reduced_width * 4) return EASEL_PNG_FAST_DECLINED;
     const int has_alpha = color == 6;
     const size_t bpp = has_alpha ? 4 : 3, row_bytes = (size_t)width * bpp, raw_row = row_bytes + 1;
     const uint64_t deadline = time_allowed_ns ? now_ns() + time_allowed_ns : 0;
 
     uint8_t *band = malloc(raw_row * BAND_ROWS), *above = calloc(row_bytes, 1);
     struct inflate_state *state = malloc(sizeof *state);
+    reduction group = {factor, width, reduced_width, 0, NULL, NULL};
+    if (factor > 1) {
+        group.sums = calloc((size_t)reduced_width * 4, sizeof *group.sums);
+        group.row = malloc((size_t)width * 4);
+    }
     easel_png_fast_status result = EASEL_PNG_FAST_DECLINED;
-    if (band == NULL || above == NULL || state == NULL) goto done;
+    if (band == NULL || above == NULL || state == NULL || (factor > 1 && (group.sums == NULL || group.row == NULL))) {
+        goto done;
+    }
     isal_inflate_init(state);
     state->crc_flag = ISAL_ZLIB;
 
@@ -160,7 +214,13 @@ easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, u
         for (size_t r = 0; r < rows; r++, row++) {
             uint8_t *raw = band + r * raw_row;
             if (!unfilter(raw[0], raw + 1, above, row_bytes, bpp)) goto done;
-            convert(raw + 1, destination + row * stride, width, has_alpha);
+            if (factor == 1) {
+                convert(raw + 1, destination + row * stride, width, has_alpha);
+            } else {
+                convert(raw + 1, group.row, width, has_alpha);
+                add_row(&group);
+                if (group.rows == factor || row + 1 == height) emit_row(&group, destination + (row / factor) * stride);
+            }
             memcpy(above, raw + 1, row_bytes);
         }
         if (deadline && now_ns() >= deadline) {
@@ -189,6 +249,8 @@ easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, u
     if (state->avail_in != 0) goto done;
     result = EASEL_PNG_FAST_OK;
 done:
+    free(group.sums);
+    free(group.row);
     free(band);
     free(above);
     free(state);

@@ -245,7 +245,8 @@ public final class BatchExporter: Sendable {
             let images = located.referencedFiles.map {
                 ExportManifest.ImageStamp(name: $0.name, stamp: $0.path.flatMap(FileStamp.of))
             }
-            let scene = try DocumentRenderer.scene(for: located, background: options.render.background, deadline: deadline)
+            let scene = try DocumentRenderer.scene(
+                for: located, background: options.render.background, deadline: deadline, drawnFor: options.render)
             let file = try DocumentRenderer.export(scene, options: options.render)
             // Both rendered before either is written: a thumbnail past the deadline (or
             // failing otherwise) leaves no output behind for a document reported as failed.

@@ -44,6 +44,12 @@ public enum ImageDecoder {
         /// Bytes the decoder itself allocates besides the decoded pixels (a progressive
         /// JPEG's coefficient buffers: 2 bytes per sample of each colour component).
         public var workBytes = 0
+        /// True when the image stands turned a quarter once decoded (a JPEG's EXIF
+        /// orientation 5 to 8): it is drawn `height` wide and `width` tall.
+        public var turned = false
+
+        /// The size the decoded image stands at, an EXIF orientation applied.
+        public var uprightSize: (width: Int, height: Int) { turned ? (height, width) : (width, height) }
 
         /// The width, height and format of an image whose decoder needs no memory of its own.
         public init(format: ImageFormat, width: Int, height: Int, workBytes: Int = 0) {
@@ -88,14 +94,25 @@ public enum ImageDecoder {
     /// refused from its header; with a `deadline` (`DispatchTime` uptime nanoseconds, as
     /// `Scene.deadline`; by default the thread's, `DecodeDeadline.applying`), a PNG or JPEG
     /// decode stops between rows once it has passed.
+    ///
+    /// With `reducedBy` a whole factor of 2 or more, the image comes out at about that
+    /// fraction of its size (`PixelBuffer.reducedFrom` keeps the whole size): a PNG reduced
+    /// as `PixelBuffer.reduced` reduces it, to the same pixels, without holding the whole
+    /// image when Easel's own reader takes the file; a JPEG decoded at 1/2, 1/4 or 1/8 of its
+    /// size by libjpeg-turbo's DCT scaling (the largest not past the factor), then reduced by
+    /// what remains of the factor; a WebP decoded whole, then reduced.
     public static func decodePixels(
-        _ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels, deadline: UInt64? = nil
+        _ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels, deadline: UInt64? = nil, reducedBy factor: Int = 1
     ) throws -> PixelBuffer {
         let deadline = deadline ?? DecodeDeadline.current
+        let factor = min(max(1, factor), 64)
         switch ImageFormat.sniff(bytes) {
-        case .jpeg: return try decodeJPEG(bytes, maxPixels: maxPixels, deadline: deadline)
-        case .webp: return try decodeWebP(bytes, maxPixels: maxPixels, deadline: deadline)
-        case .png, nil: return try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
+        case .jpeg: return try decodeJPEG(bytes, maxPixels: maxPixels, deadline: deadline, reducedBy: factor)
+        case .webp:
+            let whole = try decodeWebP(bytes, maxPixels: maxPixels, deadline: deadline)
+            return factor > 1 ? whole.reduced(by: factor) : whole
+        case .png, nil:
+            return try PNGDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, reducedBy: factor)
         }
     }
 
@@ -192,29 +209,40 @@ public enum ImageDecoder {
         var message = [CChar](repeating: 0, count: 200)
         let status = easel_jpeg_read_header(bytes, bytes.count, &header, &message, message.count)
         guard status == EASEL_JPEG_OK else { throw ImageError(format: .jpeg, message: Self.text(message)) }
-        return Header(
+        var result = Header(
             format: .jpeg, width: Int(header.width), height: Int(header.height),
             workBytes: Int(clamping: header.work_bytes))
+        result.turned = Orientation(exifOf: bytes).swapsSides
+        return result
     }
 
-    static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?) throws -> PixelBuffer {
+    static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, reducedBy factor: Int = 1) throws
+        -> PixelBuffer
+    {
         let header = try jpegHeader(bytes)
         try check(header, maxPixels: maxPixels)
         var limits = easel_jpeg_limits()
         limits.max_scans = Int32(Self.maxJPEGScans)
         limits.time_allowed_ns = try timeLeft(before: deadline, format: .jpeg) ?? 0
-        let pixels = PixelBuffer(width: header.width, height: header.height)
+        // The DCT scale: the largest of 1/2, 1/4 and 1/8 not past the factor.
+        let scale = factor >= 8 ? 8 : factor >= 4 ? 4 : factor >= 2 ? 2 : 1
+        let pixels = PixelBuffer(width: (header.width + scale - 1) / scale, height: (header.height + scale - 1) / scale)
         var message = [CChar](repeating: 0, count: 200)
         // B, G, R, A in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG
         // is opaque, so premultiplying changes nothing.
         let status = easel_jpeg_decode(
-            bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, &message,
-            message.count)
+            bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, UInt32(scale),
+            &message, message.count)
         // A truncated file still gives an image, as the app shows one; anything else gives none.
         guard status == EASEL_JPEG_OK || status == EASEL_JPEG_TRUNCATED else {
             throw ImageError(format: .jpeg, message: Self.text(message))
         }
-        let oriented = Orientation(exifOf: bytes).apply(to: pixels)
+        let orientation = Orientation(exifOf: bytes)
+        var oriented = orientation.apply(to: pixels)
+        if scale > 1 {
+            oriented.reducedFrom = orientation.swapsSides ? (header.height, header.width) : (header.width, header.height)
+            if factor / scale > 1 { oriented = oriented.reduced(by: factor / scale) }
+        }
         if status == EASEL_JPEG_TRUNCATED { oriented.damage = Self.text(message) }
         return oriented
     }
@@ -304,10 +332,13 @@ struct Orientation: Equatable {
     }
 
     /// The pixels turned upright (the same buffer when already upright).
+    /// Whether the orientation turns the image a quarter: its width becomes its height.
+    var swapsSides: Bool { value >= 5 }
+
     func apply(to source: PixelBuffer) -> PixelBuffer {
         guard value != 1 else { return source }
         let (w, h) = (source.width, source.height)
-        let swaps = value >= 5
+        let swaps = swapsSides
         let result = PixelBuffer(width: swaps ? h : w, height: swaps ? w : h)
         let from = source.bytes.assumingMemoryBound(to: UInt32.self)
         let to = result.bytes.assumingMemoryBound(to: UInt32.self)

@@ -41,6 +41,38 @@ public enum PNGDecoder {
         try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: false)
     }
 
+    /// The image reduced by a whole `factor` as `PixelBuffer.reduced` reduces it, to the same
+    /// pixels: on Easel's own reader's files the rows are reduced as they are decoded, so the
+    /// whole image is never held; on any other, libpng decodes it whole first.
+    package static func decodePixels(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, reducedBy factor: Int)
+        throws(PNGError) -> PixelBuffer
+    {
+        guard factor > 1 else { return try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: false) }
+        let timeAllowed = try DecodeDeadline.nanosecondsLeft(before: deadline) ?? 0
+        // The header and the limits, as a whole decode checks them.
+        let header = try PNGDecoder.header(of: bytes)
+        guard header.width <= RenderLimits.maxOutputSide, header.height <= RenderLimits.maxOutputSide,
+            header.width * header.height <= maxPixels
+        else { return try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true) }
+        let small = PixelBuffer(
+            width: (header.width + factor - 1) / factor, height: (header.height + factor - 1) / factor)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            easel_png_fast_read_reduced(
+                buffer.baseAddress, buffer.count, small.bytes.assumingMemoryBound(to: UInt8.self), small.stride, timeAllowed,
+                UInt32(factor))
+        }
+        switch status {
+        case EASEL_PNG_FAST_OK:
+            small.reducedFrom = (header.width, header.height)
+            return small
+        case EASEL_PNG_FAST_DEADLINE: throw .pastDeadline
+        default:
+            // Not a file Easel's reader takes, or a damaged one: libpng decodes it, or says why not.
+            let whole = try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true)
+            return whole.reduced(by: factor)
+        }
+    }
+
     package static func decodePixels(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, libpngOnly: Bool) throws(PNGError)
         -> PixelBuffer
     {

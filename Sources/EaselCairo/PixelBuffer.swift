@@ -21,6 +21,13 @@ public final class PixelBuffer: @unchecked Sendable {
     /// from, set by whoever decoded them before the buffer is shared; nil when unknown. A
     /// vector export embeds the file itself only when it still has this key.
     public package(set) var contentKey: String?
+    /// The size of the image these pixels are a whole-factor reduction of (`reduced(by:)`, or
+    /// a decode at the size an image is drawn at); nil when they are the image's own. Placing
+    /// an image uses this size, so that a reduction covers exactly what the whole image would.
+    public package(set) var reducedFrom: (width: Int, height: Int)?
+
+    /// The size of the image itself: `reducedFrom`, or the buffer's own size.
+    public var fullSize: (width: Int, height: Int) { reducedFrom ?? (width, height) }
 
     /// A transparent buffer; the caller fills it before sharing it.
     init(width: Int, height: Int) {
@@ -75,6 +82,7 @@ extension PixelBuffer {
                 out[x] = mean(0) | mean(1) << 8 | mean(2) << 16 | mean(3) << 24
             }
         }
+        result.reducedFrom = fullSize
         return result
     }
 }

@@ -16,11 +16,20 @@ public protocol RenderableDocument: FileDocument {
     /// them out once ahead — loading their fonts and any fallbacks — while its images
     /// decode on other cores. Optional (by default none).
     var textsToLayOut: [(text: String, fontName: String)] { get }
+
+    /// Where the document draws its images: a raster render decodes each photo of two
+    /// megapixels or more that is drawn at half its pixels or fewer at about the size it is
+    /// drawn at. Optional (by default nil: every image is decoded whole). An image the
+    /// lowering draws but the layout leaves out is decoded whole.
+    var imageLayout: ImageLayout? { get }
 }
 
 extension RenderableDocument {
     /// None: the fonts load when the lowering reaches the texts.
     public var textsToLayOut: [(text: String, fontName: String)] { [] }
+
+    /// Unknown: images are decoded whole.
+    public var imageLayout: ImageLayout? { nil }
 }
 
 /// What a document needs to lower itself: where its resources are, the image and font

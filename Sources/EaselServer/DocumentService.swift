@@ -182,7 +182,7 @@ final class DocumentService: Sendable {
                 file.path.map { ($0, FileStamp.of($0)) }
             }
         var scene = try DocumentRenderer.scene(
-            for: located, background: query.options.background, deadline: limits.renderDeadline)
+            for: located, background: query.options.background, deadline: limits.renderDeadline, drawnFor: query.options)
         try limits.prepare(&scene, options: query.options, document: relativePath)
         let file = try DocumentRenderer.export(scene, options: query.options)
         let stamps = sources.map {
@@ -234,7 +234,7 @@ final class DocumentService: Sendable {
         located.document = editor.document
         try Self.select(query.elements, of: &located)
         var scene = try DocumentRenderer.scene(
-            for: located, background: query.options.background, deadline: limits.renderDeadline)
+            for: located, background: query.options.background, deadline: limits.renderDeadline, drawnFor: query.options)
         try limits.prepare(&scene, options: query.options, document: relativePath)
         return try DocumentRenderer.export(scene, options: query.options).bytes
     }

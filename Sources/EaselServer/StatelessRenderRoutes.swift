@@ -82,7 +82,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
                 try DocumentService.select(query.elements, of: &located)
                 var scene = try DocumentRenderer.scene(
                     for: located, background: query.options.background, images: ImageLoader(files: imageFiles),
-                    deadline: unpackLimits.renderDeadline)
+                    deadline: unpackLimits.renderDeadline, drawnFor: query.options)
                 try unpackLimits.prepare(&scene, options: query.options, document: "request body")
                 let file = try DocumentRenderer.export(scene, options: query.options)
                 return (file.bytes, file.warnings.count)

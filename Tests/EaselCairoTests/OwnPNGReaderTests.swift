@@ -121,4 +121,29 @@ struct OwnPNGReaderTests {
             + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         return Array(png[..<at]) + chunk + Array(png[at...])
     }
+
+    @Test func aReductionAsTheRowsGoByHasTheWholeImagesReducedPixels() throws {
+        for (width, height, factor) in [(257, 41, 2), (100, 100, 3), (64, 33, 64), (5, 7, 4), (1, 1, 2)] {
+            for alpha in [false, true] {
+                let options = PNGEncodingOptions(compressionLevel: 6, filters: .all, colorMode: alpha ? .rgba : .rgb)
+                let png = try PNGEncoder.encode(try Self.image(width: width, height: height, alpha: alpha), options: options)
+                let whole = try PNGDecoder.decodePixels(png, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
+                let expected = whole.reduced(by: factor)
+                let reduced = try PNGDecoder.decodePixels(png, maxPixels: 1 << 20, deadline: nil, reducedBy: factor)
+                let label = "\(width)x\(height) by \(factor), alpha \(alpha)"
+                #expect((reduced.width, reduced.height) == (expected.width, expected.height), "\(label)")
+                #expect(Self.pixels(reduced) == Self.pixels(expected), "\(label)")
+                #expect(reduced.fullSize == (width, height), "\(label)")
+            }
+        }
+        // A file the reader leaves to libpng (a transparent colour) is decoded whole, then
+        // reduced alike.
+        let rgb = try PNGEncoder.encode(
+            try Self.image(width: 30, height: 20, alpha: false), options: PNGEncodingOptions(colorMode: .rgb))
+        let transparent = Self.inserting(chunk: "tRNS", data: [0, 0, 0, 0, 0, 0], before: "IDAT", in: rgb)
+        let whole = try PNGDecoder.decodePixels(transparent, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
+        let reduced = try PNGDecoder.decodePixels(transparent, maxPixels: 1 << 20, deadline: nil, reducedBy: 3)
+        #expect(Self.pixels(reduced) == Self.pixels(whole.reduced(by: 3)))
+        #expect(reduced.fullSize == (30, 20))
+    }
 }

@@ -54,9 +54,12 @@ easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, ea
 
 // Decodes into `destination`, `stride` bytes a row, as B, G, R, A bytes (cairo's native
 // ARGB32 on a little-endian machine; JPEG is opaque, so premultiplied already), within
-// `limits`. `destination` must hold header.height rows of header.width pixels.
+// `limits`, at 1/`scale_denom` of its size (1, 2, 4 or 8: libjpeg-turbo's DCT scaling, which
+// decodes fewer coefficients rather than reducing whole pixels). `destination` must hold
+// ceil(header.height / scale_denom) rows of ceil(header.width / scale_denom) pixels.
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                    const easel_jpeg_limits *limits, char *message, size_t message_size);
+                                    const easel_jpeg_limits *limits, unsigned scale_denom, char *message,
+                                    size_t message_size);
 
 #ifdef __cplusplus
 }

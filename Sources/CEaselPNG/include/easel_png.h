@@ -174,6 +174,14 @@ void easel_png_reader_use_libpng_only(easel_png_reader *reader);
 easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
                                           uint64_t time_allowed_ns);
 
+// As easel_png_fast_read, reduced by a whole `factor` (1 to 64) as the rows go by: each
+// pixel of `destination` (ceil(width / factor) x ceil(height / factor), rows `stride` bytes
+// apart) is the rounded mean of a factor x factor block of premultiplied pixels (fewer at
+// the right and bottom edges), exactly as PixelBuffer.reduced computes it, so that the
+// whole image is never held.
+easel_png_fast_status easel_png_fast_read_reduced(const uint8_t *bytes, size_t length, uint8_t *destination,
+                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor);
+
 // A CRC-64 (ECMA) of `length` bytes, with easel_png_crc32 a content key for decoded images.
 uint64_t easel_crc64(const uint8_t *bytes, size_t length);
 

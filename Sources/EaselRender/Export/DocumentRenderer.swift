@@ -98,12 +98,21 @@ public enum DocumentRenderer {
     /// `background`, when set, replaces the document's own. With a `deadline` (`DispatchTime`
     /// uptime nanoseconds: `RenderTimeout.deadline(seconds:)`), decoding its images and laying
     /// out its texts stop at it (throwing `.timedOut`), and the scene keeps it for drawing.
+    /// `drawnFor`, the options the scene will be exported with when they are known, lets a
+    /// PNG's large photos drawn small be decoded at about the size they are drawn at
+    /// (`ImageLoader.planDecoding`); such a scene is for those options only (another size
+    /// would draw the photos from too few pixels).
     public static func scene(
         for located: LocatedDocument, background: Color? = nil,
-        images: ImageLoader = ImageLoader(), deadline: UInt64? = nil
+        images: ImageLoader = ImageLoader(), deadline: UInt64? = nil, drawnFor options: RenderOptions? = nil
     ) throws(RenderError) -> Scene {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
+        }
+        if let options, options.format == .png, let layout = renderable.imageLayout,
+            let toOutput = try? canvasToOutput(canvas: layout.canvasSize, options: options)
+        {
+            images.planDecoding(layout, canvasToOutput: toOutput)
         }
         // The images decode on the idle cores at once, and the texts' fonts load as one more
         // job among them; the lowering then finds both ready. (On one core the lowering does
@@ -135,7 +144,7 @@ public enum DocumentRenderer {
     public static func render(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError)
         -> RenderedImage
     {
-        let scene = try scene(for: located, background: options.background)
+        let scene = try scene(for: located, background: options.background, drawnFor: options)
         let (area, pixels) = try region(of: scene, options: options)
         let image = try CairoSceneRenderer.rasterize(
             scene, pixelWidth: pixels.width, pixelHeight: pixels.height,
@@ -147,7 +156,7 @@ public enum DocumentRenderer {
     public static func export(_ located: LocatedDocument, options: RenderOptions = RenderOptions()) throws(RenderError)
         -> ExportedFile
     {
-        try export(try scene(for: located, background: options.background), options: options)
+        try export(try scene(for: located, background: options.background, drawnFor: options), options: options)
     }
 
     /// Renders and encodes as PNG bytes, whatever `options.format` says.
@@ -160,11 +169,24 @@ public enum DocumentRenderer {
         return (file.bytes, file.warnings)
     }
 
+    /// The transform from a canvas of `canvas` size to the output's pixels under `options`.
+    static func canvasToOutput(canvas: Size, options: RenderOptions) throws(RenderError) -> Transform2D {
+        let (area, pixels) = try region(ofCanvas: canvas, options: options)
+        return options.size.canvasToOutput(canvas: area, pixels: pixels)
+    }
+
     /// The canvas rectangle `options` renders and the output's pixel size for it.
     static func region(of scene: Scene, options: RenderOptions) throws(RenderError) -> (
         area: Rect, pixels: (width: Int, height: Int)
     ) {
-        let whole = Rect(origin: .zero, size: scene.canvasSize)
+        try region(ofCanvas: scene.canvasSize, options: options)
+    }
+
+    /// The rectangle of a canvas of `canvas` size that `options` renders, and its pixel size.
+    static func region(ofCanvas canvas: Size, options: RenderOptions) throws(RenderError) -> (
+        area: Rect, pixels: (width: Int, height: Int)
+    ) {
+        let whole = Rect(origin: .zero, size: canvas)
         let area = options.area?.rect ?? whole
         guard area.width > 0, area.height > 0, area.width.isFinite, area.height.isFinite else {
             throw .invalidSize("the area \(area) has no size")

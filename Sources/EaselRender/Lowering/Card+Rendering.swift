@@ -11,6 +11,16 @@ extension Card: RenderableDocument {
             file: context.file)
     }
 
+    /// Each image element's frame, as `CardLowering` places it.
+    public var imageLayout: ImageLayout? {
+        let uses = imageElements.compactMap { element in
+            element.imageFilename.map {
+                ImageLayout.Use(name: $0, frame: element.transform.size, frameToCanvas: element.transform.frameToCard)
+            }
+        }
+        return ImageLayout(canvasSize: Card.canvasSize, uses: uses)
+    }
+
     /// The card's non-empty texts in their fonts.
     public var textsToLayOut: [(text: String, fontName: String)] {
         textElements.filter { !$0.text.isEmpty }.map { ($0.text, $0.textFont) }

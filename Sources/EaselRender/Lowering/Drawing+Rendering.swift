@@ -11,6 +11,24 @@ extension Drawing: RenderableDocument {
             fonts: context.fonts, file: context.file)
     }
 
+    /// Each image graphic's frame, groups included, as `DrawingLowering` places it.
+    public var imageLayout: ImageLayout? {
+        var uses: [ImageLayout.Use] = []
+        func collect(_ graphics: [Graphic], parent: Transform2D) {
+            for graphic in graphics {
+                let frameToCanvas = graphic.transform.frameToParent.concatenating(parent)
+                switch graphic.kind {
+                case .image(let name):
+                    uses.append(.init(name: name, frame: graphic.transform.localRect.size, frameToCanvas: frameToCanvas))
+                case .group(let children): collect(children, parent: frameToCanvas)
+                default: break
+                }
+            }
+        }
+        collect(graphics, parent: .identity)
+        return ImageLayout(canvasSize: canvasSize, uses: uses)
+    }
+
     /// The drawing's texts in their fonts, groups included.
     public var textsToLayOut: [(text: String, fontName: String)] {
         var texts: [(text: String, fontName: String)] = []

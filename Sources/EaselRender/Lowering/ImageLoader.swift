@@ -35,6 +35,9 @@ public final class ImageLoader {
     /// Files read and decoded ahead of the lowering by `prefetch`, by URL: what `load` would
     /// read and what decoding those bytes gave.
     private var prefetched: [URL: Prefetched] = [:]
+    /// Where each image is drawn, through to the output's pixels, by the name documents use
+    /// (`planDecoding`); empty: every image is decoded whole.
+    private var drawnThrough: [String: [(frame: Size, frameToOutput: Transform2D)]] = [:]
 
     private struct Prefetched {
         var version: String?
@@ -67,6 +70,52 @@ public final class ImageLoader {
         self.sharedImages = .shared
     }
 
+    /// Plans a raster render's decoding: each image `layout` places is drawn through
+    /// `canvasToOutput` to the output's pixels, and a photo of `ImageReduction.minimumPixels`
+    /// or more drawn at half its pixels or fewer everywhere it is used is decoded at about
+    /// the size it is drawn at (`ImageDecoder.decodePixels(reducedBy:)`): the factor the
+    /// renderer would reduce it by (`ImageReduction.factor`), so a PNG's pixels are the ones it
+    /// would draw, and a JPEG's come from libjpeg-turbo's DCT scaling. Call before the
+    /// lowering and its `prefetch`.
+    public func planDecoding(_ layout: ImageLayout, canvasToOutput: Transform2D) {
+        drawnThrough = [:]
+        for use in layout.uses {
+            drawnThrough[use.name, default: []].append((use.frame, use.frameToCanvas.concatenating(canvasToOutput)))
+        }
+    }
+
+    /// The whole factor the image `name`, of `header`, is decoded reduced by: the smallest of
+    /// its uses' (1 when it is not planned, or smaller than a camera photo).
+    func reductionFactor(for name: String, header: ImageDecoder.Header) -> Int {
+        let (width, height) = header.uprightSize
+        guard let uses = drawnThrough[name], width * height >= ImageReduction.minimumPixels else { return 1 }
+        let pixels = Size(width: Double(width), height: Double(height))
+        let factors = uses.map { use in
+            // As `ImagePlacement` places it: aspect-fitted in the frame.
+            let fitted = pixels.aspectFit(in: use.frame)
+            let imageToOutput = Transform2D.scale(x: fitted.width / pixels.width, y: fitted.height / pixels.height)
+                .concatenating(use.frameToOutput)
+            return ImageReduction.factor(width: width, height: height, transform: imageToOutput)
+        }
+        return factors.min() ?? 1
+    }
+
+    /// The shared cache's key for an image decoded reduced by `factor` (nil: not shared).
+    private static func key(_ version: String?, reducedBy factor: Int) -> String? {
+        factor > 1 ? version.map { "\($0)/drawn-\(factor)" } : version
+    }
+
+    /// Decodes `bytes` reduced by `factor` for the shared cache: a whole image carries the
+    /// file's content key (a vector export embeds the file when the key still matches), a
+    /// reduction none.
+    private static func decodeForCache(
+        _ bytes: [UInt8], version: String?, factor: Int, maxPixels: Int, deadline: UInt64?
+    ) throws -> PixelBuffer {
+        let pixels = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, reducedBy: factor)
+        pixels.contentKey = factor > 1 ? nil : version
+        return pixels
+    }
+
     /// The warning for an image drawn from a damaged file (`PixelBuffer.damage`).
     static func damageWarning(_ damage: String, source: URL, file: String, keyPath: String) -> DocumentWarning {
         DocumentWarning(
@@ -81,13 +130,13 @@ public final class ImageLoader {
             if let cached = cache[url] { return cached }
             guard let bytes = memoryFiles[name] else { return .failed("the image \(name) was not sent with the document") }
             let early = prefetched.removeValue(forKey: url)
-            let outcome = decode(bytes, from: url, version: nil, decoded: early?.decoded)
+            let outcome = decode(bytes, from: url, version: nil, name: name, decoded: early?.decoded)
             cache[url] = outcome
             return outcome
         }
         switch FolderFileResolver.resolve(name, inFolder: folder) {
         case .missing(let reason), .refused(let reason): return .failed(reason)
-        case .file(let url): return load(url)
+        case .file(let url): return load(url, name: name)
         }
     }
 
@@ -107,7 +156,7 @@ public final class ImageLoader {
         }
         // What to decode, in the document's order: each file once, within the budgets as
         // far as the headers tell.
-        var jobs: [(url: URL, version: String?, bytes: [UInt8])] = []
+        var jobs: [(url: URL, version: String?, bytes: [UInt8], factor: Int)] = []
         var predictedPixels = decodedPixels
         // A file loaded, prefetched or queued already is not read again.
         func isNew(_ url: URL) -> Bool { cache[url] == nil && prefetched[url] == nil && !jobs.contains { $0.url == url } }
@@ -129,7 +178,7 @@ public final class ImageLoader {
             let cost = header.costInPixels
             guard cost <= maxPixels, predictedPixels + cost <= maxTotalPixels else { continue }
             predictedPixels += cost
-            jobs.append((url, version, bytes))
+            jobs.append((url, version, bytes, reductionFactor(for: name, header: header)))
         }
         guard !jobs.isEmpty else {
             alongside?()
@@ -138,15 +187,14 @@ public final class ImageLoader {
         let results = Locked([Result<PixelBuffer, any Error>?](repeating: nil, count: jobs.count))
         let maxPixels = maxPixels, deadline = deadline
         let sharedImages = sharedImages
-        let work = jobs.map { (version: $0.version, bytes: $0.bytes) }
+        let work = jobs.map { (version: $0.version, bytes: $0.bytes, factor: $0.factor) }
         Parallel.forEach(count: work.count + (alongside == nil ? 0 : 1), workers: threads) { index in
             guard index < work.count else { return alongside!() }
             let job = work[index]
             let result = Result {
-                try sharedImages.image(for: job.version) {
-                    let pixels = try ImageDecoder.decodePixels(job.bytes, maxPixels: maxPixels, deadline: deadline)
-                    pixels.contentKey = job.version
-                    return pixels
+                try sharedImages.image(for: Self.key(job.version, reducedBy: job.factor)) {
+                    try Self.decodeForCache(
+                        job.bytes, version: job.version, factor: job.factor, maxPixels: maxPixels, deadline: deadline)
                 }
             }
             results.withLock { $0[index] = result }
@@ -157,11 +205,12 @@ public final class ImageLoader {
     }
 
     /// Decodes the PNG, JPEG or WebP image at `url`, told apart by content (once; later calls
-    /// return the same outcome).
-    public func load(_ url: URL) -> Outcome {
+    /// return the same outcome). `name`, the document's name for it, says where it is drawn
+    /// when the decoding was planned (`planDecoding`); without it the image is decoded whole.
+    public func load(_ url: URL, name: String? = nil) -> Outcome {
         if let cached = cache[url] { return cached }
         if let early = prefetched.removeValue(forKey: url) {
-            let outcome = decode(early.bytes, from: url, version: early.version, decoded: early.decoded)
+            let outcome = decode(early.bytes, from: url, version: early.version, name: name, decoded: early.decoded)
             cache[url] = outcome
             return outcome
         }
@@ -169,7 +218,7 @@ public final class ImageLoader {
         do {
             let bytes = try FileIO.readBytes(at: url.path, maxBytes: RenderLimits.maxImageFileBytes)
             // Shared by content: the very bytes decoded are the key.
-            outcome = decode(bytes, from: url, version: SharedImageCache.key(of: bytes))
+            outcome = decode(bytes, from: url, version: SharedImageCache.key(of: bytes), name: name)
         } catch {
             outcome = .failed("\(error)")
         }
@@ -180,7 +229,7 @@ public final class ImageLoader {
     /// Decodes an image's bytes within the budgets; `version` keys the shared cache (nil: not
     /// shared). `decoded` is what decoding these bytes gave when `prefetch` already did it.
     private func decode(
-        _ bytes: [UInt8], from url: URL, version: String?, decoded early: Result<PixelBuffer, any Error>? = nil
+        _ bytes: [UInt8], from url: URL, version: String?, name: String?, decoded early: Result<PixelBuffer, any Error>? = nil
     ) -> Outcome {
         let outcome: Outcome
         do {
@@ -200,13 +249,12 @@ public final class ImageLoader {
                     ))
             }
             // Shared with every render in the process when the very same file was decoded before.
-            let deadline = deadline
+            let (deadline, maxPixels) = (deadline, maxPixels)
+            let factor = name.map { reductionFactor(for: $0, header: header) } ?? 1
             let decoded =
                 try early?.get()
-                ?? sharedImages.image(for: version) {
-                    let pixels = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline)
-                    pixels.contentKey = version
-                    return pixels
+                ?? sharedImages.image(for: Self.key(version, reducedBy: factor)) {
+                    try Self.decodeForCache(bytes, version: version, factor: factor, maxPixels: maxPixels, deadline: deadline)
                 }
             decodedPixels += cost
             outcome = .loaded(decoded, url)

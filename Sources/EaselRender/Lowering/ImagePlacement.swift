@@ -6,7 +6,9 @@ import EaselCairo
 /// rectangle (the Cards app's rule, which drawings follow too).
 enum ImagePlacement {
     static func fittedRect(for image: PixelBuffer, in frame: Size) -> Rect {
-        let pixels = Size(width: Double(image.width), height: Double(image.height))
+        // The whole image's size: a reduction covers what the whole image would.
+        let full = image.fullSize
+        let pixels = Size(width: Double(full.width), height: Double(full.height))
         return Rect(center: Point(x: frame.width / 2, y: frame.height / 2), size: pixels.aspectFit(in: frame))
     }
 

@@ -52,12 +52,17 @@ enum ImageReduction {
     /// The whole factor an image drawn through `imageToOutput` may be reduced by: how many of
     /// its pixels fall on one output pixel along the side that keeps the most, rounded down.
     static func factor(for pixels: PixelBuffer, transform imageToOutput: Transform2D) -> Int {
+        factor(width: pixels.width, height: pixels.height, transform: imageToOutput)
+    }
+
+    /// The factor for an image of `width` x `height` pixels drawn through `imageToOutput`.
+    static func factor(width: Int, height: Int, transform imageToOutput: Transform2D) -> Int {
         let alongX = (imageToOutput.a * imageToOutput.a + imageToOutput.b * imageToOutput.b).squareRoot()
         let alongY = (imageToOutput.c * imageToOutput.c + imageToOutput.d * imageToOutput.d).squareRoot()
         let scale = max(alongX, alongY)
         guard scale.isFinite, scale > 0 else { return 1 }
         let factor = (1 / scale).rounded(.down)
         guard factor >= 2, factor <= 64 else { return factor > 64 ? 64 : 1 }
-        return min(Int(factor), pixels.width, pixels.height)
+        return min(Int(factor), width, height)
     }
 }

@@ -348,8 +348,10 @@ struct ExportCommand: EaselCommand {
         let started = Date()
         func scene() throws -> Scene {
             // Usually lowered already too, unless another background is asked for.
-            let lowered = options.background == nil ? early?.scene() : nil
-            return try lowered ?? DocumentRenderer.scene(for: located, background: options.background, deadline: deadline)
+            let lowered = options.background == nil ? early?.scene(for: options) : nil
+            return try lowered
+                ?? DocumentRenderer.scene(
+                    for: located, background: options.background, deadline: deadline, drawnFor: options)
         }
         let file: (width: Int, height: Int, warnings: [DocumentWarning])
         if out == "-" {

@@ -36,23 +36,31 @@ enum EarlyOpen {
         }
 
         /// The document's scene with its own background, waiting for the lowering; nil
-        /// when it was not lowered (it failed, or another background was asked for) or was
-        /// taken already. Only the export that took `document` can ask, so a scene never
-        /// outlives its document: a later export (`--watch`) opens and lowers anew.
-        func scene() -> Scene? { lowering.take() }
+        /// when it was not lowered (it failed, or another background was asked for), was
+        /// taken already, or had its photos decoded for other options than `options` (a
+        /// guess at the default PNG that the parsed options did not confirm). Only the export
+        /// that took `document` can ask, so a scene never outlives its document: a later
+        /// export (`--watch`) opens and lowers anew.
+        func scene(for options: RenderOptions) -> Scene? {
+            guard let lowered = lowering.take() else { return nil }
+            guard let planned = lowered.drawnFor else { return lowered.scene }
+            let same = options.format == .png && options.area == nil && options.size.givesSamePixels(as: planned.size)
+            return same ? lowered.scene : nil
+        }
     }
 
     /// The scene the thread lowers, taken at most once.
     fileprivate final class Lowering: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private let state = Locked<(scene: Scene?, taken: Bool)>((nil, false))
+        private let state = Locked<(scene: Scene?, drawnFor: RenderOptions?, taken: Bool)>((nil, nil, false))
 
-        func finish(_ scene: Scene?) {
-            state.withLock { $0.scene = scene }
+        /// The scene, and the options its photos were decoded for (nil: decoded whole).
+        func finish(_ scene: Scene?, drawnFor options: RenderOptions?) {
+            state.withLock { ($0.scene, $0.drawnFor) = (scene, options) }
             done.signal()
         }
 
-        func take() -> Scene? {
+        func take() -> (scene: Scene, drawnFor: RenderOptions?)? {
             // The first caller waits (the thread signals exactly once); any later one gets nil.
             guard
                 state.withLock({ state in
@@ -63,7 +71,7 @@ enum EarlyOpen {
             done.wait()
             return state.withLock { state in
                 defer { state.scene = nil }
-                return state.scene
+                return state.scene.map { ($0, state.drawnFor) }
             }
         }
     }
@@ -103,6 +111,10 @@ enum EarlyOpen {
         let documents = arguments.dropFirst(2).filter { registry.isDocument(path: $0) }
         let lowerEarly =
             documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
+        // The photos are decoded at the size they are drawn at only for what an export with
+        // no options but its PNG output makes (the parsed options confirm it, else the export
+        // lowers again); with any other option they are decoded whole, as any export can use.
+        let drawnFor = isPlainPNGExport(Array(arguments.dropFirst(2)), document: path) ? RenderOptions() : nil
         // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
         // the other core: on the parser's own it would wait for the parsing to yield.
         let thread = StartedThread.start {
@@ -122,19 +134,34 @@ enum EarlyOpen {
             var scene: Scene? = nil
             if case .opened(let located) = opening {
                 if lowerEarly {
-                    scene = try? DocumentRenderer.scene(for: located)
+                    scene = try? DocumentRenderer.scene(for: located, drawnFor: drawnFor)
                 } else {
                     ImageLoader().prefetch(
                         located.document.referencedFileNames, inFolder: located.resourceFolder,
                         threads: EncoderParallelism.threads())
                 }
             }
-            lowering.finish(scene)
+            lowering.finish(scene, drawnFor: drawnFor)
         }
         // Taken by the export only once the thread runs: without one, it opens the document itself.
         guard let thread else { return }
         state.withLock { $0.path = path }
         thread.detach()
+    }
+
+    /// True when `arguments` (after `export`) are the document and a PNG output alone:
+    /// `DOC --out X.png`, `DOC -o X.png` or `DOC --out=X.png`.
+    static func isPlainPNGExport(_ arguments: [String], document: String) -> Bool {
+        var rest = arguments
+        guard let index = rest.firstIndex(of: document) else { return false }
+        rest.remove(at: index)
+        let output: String
+        switch rest.count {
+        case 1 where rest[0].hasPrefix("--out="): output = String(rest[0].dropFirst("--out=".count))
+        case 2 where rest[0] == "--out" || rest[0] == "-o": output = rest[1]
+        default: return false
+        }
+        return output.lowercased().hasSuffix(".png")
     }
 
     /// What opening `path` early gave (waiting for the opening, not for the scene), once;

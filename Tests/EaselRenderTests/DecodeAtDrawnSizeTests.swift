@@ -1,0 +1,146 @@
+import EaselDocuments
+import EaselGeometry
+import EaselTestSupport
+import Foundation
+import Testing
+
+@testable import EaselCairo
+@testable import EaselRender
+
+/// A camera photo in a small frame is decoded at about the size it is drawn at when the
+/// render's options are known: a PNG to exactly the pixels the renderer would have reduced it
+/// to (so the render is unchanged), a JPEG through libjpeg-turbo's DCT scaling (close to
+/// them); other options, another size or a vector format, decode it whole.
+@Suite("Photos decoded at the size they are drawn at")
+struct DecodeAtDrawnSizeTests {
+    static let photoName = "0B5E1D2C-0000-4000-8000-0000000000D1"
+
+    /// A 2000x1500 camera-like photo (gradients and grain), as RGB pixels.
+    static func photoRGB(width: Int = 2000, height: Int = 1500) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        var state: UInt32 = 7
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let grain = Int(state >> 28) - 8
+                let at = (y * width + x) * 3
+                rgb[at] = UInt8(max(0, min(255, x * 255 / width + grain)))
+                rgb[at + 1] = UInt8(max(0, min(255, y * 255 / height + grain)))
+                rgb[at + 2] = UInt8(max(0, min(255, (x / 50 + y / 50) % 2 * 200 + grain + 20)))
+            }
+        }
+        return rgb
+    }
+
+    static func png(width: Int = 2000, height: Int = 1500) throws -> [UInt8] {
+        let rgb = photoRGB(width: width, height: height)
+        let image = try RasterImage(width: width, height: height)
+        image.withUnsafeMutablePixels { pixels in
+            for index in 0..<(width * height) {
+                let value =
+                    0xFF00_0000 | UInt32(rgb[index * 3]) << 16 | UInt32(rgb[index * 3 + 1]) << 8 | UInt32(rgb[index * 3 + 2])
+                pixels.storeBytes(of: value, toByteOffset: index * 4, as: UInt32.self)
+            }
+        }
+        return try PNGEncoder.encode(image, options: PNGEncodingOptions(colorMode: .rgb))
+    }
+
+    /// The same photo as a JPEG made by libjpeg-turbo's cjpeg, or nil without cjpeg.
+    static func jpeg(in folder: TemporaryFolder) throws -> [UInt8]? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else { return nil }
+        let source = try folder.write(Array("P6\n2000 1500\n255\n".utf8) + photoRGB(), to: "photo.ppm")
+        let out = folder.file("photo.jpg")
+        let process = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/cjpeg"), arguments: ["-quality", "92", "-outfile", out.path, source.path])
+        process.waitUntilExit()
+        return Array(try Data(contentsOf: out))
+    }
+
+    /// A card drawing the photo in a 500x400 frame, turned a little, written next to it.
+    static func card(with photo: [UInt8], in folder: TemporaryFolder) throws -> LocatedDocument {
+        try folder.write(photo, to: photoName)
+        let card = Card(
+            backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(
+                        size: Size(width: 500, height: 400), rotationDegrees: 7, offset: Point(x: 100, y: -300)),
+                    imageFilename: photoName)
+            ])
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        return LocatedDocument(card, at: url)
+    }
+
+    static func drawn(_ scene: Scene) throws -> PixelBuffer {
+        for case .image(let image, _, _) in scene.operations { return image.pixels }
+        throw CocoaError(.featureUnsupported)
+    }
+
+    static func pixels(_ image: RasterImage) -> [UInt8] { image.withUnsafePixels { Array($0) } }
+
+    @Test func aPNGPhotoInASmallFrameIsDecodedSmallToTheSamePixels() throws {
+        let folder = TemporaryFolder()
+        let located = try Self.card(with: try Self.png(), in: folder)
+        let options = RenderOptions()
+        let planned = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)), drawnFor: options)
+        let whole = try DocumentRenderer.scene(for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)))
+        // 2000x1500 fitted in 500x400 at scale 1: a quarter along each side.
+        let small = try Self.drawn(planned)
+        #expect((small.width, small.height) == (500, 375))
+        #expect(small.fullSize == (2000, 1500))
+        #expect(try Self.drawn(whole).width == 2000, "without the options, decoded whole")
+        // Whole and drawn from the renderer's reduction, or decoded small: the same pixels.
+        let a = try DocumentRenderer.export(planned, options: options).bytes
+        let b = try DocumentRenderer.export(whole, options: options).bytes
+        #expect(
+            try PNGDecoder.decodePixels(a).withUnsafeBytes { Array($0) }
+                == PNGDecoder.decodePixels(b).withUnsafeBytes { Array($0) })
+    }
+
+    @Test func aJPEGPhotoInASmallFrameIsDecodedByDCTScalingCloseToTheWholeOnesPixels() throws {
+        let folder = TemporaryFolder()
+        guard let jpeg = try Self.jpeg(in: folder) else {
+            Issue.record("libjpeg-turbo's cjpeg (Debian: libjpeg-turbo-progs) makes the test's JPEG")
+            return
+        }
+        let located = try Self.card(with: jpeg, in: folder)
+        let planned = try DocumentRenderer.render(located, options: RenderOptions())
+        let scene = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)), drawnFor: RenderOptions())
+        let small = try Self.drawn(scene)
+        #expect((small.width, small.height) == (500, 375), "decoded at 1/4 by the DCT")
+        let whole = try CairoSceneRenderer.rasterize(
+            DocumentRenderer.scene(for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0))),
+            pixelWidth: 1300, pixelHeight: 2000)
+        let (x, y) = (Self.pixels(planned.image), Self.pixels(whole))
+        let differences = zip(x, y).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        #expect(mean < 0.5, "mean difference per channel \(mean)")
+        #expect(differences.max() ?? 0 <= 40, "largest difference \(differences.max() ?? 0)")
+    }
+
+    @Test func aPhotoDrawnLargeOrInAVectorFileIsDecodedWhole() throws {
+        let folder = TemporaryFolder()
+        let located = try Self.card(with: try Self.png(), in: folder)
+        for options in [RenderOptions(size: .scale(4)), RenderOptions(format: .svg), RenderOptions(format: .pdf)] {
+            let scene = try DocumentRenderer.scene(
+                for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)), drawnFor: options)
+            #expect(try Self.drawn(scene).width == 2000, "\(options.format) \(options.size)")
+        }
+        // At half the size: drawn at an eighth of its pixels.
+        let half = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+            drawnFor: RenderOptions(size: .scale(0.5)))
+        #expect(try Self.drawn(half).width == 250)
+    }
+
+    @Test func anAppSizePhotoIsDecodedWholeWhateverItsFrame() throws {
+        let folder = TemporaryFolder()
+        let located = try Self.card(with: try Self.png(width: 1000, height: 750), in: folder)
+        let scene = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+            drawnFor: RenderOptions(size: .thumbnail))
+        #expect(try Self.drawn(scene).width == 1000)
+    }
+}
