@@ -48,6 +48,12 @@ public enum FuzzProperties {
     /// first CRC), a file either decodes to the same pixels both ways or fails both ways.
     public static func ownPNGReaderAgreesWithLibpng(_ bytes: [UInt8]) -> String? {
         let fixed = withChunkCRCsFixed(bytes)
+        // Its two-thread way (for camera photos) takes and declines the same files, to the same pixels.
+        if PNGDecoder.ownReaderPixels(fixed, maxPixels: 1 << 20, twoThreads: true)
+            != PNGDecoder.ownReaderPixels(fixed, maxPixels: 1 << 20, twoThreads: false)
+        {
+            return "Easel's reader on two threads and on one disagree"
+        }
         let own = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: false)
         let libpng = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
         switch (own, libpng) {

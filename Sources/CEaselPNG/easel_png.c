@@ -62,6 +62,7 @@ struct easel_png_reader {
     uint64_t time_allowed_ns;
     uint64_t deadline_ns;
     int libpng_only;  // never Easel's own reader (the tests compare the two)
+    int two_threads;  // Easel's own reader may use a second thread
     int past_deadline;
     easel_png_error_state error;
 };
@@ -111,6 +112,10 @@ static void easel_png_row_done(png_structp png, png_uint_32 row, int pass) {
 
 void easel_png_reader_use_libpng_only(easel_png_reader *reader) {
     if (reader != NULL) reader->libpng_only = 1;
+}
+
+void easel_png_reader_allow_two_threads(easel_png_reader *reader) {
+    if (reader != NULL) reader->two_threads = 1;
 }
 
 void easel_png_reader_set_time_allowed(easel_png_reader *reader, uint64_t nanoseconds) {
@@ -228,7 +233,7 @@ easel_png_status easel_png_reader_read_argb32(easel_png_reader *reader, uint8_t 
     // takes whatever it declines, and says what is wrong with it).
     if (!reader->libpng_only) {
         easel_png_fast_status fast = easel_png_fast_read(reader->bytes, reader->length, destination, stride,
-                                                         reader->time_allowed_ns);
+                                                         reader->time_allowed_ns, reader->two_threads);
         if (fast == EASEL_PNG_FAST_OK) return EASEL_PNG_OK;
         if (fast == EASEL_PNG_FAST_DEADLINE) {
             reader->past_deadline = 1;

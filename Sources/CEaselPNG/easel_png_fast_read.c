@@ -17,6 +17,7 @@
 #include <isa-l/igzip_lib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 enum { BAND_ROWS = 32 };
@@ -36,9 +37,58 @@ static inline uint8_t paeth(int a, int b, int c) {
     return (uint8_t)((pa <= pb && pa <= pc) ? a : (pb <= pc) ? b : c);
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+// The Paeth filter on four-byte pixels (RGBA) a pixel at a time in SSE2 lanes: it depends on
+// the pixel to the left, so it cannot go faster than a pixel at a time, but a pixel's four
+// bytes go at once and without branches, about twice the scalar loop's speed (measured on a
+// 4000x3000 photo; Sub and Average gain nothing so, and stay scalar). The same arithmetic as
+// the scalar loop below, to the same bytes.
+static inline __m128i load_pixel(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return _mm_unpacklo_epi8(_mm_cvtsi32_si128(v), _mm_setzero_si128());
+}
+
+static inline void store_pixel(uint8_t *p, __m128i lanes) {
+    int32_t v = _mm_cvtsi128_si32(_mm_packus_epi16(lanes, lanes));
+    memcpy(p, &v, 4);
+}
+
+static inline __m128i abs16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
+
+static inline __m128i select16(__m128i mask, __m128i yes, __m128i no) {
+    return _mm_or_si128(_mm_and_si128(mask, yes), _mm_andnot_si128(mask, no));
+}
+
+static void unfilter_paeth_rgba(uint8_t *row, const uint8_t *above, size_t length) {
+    const __m128i byte = _mm_set1_epi16(0xFF);
+    __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();  // left and above-left
+    for (size_t i = 0; i < length; i += 4) {
+        const __m128i x = load_pixel(row + i), b = load_pixel(above + i);
+        // p = a + b - c: |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |(b - c) + (a - c)|.
+        const __m128i bc = _mm_sub_epi16(b, c), ac = _mm_sub_epi16(a, c);
+        const __m128i pa = abs16(bc), pb = abs16(ac), pc = abs16(_mm_add_epi16(bc, ac));
+        // a where |p - a| is least, else b where |p - b| is, else c (the format's tie order).
+        const __m128i least = _mm_min_epi16(pa, _mm_min_epi16(pb, pc));
+        const __m128i predicted = select16(_mm_cmpeq_epi16(least, pa), a, select16(_mm_cmpeq_epi16(least, pb), b, c));
+        a = _mm_and_si128(_mm_add_epi16(x, predicted), byte);
+        c = b;
+        store_pixel(row + i, a);
+    }
+}
+#endif
+
 // Undoes row filter `type` on `row` (`length` bytes, `bpp` bytes a pixel) given the row above
 // (unfiltered; all zero for the first row). 0 when the type is unknown.
 static int unfilter(int type, uint8_t *row, const uint8_t *above, size_t length, size_t bpp) {
+#if defined(__SSE2__)
+    if (bpp == 4 && type == 4) {
+        unfilter_paeth_rgba(row, above, length);
+        return 1;
+    }
+#endif
     switch (type) {
     case 0: return 1;
     case 1:
@@ -119,11 +169,13 @@ typedef struct {
 } reduction;
 
 static void add_row(reduction *r) {
-    const uint32_t f = r->factor;
-    for (uint32_t x = 0; x < r->width; x++) {
-        uint32_t *sum = r->sums + (size_t)(x / f) * 4;
-        const uint8_t *p = r->row + (size_t)x * 4;
-        sum[0] += p[0], sum[1] += p[1], sum[2] += p[2], sum[3] += p[3];
+    const uint8_t *p = r->row;
+    uint32_t *sum = r->sums;
+    for (uint32_t x = 0; x < r->width; x += r->factor, sum += 4) {
+        const uint32_t end = r->width - x > r->factor ? x + r->factor : r->width;
+        uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (uint32_t k = x; k < end; k++, p += 4) s0 += p[0], s1 += p[1], s2 += p[2], s3 += p[3];
+        sum[0] += s0, sum[1] += s1, sum[2] += s2, sum[3] += s3;
     }
     r->rows++;
 }
@@ -141,23 +193,191 @@ static void emit_row(reduction *r, uint8_t *out) {
     r->rows = 0;
 }
 
-static easel_png_fast_status fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                       uint64_t time_allowed_ns, uint32_t factor);
+// The pixel stream, inflated from the IDAT chunks as they come.
+typedef struct {
+    const uint8_t *bytes;
+    size_t length, offset;
+    int seen_idat, idat_ended;
+    struct inflate_state *state;
+} inflater;
+
+// Inflates exactly `size` bytes of raw rows into `out`: 1, or 0 for anything unexpected.
+static int inflate_rows(inflater *in, uint8_t *out, size_t size) {
+    struct inflate_state *state = in->state;
+    state->next_out = out;
+    state->avail_out = (uint32_t)size;
+    while (state->avail_out > 0) {
+        if (state->avail_in == 0 && !in->idat_ended) {
+            const int more = next_idat(in->bytes, in->length, &in->offset, &in->seen_idat, state);
+            if (more < 0) return 0;
+            if (more == 0) in->idat_ended = 1;
+        }
+        const uint32_t out_before = state->avail_out, in_before = state->avail_in;
+        // End of input and of output are how a call ends; below 0 is damage.
+        const int status = isal_inflate(state);
+        if (status < 0 || status == ISAL_NEED_DICT) return 0;
+        if (state->block_state == ISAL_BLOCK_FINISH && state->avail_out > 0) return 0;  // too few rows
+        // No progress (the pixels ended with the chunks, or the stream stalls): libpng says why.
+        if (state->avail_out == out_before && state->avail_in == in_before) return 0;
+    }
+    return 1;
+}
+
+// 1 when the stream ends here, whole (ISA-L checks its Adler-32) and with no pixels to spare
+// or bytes left in its chunk: libpng reads on to the stream's end as well and fails on what
+// is broken there, so anything but a clean end is left to it.
+static int inflate_ends_cleanly(inflater *in) {
+    struct inflate_state *state = in->state;
+    for (;;) {
+        if (state->block_state == ISAL_BLOCK_FINISH) break;
+        if (state->avail_in == 0 && !in->idat_ended) {
+            const int more = next_idat(in->bytes, in->length, &in->offset, &in->seen_idat, state);
+            if (more < 0) return 0;
+            if (more == 0) in->idat_ended = 1;
+        }
+        uint8_t spare[16];
+        state->next_out = spare;
+        state->avail_out = sizeof spare;
+        const uint32_t in_before = state->avail_in;
+        const int status = isal_inflate(state);
+        if (status < 0 || status == ISAL_NEED_DICT || state->avail_out != sizeof spare) return 0;
+        if (state->block_state != ISAL_BLOCK_FINISH && state->avail_in == in_before) return 0;
+    }
+    return state->avail_in == 0;
+}
+
+// Raw rows made pixels: unfiltered against the row above, converted, and written (or
+// summed into a reduction).
+typedef struct {
+    uint32_t width, height, factor;
+    int has_alpha;
+    size_t bpp, row_bytes, raw_row, stride, row;  // `row`: the next row's index
+    uint8_t *destination, *above;
+    reduction group;
+} row_writer;
+
+// Writes `rows` raw rows from `band`: 1, or 0 for an unknown filter type.
+static int write_rows(row_writer *w, uint8_t *band, size_t rows) {
+    for (size_t r = 0; r < rows; r++, w->row++) {
+        uint8_t *raw = band + r * w->raw_row;
+        if (!unfilter(raw[0], raw + 1, w->above, w->row_bytes, w->bpp)) return 0;
+        if (w->factor == 1) {
+            convert(raw + 1, w->destination + w->row * w->stride, w->width, w->has_alpha);
+        } else {
+            convert(raw + 1, w->group.row, w->width, w->has_alpha);
+            add_row(&w->group);
+            if (w->group.rows == w->factor || w->row + 1 == w->height) {
+                emit_row(&w->group, w->destination + (w->row / w->factor) * w->stride);
+            }
+        }
+        memcpy(w->above, raw + 1, w->row_bytes);
+    }
+    return 1;
+}
+
+// Two cores on one image: this thread inflates bands into a ring of slots while a second
+// thread turns the bands already inflated into pixels. Inflating and the rest each take
+// about half of a large photo's decoding, so the image is read in a little over half the
+// time. The slots pass between the threads under `lock`; nothing else is shared.
+enum { SLOTS = 4 };
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint8_t *slot[SLOTS];
+    size_t rows[SLOTS];
+    size_t bands, inflated, written;  // bands in all, and so far on each side
+    int failed;                       // either side stopped: the other stops too
+    row_writer *writer;
+} pipeline;
+
+static void *write_bands(void *argument) {
+    pipeline *p = argument;
+    for (size_t band = 0; band < p->bands; band++) {
+        pthread_mutex_lock(&p->lock);
+        while (p->inflated <= band && !p->failed) pthread_cond_wait(&p->changed, &p->lock);
+        const int stop = p->failed;
+        pthread_mutex_unlock(&p->lock);
+        if (stop) break;
+        const int ok = write_rows(p->writer, p->slot[band % SLOTS], p->rows[band % SLOTS]);
+        pthread_mutex_lock(&p->lock);
+        if (!ok) p->failed = 1;
+        p->written = band + 1;
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->lock);
+        if (!ok) break;
+    }
+    return NULL;
+}
+
+// The bands through the pipeline; OK, DECLINED or DEADLINE. -1 when no second thread could
+// be started (nothing was read: the caller reads on one core).
+static int read_pipelined(inflater *in, row_writer *w, uint64_t deadline) {
+    pipeline p = {.bands = (w->height + BAND_ROWS - 1) / BAND_ROWS, .writer = w};
+    int slots = 0;
+    for (; slots < SLOTS; slots++) {
+        if ((p.slot[slots] = malloc(w->raw_row * BAND_ROWS)) == NULL) break;
+    }
+    pthread_t thread;
+    int started = slots == SLOTS && pthread_mutex_init(&p.lock, NULL) == 0;
+    if (started && pthread_cond_init(&p.changed, NULL) != 0) {
+        pthread_mutex_destroy(&p.lock);
+        started = 0;
+    }
+    if (started && pthread_create(&thread, NULL, write_bands, &p) != 0) {
+        pthread_cond_destroy(&p.changed);
+        pthread_mutex_destroy(&p.lock);
+        started = 0;
+    }
+    if (!started) {
+        for (int i = 0; i < slots; i++) free(p.slot[i]);
+        return -1;
+    }
+    int result = EASEL_PNG_FAST_OK;
+    for (size_t band = 0; band < p.bands; band++) {
+        pthread_mutex_lock(&p.lock);
+        while (band - p.written >= SLOTS && !p.failed) pthread_cond_wait(&p.changed, &p.lock);
+        const int stop = p.failed;
+        pthread_mutex_unlock(&p.lock);
+        if (stop) {
+            result = EASEL_PNG_FAST_DECLINED;
+            break;
+        }
+        const size_t first = band * BAND_ROWS;
+        const size_t rows = w->height - first < BAND_ROWS ? w->height - first : BAND_ROWS;
+        int ok = inflate_rows(in, p.slot[band % SLOTS], w->raw_row * rows);
+        if (ok && deadline && now_ns() >= deadline) {
+            result = EASEL_PNG_FAST_DEADLINE;
+            ok = 0;
+        } else if (!ok) {
+            result = EASEL_PNG_FAST_DECLINED;
+        }
+        pthread_mutex_lock(&p.lock);
+        p.rows[band % SLOTS] = rows;
+        if (ok) p.inflated = band + 1;
+        else p.failed = 1;
+        pthread_cond_broadcast(&p.changed);
+        pthread_mutex_unlock(&p.lock);
+        if (!ok) break;
+    }
+    // The stream's end is checked while the last bands are written.
+    if (result == EASEL_PNG_FAST_OK && !inflate_ends_cleanly(in)) result = EASEL_PNG_FAST_DECLINED;
+    pthread_join(thread, NULL);
+    if (result == EASEL_PNG_FAST_OK && (p.failed || p.written != p.bands)) result = EASEL_PNG_FAST_DECLINED;
+    pthread_cond_destroy(&p.changed);
+    pthread_mutex_destroy(&p.lock);
+    for (int i = 0; i < SLOTS; i++) free(p.slot[i]);
+    return result;
+}
 
 easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                          uint64_t time_allowed_ns) {
-    return fast_read(bytes, length, destination, stride, time_allowed_ns, 1);
+                                          uint64_t time_allowed_ns, int two_threads) {
+    return easel_png_fast_read_reduced(bytes, length, destination, stride, time_allowed_ns, 1, two_threads);
 }
 
 easel_png_fast_status easel_png_fast_read_reduced(const uint8_t *bytes, size_t length, uint8_t *destination,
-                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor) {
-    if (factor < 1 || factor > 64) return EASEL_PNG_FAST_DECLINED;
-    return fast_read(bytes, length, destination, stride, time_allowed_ns, factor);
-}
-
-static easel_png_fast_status fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                       uint64_t time_allowed_ns, uint32_t factor) {
-    if (bytes == NULL || length < 8 + 25) return EASEL_PNG_FAST_DECLINED;
+                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor,
+                                                  int two_threads) {
+    if (bytes == NULL || length < 8 + 25 || factor < 1 || factor > 64) return EASEL_PNG_FAST_DECLINED;
     // IHDR, first, as the format requires.
     const uint8_t *ihdr = bytes + 8;
     if (be32(ihdr) != 13 || memcmp(ihdr + 4, "IHDR", 4) != 0) return EASEL_PNG_FAST_DECLINED;
@@ -169,90 +389,49 @@ static easel_png_fast_status fast_read(const uint8_t *bytes, size_t length, uint
     if (width == 0 || height == 0) return EASEL_PNG_FAST_DECLINED;
     const uint32_t reduced_width = (uint32_t)(((uint64_t)width + factor - 1) / factor);
     if (stride < (size_t)reduced_width * 4) return EASEL_PNG_FAST_DECLINED;
+    // IHDR's CRC (libpng checked it too).
+    if (crc32_gzip_refl(0, ihdr + 4, 17) != be32(ihdr + 21)) return EASEL_PNG_FAST_DECLINED;
     const int has_alpha = color == 6;
-    const size_t bpp = has_alpha ? 4 : 3, row_bytes = (size_t)width * bpp, raw_row = row_bytes + 1;
+    const size_t bpp = has_alpha ? 4 : 3, row_bytes = (size_t)width * bpp;
     const uint64_t deadline = time_allowed_ns ? now_ns() + time_allowed_ns : 0;
 
-    uint8_t *band = malloc(raw_row * BAND_ROWS), *above = calloc(row_bytes, 1);
-    struct inflate_state *state = malloc(sizeof *state);
-    reduction group = {factor, width, reduced_width, 0, NULL, NULL};
+    row_writer w = {
+        .width = width, .height = height, .factor = factor, .has_alpha = has_alpha, .bpp = bpp,
+        .row_bytes = row_bytes, .raw_row = row_bytes + 1, .stride = stride, .row = 0,
+        .destination = destination, .above = calloc(row_bytes, 1),
+        .group = {factor, width, reduced_width, 0, NULL, NULL},
+    };
     if (factor > 1) {
-        group.sums = calloc((size_t)reduced_width * 4, sizeof *group.sums);
-        group.row = malloc((size_t)width * 4);
+        w.group.sums = calloc((size_t)reduced_width * 4, sizeof *w.group.sums);
+        w.group.row = malloc((size_t)width * 4);
     }
-    easel_png_fast_status result = EASEL_PNG_FAST_DECLINED;
-    if (band == NULL || above == NULL || state == NULL || (factor > 1 && (group.sums == NULL || group.row == NULL))) {
-        goto done;
-    }
-    isal_inflate_init(state);
-    state->crc_flag = ISAL_ZLIB;
+    inflater in = {.bytes = bytes, .length = length, .offset = 8 + 25, .state = malloc(sizeof(struct inflate_state))};
+    uint8_t *band = NULL;
+    int result = EASEL_PNG_FAST_DECLINED;
+    if (w.above == NULL || in.state == NULL || (factor > 1 && (w.group.sums == NULL || w.group.row == NULL))) goto done;
+    isal_inflate_init(in.state);
+    in.state->crc_flag = ISAL_ZLIB;
 
-    // IHDR's CRC (libpng checked it too), then the chunks after it.
-    if (crc32_gzip_refl(0, ihdr + 4, 17) != be32(ihdr + 21)) goto done;
-    size_t offset = 8 + 25, row = 0;
-    int seen_idat = 0, idat_ended = 0;
-    while (row < height) {
-        // Inflate up to a band of rows, feeding IDAT chunks as the stream asks for them.
-        const size_t rows = height - row < BAND_ROWS ? height - row : BAND_ROWS;
-        state->next_out = band;
-        state->avail_out = (uint32_t)(raw_row * rows);
-        while (state->avail_out > 0) {
-            if (state->avail_in == 0 && !idat_ended) {
-                const int more = next_idat(bytes, length, &offset, &seen_idat, state);
-                if (more < 0) goto done;
-                if (more == 0) idat_ended = 1;
-            }
-            const uint32_t out_before = state->avail_out, in_before = state->avail_in;
-            // End of input and of output are how a call ends; below 0 is damage.
-            const int status = isal_inflate(state);
-            if (status < 0 || status == ISAL_NEED_DICT) goto done;
-            if (state->block_state == ISAL_BLOCK_FINISH && state->avail_out > 0) goto done;  // too few rows
-            // No progress (the pixels ended with the chunks, or the stream stalls): libpng says why.
-            if (state->avail_out == out_before && state->avail_in == in_before) goto done;
-        }
-        // Unfilter the band's rows and write them out.
-        for (size_t r = 0; r < rows; r++, row++) {
-            uint8_t *raw = band + r * raw_row;
-            if (!unfilter(raw[0], raw + 1, above, row_bytes, bpp)) goto done;
-            if (factor == 1) {
-                convert(raw + 1, destination + row * stride, width, has_alpha);
-            } else {
-                convert(raw + 1, group.row, width, has_alpha);
-                add_row(&group);
-                if (group.rows == factor || row + 1 == height) emit_row(&group, destination + (row / factor) * stride);
-            }
-            memcpy(above, raw + 1, row_bytes);
-        }
+    if (two_threads && height > BAND_ROWS) {
+        result = read_pipelined(&in, &w, deadline);
+        if (result >= 0) goto done;
+        result = EASEL_PNG_FAST_DECLINED;  // no second thread: on this one
+    }
+    if ((band = malloc(w.raw_row * BAND_ROWS)) == NULL) goto done;
+    while (w.row < height) {
+        const size_t rows = height - w.row < BAND_ROWS ? height - w.row : BAND_ROWS;
+        if (!inflate_rows(&in, band, w.raw_row * rows) || !write_rows(&w, band, rows)) goto done;
         if (deadline && now_ns() >= deadline) {
             result = EASEL_PNG_FAST_DEADLINE;
             goto done;
         }
     }
-    // The stream must end here, whole (ISA-L checks its Adler-32) and with no pixels to
-    // spare or bytes left in its chunk: libpng reads on to the stream's end as well and
-    // fails on what is broken there, so anything but a clean end is left to it.
-    for (;;) {
-        if (state->block_state == ISAL_BLOCK_FINISH) break;
-        if (state->avail_in == 0 && !idat_ended) {
-            const int more = next_idat(bytes, length, &offset, &seen_idat, state);
-            if (more < 0) goto done;
-            if (more == 0) idat_ended = 1;
-        }
-        uint8_t spare[16];
-        state->next_out = spare;
-        state->avail_out = sizeof spare;
-        const uint32_t in_before = state->avail_in;
-        const int status = isal_inflate(state);
-        if (status < 0 || status == ISAL_NEED_DICT || state->avail_out != sizeof spare) goto done;
-        if (state->block_state != ISAL_BLOCK_FINISH && state->avail_in == in_before) goto done;
-    }
-    if (state->avail_in != 0) goto done;
-    result = EASEL_PNG_FAST_OK;
+    result = inflate_ends_cleanly(&in) ? EASEL_PNG_FAST_OK : EASEL_PNG_FAST_DECLINED;
 done:
-    free(group.sums);
-    free(group.row);
     free(band);
-    free(above);
-    free(state);
-    return result;
+    free(w.group.sums);
+    free(w.group.row);
+    free(w.above);
+    free(in.state);
+    return (easel_png_fast_status)result;
 }

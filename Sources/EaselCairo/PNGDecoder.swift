@@ -56,10 +56,11 @@ public enum PNGDecoder {
         else { return try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true) }
         let small = PixelBuffer(
             width: (header.width + factor - 1) / factor, height: (header.height + factor - 1) / factor)
+        let twoThreads: Int32 = usesTwoThreads(width: header.width, height: header.height) ? 1 : 0
         let status = bytes.withUnsafeBufferPointer { buffer in
             easel_png_fast_read_reduced(
                 buffer.baseAddress, buffer.count, small.bytes.assumingMemoryBound(to: UInt8.self), small.stride, timeAllowed,
-                UInt32(factor))
+                UInt32(factor), twoThreads)
         }
         switch status {
         case EASEL_PNG_FAST_OK:
@@ -71,6 +72,27 @@ public enum PNGDecoder {
             let whole = try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true)
             return whole.reduced(by: factor)
         }
+    }
+
+    /// Easel's own reader alone on `bytes` (of at most `maxPixels` pixels), on one thread or
+    /// two: the premultiplied pixels, or nil when it declines the file (the fuzzer checks
+    /// that both ways agree, whatever the file).
+    package static func ownReaderPixels(_ bytes: [UInt8], maxPixels: Int, twoThreads: Bool) -> [UInt8]? {
+        guard let header = try? header(of: bytes), header.width <= RenderLimits.maxOutputSide,
+            header.height <= RenderLimits.maxOutputSide, header.width * header.height <= maxPixels
+        else { return nil }
+        var out = [UInt8](repeating: 0, count: header.width * header.height * 4)
+        let status = out.withUnsafeMutableBufferPointer { destination in
+            easel_png_fast_read(bytes, bytes.count, destination.baseAddress, header.width * 4, 0, twoThreads ? 1 : 0)
+        }
+        return status == EASEL_PNG_FAST_OK ? out : nil
+    }
+
+    /// Whether Easel's own reader inflates an image on one core while another makes pixels of
+    /// what is inflated: for a camera photo (two megapixels or more), when a core is idle (a
+    /// card's several photos already decode on the cores at once).
+    static func usesTwoThreads(width: Int, height: Int) -> Bool {
+        width * height >= 2_000_000 && EncoderParallelism.threads() > 1
     }
 
     package static func decodePixels(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, libpngOnly: Bool) throws(PNGError)
@@ -92,6 +114,7 @@ public enum PNGDecoder {
                 )
             }
             let pixels = PixelBuffer(width: width, height: height)
+            if usesTwoThreads(width: width, height: height) { easel_png_reader_allow_two_threads(reader) }
             status = easel_png_reader_read_argb32(reader, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride)
             guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
             return .success(pixels)

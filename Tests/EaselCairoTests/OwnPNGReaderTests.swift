@@ -33,12 +33,28 @@ struct OwnPNGReaderTests {
 
     static func pixels(_ buffer: PixelBuffer) -> [UInt8] { buffer.withUnsafeBytes { Array($0) } }
 
-    static func ownRead(_ png: [UInt8], width: Int, height: Int) -> (easel_png_fast_status, [UInt8]) {
+    static func ownRead(_ png: [UInt8], width: Int, height: Int, twoThreads: Bool = false) -> (easel_png_fast_status, [UInt8]) {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         let status = out.withUnsafeMutableBufferPointer { destination in
-            easel_png_fast_read(png, png.count, destination.baseAddress, width * 4, 0)
+            easel_png_fast_read(png, png.count, destination.baseAddress, width * 4, 0, twoThreads ? 1 : 0)
         }
         return (status, out)
+    }
+
+    @Test func twoThreadsGiveOneThreadsPixelsAndStopAlikeOnDamage() throws {
+        for (width, height, alpha) in [(257, 300, true), (100, 33, false), (640, 480, false)] {
+            let options = PNGEncodingOptions(compressionLevel: 6, filters: .all, colorMode: alpha ? .rgba : .rgb)
+            let png = try PNGEncoder.encode(try Self.image(width: width, height: height, alpha: alpha), options: options)
+            let one = Self.ownRead(png, width: width, height: height)
+            let two = Self.ownRead(png, width: width, height: height, twoThreads: true)
+            #expect(one.0 == EASEL_PNG_FAST_OK && two.0 == EASEL_PNG_FAST_OK, "\(width)x\(height)")
+            #expect(one.1 == two.1, "\(width)x\(height)")
+            // Cut inside the pixels: declined, as on one thread.
+            let cut = Array(png.prefix(png.count / 2))
+            #expect(Self.ownRead(cut, width: width, height: height, twoThreads: true).0 == EASEL_PNG_FAST_DECLINED)
+            let whole = try PNGDecoder.decodePixels(png, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
+            #expect(Self.pixels(whole) == two.1)
+        }
     }
 
     @Test(arguments: [

@@ -171,8 +171,13 @@ typedef enum {
 // Decode with libpng alone, never Easel's own reader (for tests comparing the two).
 void easel_png_reader_use_libpng_only(easel_png_reader *reader);
 
+// Let Easel's own reader use a second thread (easel_png_fast_read's `two_threads`).
+void easel_png_reader_allow_two_threads(easel_png_reader *reader);
+
+// With `two_threads`, a second thread turns the rows inflated so far into pixels while this
+// one inflates the next (same pixels; for large images, when a core is idle).
 easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                          uint64_t time_allowed_ns);
+                                          uint64_t time_allowed_ns, int two_threads);
 
 // As easel_png_fast_read, reduced by a whole `factor` (1 to 64) as the rows go by: each
 // pixel of `destination` (ceil(width / factor) x ceil(height / factor), rows `stride` bytes
@@ -180,7 +185,8 @@ easel_png_fast_status easel_png_fast_read(const uint8_t *bytes, size_t length, u
 // the right and bottom edges), exactly as PixelBuffer.reduced computes it, so that the
 // whole image is never held.
 easel_png_fast_status easel_png_fast_read_reduced(const uint8_t *bytes, size_t length, uint8_t *destination,
-                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor);
+                                                  size_t stride, uint64_t time_allowed_ns, uint32_t factor,
+                                                  int two_threads);
 
 // A CRC-64 (ECMA) of `length` bytes, with easel_png_crc32 a content key for decoded images.
 uint64_t easel_crc64(const uint8_t *bytes, size_t length);
