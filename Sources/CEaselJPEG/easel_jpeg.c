@@ -121,9 +121,9 @@ easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, ea
 }
 
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                    const easel_jpeg_limits *limits, unsigned scale_denom, char *message,
+                                    const easel_jpeg_limits *limits, unsigned eighths, char *message,
                                     size_t message_size) {
-    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) return EASEL_JPEG_ERROR;
+    if (eighths < 1 || eighths > 8) return EASEL_JPEG_ERROR;
     struct jpeg_decompress_struct cinfo;
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
@@ -142,11 +142,11 @@ easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t
     // TJFLAG_ACCURATEDCT, which the goldens hold.
     cinfo.out_color_space = JCS_EXT_BGRA;
     cinfo.dct_method = JDCT_ISLOW;
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = scale_denom;
+    cinfo.scale_num = eighths;
+    cinfo.scale_denom = 8;
     jpeg_start_decompress(&cinfo);
-    if (cinfo.output_width != (cinfo.image_width + scale_denom - 1) / scale_denom ||
-        cinfo.output_height != (cinfo.image_height + scale_denom - 1) / scale_denom ||
+    if (cinfo.output_width != ((uint64_t)cinfo.image_width * eighths + 7) / 8 ||
+        cinfo.output_height != ((uint64_t)cinfo.image_height * eighths + 7) / 8 ||
         cinfo.output_components != 4) {
         stop(&state, EASEL_JPEG_ERROR, "unexpected output size");
     }

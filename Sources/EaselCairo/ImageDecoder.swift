@@ -99,8 +99,8 @@ public enum ImageDecoder {
     /// fraction of its size (`PixelBuffer.reducedFrom` keeps the whole size): a PNG reduced
     /// as `PixelBuffer.reduced` reduces it, to the same pixels, without holding the whole
     /// image when Easel's own reader takes the file; a JPEG decoded at 1/2, 1/4 or 1/8 of its
-    /// size by libjpeg-turbo's DCT scaling (the largest not past the factor), then reduced by
-    /// what remains of the factor; a WebP decoded whole, then reduced.
+    /// size by libjpeg-turbo's DCT scaling (in eighths: the fewest that keep 1/factor of its
+    /// pixels), then past an eighth reduced by what remains; a WebP decoded whole, then reduced.
     public static func decodePixels(
         _ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels, deadline: UInt64? = nil, reducedBy factor: Int = 1
     ) throws -> PixelBuffer {
@@ -224,14 +224,16 @@ public enum ImageDecoder {
         var limits = easel_jpeg_limits()
         limits.max_scans = Int32(Self.maxJPEGScans)
         limits.time_allowed_ns = try timeLeft(before: deadline, format: .jpeg) ?? 0
-        // The DCT scale: the largest of 1/2, 1/4 and 1/8 not past the factor.
-        let scale = factor >= 8 ? 8 : factor >= 4 ? 4 : factor >= 2 ? 2 : 1
-        let pixels = PixelBuffer(width: (header.width + scale - 1) / scale, height: (header.height + scale - 1) / scale)
+        // The DCT scale, in eighths: the fewest that keep at least 1/factor of the pixels
+        // (a photo drawn at a third is decoded at 3/8), at least 1/8.
+        let eighths = factor > 1 ? max(1, (8 + factor - 1) / factor) : 8
+        func scaled(_ side: Int) -> Int { (side * eighths + 7) / 8 }
+        let pixels = PixelBuffer(width: scaled(header.width), height: scaled(header.height))
         var message = [CChar](repeating: 0, count: 200)
         // B, G, R, A in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG
         // is opaque, so premultiplying changes nothing.
         let status = easel_jpeg_decode(
-            bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, UInt32(scale),
+            bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, UInt32(eighths),
             &message, message.count)
         // A truncated file still gives an image, as the app shows one; anything else gives none.
         guard status == EASEL_JPEG_OK || status == EASEL_JPEG_TRUNCATED else {
@@ -239,9 +241,10 @@ public enum ImageDecoder {
         }
         let orientation = Orientation(exifOf: bytes)
         var oriented = orientation.apply(to: pixels)
-        if scale > 1 {
+        if eighths < 8 {
             oriented.reducedFrom = orientation.swapsSides ? (header.height, header.width) : (header.width, header.height)
-            if factor / scale > 1 { oriented = oriented.reduced(by: factor / scale) }
+            // Past an eighth, the rest of the factor by whole blocks.
+            if factor >= 16 { oriented = oriented.reduced(by: factor / 8) }
         }
         if status == EASEL_JPEG_TRUNCATED { oriented.damage = Self.text(message) }
         return oriented

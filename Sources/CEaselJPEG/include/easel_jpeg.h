@@ -54,11 +54,11 @@ easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, ea
 
 // Decodes into `destination`, `stride` bytes a row, as B, G, R, A bytes (cairo's native
 // ARGB32 on a little-endian machine; JPEG is opaque, so premultiplied already), within
-// `limits`, at 1/`scale_denom` of its size (1, 2, 4 or 8: libjpeg-turbo's DCT scaling, which
-// decodes fewer coefficients rather than reducing whole pixels). `destination` must hold
-// ceil(header.height / scale_denom) rows of ceil(header.width / scale_denom) pixels.
+// `limits`, at `eighths`/8 of its size (1 to 8: libjpeg-turbo's DCT scaling, which computes
+// fewer pixels from the same coefficients rather than reducing whole pixels). `destination`
+// must hold ceil(header.height * eighths / 8) rows of ceil(header.width * eighths / 8) pixels.
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
-                                    const easel_jpeg_limits *limits, unsigned scale_denom, char *message,
+                                    const easel_jpeg_limits *limits, unsigned eighths, char *message,
                                     size_t message_size);
 
 #ifdef __cplusplus
