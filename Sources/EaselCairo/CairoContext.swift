@@ -184,7 +184,11 @@ public final class CairoContext {
     /// Intersects the clip with the whole device pixels (or points) covering `rect`, given in
     /// user units, and one more all round: a group started next (`pushGroup`) is then only as
     /// large as what it holds, and its edges, on whole pixels, change no pixel inside.
+    /// On an SVG or PDF surface nothing is clipped: a group there is as large as what it
+    /// holds anyway, and the clip would become a clip path that viewers draw as one more
+    /// layer (resvg took 2.7 times as long over 100 faded shapes).
     public func clipToPixels(around rect: Rect) throws(CairoError) {
+        guard cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE else { return }
         let corners = [
             (rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY),
         ].map { corner -> (Double, Double) in

@@ -64,6 +64,6 @@ public final class VectorSurface {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoError.status(status, in: "finishing the \(format) file") }
-        return format == .svg ? SVGUniformMasks.rewrite(sink.bytes) : sink.bytes
+        return format == .svg ? SVGPageClips.rewrite(SVGUniformMasks.rewrite(sink.bytes)) : sink.bytes
     }
 }

@@ -95,6 +95,49 @@ struct OpacityAndEmbeddingTests {
         #expect(rewritten.contains("mask id=\"mask1\"") && rewritten.contains("mask=\"url(#mask1)\""), "any other mask stays")
     }
 
+    @Test func anSVGsPageSizedLayersAreNotClippedToThePageButOtherClipsStay() throws {
+        var clipped = Self.shape
+        clipped.transform.center = Point(x: 200, y: 120)
+        var square = Path()
+        square.addRect(Rect(x: 0.2, y: 0.2, width: 0.5, height: 0.5))
+        clipped.clip = .custom(square)
+        let svg = String(
+            decoding: try DocumentRenderer.export(Self.faded([Self.shape, clipped]), options: RenderOptions(format: .svg)).bytes,
+            as: UTF8.self)
+        // The plain faded shape's layer: no clip (a viewer renders each clip as a mask of its own).
+        #expect(!svg.contains("<rect x=\"0\" y=\"0\" width=\"300\" height=\"200\"/>"), "no page-sized clip: \(svg)")
+        // The clip shape is still a clip.
+        #expect(svg.contains("<clipPath"), "the element's clip stays")
+
+        // Only the exact form, on layers drawn untransformed by the page, is rewritten.
+        func page(_ use: String) -> String {
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="300px" height="200px" viewBox="0 0 300 200" version="1.1">
+            <defs>
+            <clipPath id="clip1">
+              <rect x="0" y="0" width="300" height="200"/>
+            </clipPath>
+            <g id="surface5" clip-path="url(#clip1)">
+            <path d="M 0 0 L 10 10 Z"/>
+            </g>
+            </defs>
+            \(use)
+            </svg>
+
+            """
+        }
+        let plain = String(
+            decoding: SVGPageClips.rewrite(Array(page("<use xlink:href=\"#surface5\" opacity=\"0.5\"/>").utf8)), as: UTF8.self)
+        #expect(!plain.contains("clip") && plain.contains("<g id=\"surface5\">\n"), "\(plain)")
+        for kept in [
+            "<use xlink:href=\"#surface5\" transform=\"matrix(1,0,0,1,5,0)\" opacity=\"0.5\"/>",
+            "<g><use xlink:href=\"#surface5\"/></g>",
+        ] {
+            let result = String(decoding: SVGPageClips.rewrite(Array(page(kept).utf8)), as: UTF8.self)
+            #expect(result == page(kept), "a moved or nested use keeps the clip: \(kept)")
+        }
+    }
+
     /// A card of one photo in `folder`, the photo's bytes given.
     static func card(photo: [UInt8], in folder: TemporaryFolder) throws -> LocatedDocument {
         _ = try folder.write(photo, to: "PHOTO")
