@@ -27,8 +27,10 @@ BENCH_PACKAGES := librsvg2-bin libpango1.0-dev wrk nginx libjpeg-turbo-progs
 # cjpeg (libjpeg-turbo) makes the JPEG photos of the tests and the benchmark.
 TEST_PACKAGES := poppler-utils libjpeg-turbo-progs
 
-# The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here).
-BROWSER_PACKAGES := chromium python3-venv
+# The browser tests drive Debian's chromium with Playwright (from PyPI, in a venv here); the
+# vector viewers test also draws Easel's SVG with rsvg-convert and resvg (PyPI's resvg-cli, in
+# the same venv) and its PDF with pdftoppm.
+BROWSER_PACKAGES := chromium python3-venv librsvg2-bin poppler-utils libjpeg-turbo-progs
 BROWSER_VENV := .venv-browser
 
 # The scale tests run real engines: a single-node Slurm cluster (slurm-wlm, munge) and nginx
@@ -107,7 +109,8 @@ docs: deps
 serve: release
 	.build/release/easel serve Assets/Samples --host 127.0.0.1 --port 8080
 
-# The golden report and the editor in a real browser (headless chromium); screenshots in out/browser.
+# The golden report and the editor in a real browser (headless chromium), and Easel's SVG and
+# PDF in other viewers; screenshots in out/browser.
 browser-test: browser-deps
 	swift build $(SWIFT_BUILD_FLAGS) --product easel
 	swift build $(SWIFT_BUILD_FLAGS) --product easel-serve
@@ -115,6 +118,7 @@ browser-test: browser-deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_scenarios_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_phone_test.py .build/debug/easel out/browser
+	$(BROWSER_VENV)/bin/python Tests/Browser/vector_viewers_test.py .build/debug/easel out/browser
 
 # Many machines on one (about 2 minutes): deploy/slurm/export.sbatch on a real Slurm cluster
 # (500 cards, 4 shards, a task killed and requeued, then 2 shards), two easel-serve replicas
@@ -141,6 +145,7 @@ browser-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_PACKAGES)"
 	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c "import playwright" 2>/dev/null \
 	  || { python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install --quiet playwright; }
+	@[ -x $(BROWSER_VENV)/bin/resvg ] || $(BROWSER_VENV)/bin/pip install --quiet resvg-cli
 
 # Fails on code the formatter would change (`make format` fixes it; the rules are in
 # .swift-format), on an import a target does not declare (the house's rules), and on
