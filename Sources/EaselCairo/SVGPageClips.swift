@@ -32,7 +32,8 @@ enum SVGPageClips {
             let layerOpening = Array("<g id=\"surface".utf8)
             let attribute = Array("\" clip-path=\"url(#".utf8) + clipID + Array(")\">\n".utf8)
             guard svg.count >= layer + layerOpening.count, Array(svg[layer..<(layer + layerOpening.count)]) == layerOpening,
-                let attributeStart = SVGUniformMasks.find(attribute, in: svg, from: layer), attributeStart - layer < 48
+                let attributeStart = SVGUniformMasks.find(attribute, in: svg, from: layer + layerOpening.count),
+                attributeStart - layer < 48
             else { continue }
             let surfaceID = Array(svg[(layer + layerOpening.count)..<attributeStart])
             guard !surfaceID.isEmpty, surfaceID.allSatisfy({ (48...57).contains($0) }) else { continue }
