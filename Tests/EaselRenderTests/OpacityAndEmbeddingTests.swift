@@ -176,7 +176,7 @@ struct OpacityAndEmbeddingTests {
         // A gamma chunk: viewers apply it, Easel does not, so the pixels are encoded again.
         var gamma = Array(png[..<33])
         let body = Array("gAMA".utf8) + [0, 0, 0xB1, 0x8F]
-        let crc = Self.crc32(body)
+        let crc = ReferencePNGWriter.crc32(body)
         gamma += [0, 0, 0, 4] + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         gamma += png[33...]
         #expect(ImageDecoder.embeddableMIMEType(of: gamma) == nil)
@@ -189,15 +189,6 @@ struct OpacityAndEmbeddingTests {
         if let jpeg = Self.jpeg() { #expect(ImageDecoder.embeddableMIMEType(of: Array(jpeg.dropLast(200))) == nil) }
     }
 
-    /// PNG's CRC-32, bit by bit.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 
     /// A small JPEG made by libjpeg-turbo's cjpeg from a PPM, or nil without cjpeg.
     static func jpeg() -> [UInt8]? {
