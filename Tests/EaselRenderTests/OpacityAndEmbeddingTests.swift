@@ -189,7 +189,6 @@ struct OpacityAndEmbeddingTests {
         if let jpeg = Self.jpeg() { #expect(ImageDecoder.embeddableMIMEType(of: Array(jpeg.dropLast(200))) == nil) }
     }
 
-
     /// A small JPEG made by libjpeg-turbo's cjpeg from a PPM, or nil without cjpeg.
     static func jpeg() -> [UInt8]? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else { return nil }
