@@ -116,7 +116,9 @@ def card_from_scratch(page, base, folder, schema):
     created = card.read_bytes()
     palette = {name: hex_ for name, hex_ in schema["palettes"]["cardBackgrounds"].items()}
     background = json.loads(created)["backgroundColor"]
-    as_hex = "#" + "".join(f"{round(c * 255):02X}" for c in background[:3])
+    # Halves away from zero, as Easel's hex does (Python's round() takes them to even:
+    # random6's blue, 0.7 x 255 = 178.5, would read B2 where the palette says B3).
+    as_hex = "#" + "".join(f"{math.floor(c * 255 + 0.5):02X}" for c in background[:3])
     check(UUID_NAME.fullmatch(card.stem) and as_hex in palette.values(),
           f"a new card is named by a UUID and gets a colour of the app's palette ({as_hex})")
     wait_for_rendering(page, revision(card))
