@@ -17,8 +17,9 @@ import Foundation
 /// which follows the memory the process may use.
 public final class SharedImageCache: Sendable {
     /// The process's cache: an eighth of the memory the process may use (its cgroup's limit,
-    /// or the machine's memory), at most 256 MiB.
-    public static let shared = SharedImageCache(maxBytes: min(256 << 20, ProcessMemory.availableBytes / 8))
+    /// or the machine's memory), at most 96 MiB, so that a batch stays under 200 MB whatever
+    /// its folder (a folder of cards sharing 60 photos peaked at 228 MiB with 256 MiB).
+    public static let shared = SharedImageCache(maxBytes: min(96 << 20, ProcessMemory.availableBytes / 8))
 
     /// Keys decoded once and not kept, newest last (at most `maxSeen`): a second decoding
     /// of one of them keeps the image.
