@@ -89,11 +89,10 @@ public final class ImageLoader {
     func reductionFactor(for name: String, header: ImageDecoder.Header) -> Int {
         let (width, height) = header.uprightSize
         guard let uses = drawnThrough[name], width * height >= ImageReduction.minimumPixels else { return 1 }
-        let pixels = Size(width: Double(width), height: Double(height))
         let factors = uses.map { use in
-            // As `ImagePlacement` places it: aspect-fitted in the frame.
-            let fitted = pixels.aspectFit(in: use.frame)
-            let imageToOutput = Transform2D.scale(x: fitted.width / pixels.width, y: fitted.height / pixels.height)
+            // Placed as the lowering places it.
+            let fitted = ImagePlacement.fittedRect(width: width, height: height, in: use.frame)
+            let imageToOutput = ImagePlacement.imageToFrame(width: width, height: height, fitted: fitted)
                 .concatenating(use.frameToOutput)
             return ImageReduction.factor(width: width, height: height, transform: imageToOutput)
         }
