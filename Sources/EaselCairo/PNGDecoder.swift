@@ -41,39 +41,6 @@ public enum PNGDecoder {
         try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: false)
     }
 
-    /// The image reduced by a whole `factor` as `PixelBuffer.reduced` reduces it, to the same
-    /// pixels: on Easel's own reader's files the rows are reduced as they are decoded, so the
-    /// whole image is never held; on any other, libpng decodes it whole first.
-    package static func decodePixels(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, reducedBy factor: Int)
-        throws(PNGError) -> PixelBuffer
-    {
-        guard factor > 1 else { return try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: false) }
-        let timeAllowed = try DecodeDeadline.nanosecondsLeft(before: deadline) ?? 0
-        // The header and the limits, as a whole decode checks them.
-        let header = try PNGDecoder.header(of: bytes)
-        guard header.width <= RenderLimits.maxOutputSide, header.height <= RenderLimits.maxOutputSide,
-            header.width * header.height <= maxPixels
-        else { return try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true) }
-        let small = PixelBuffer(
-            width: (header.width + factor - 1) / factor, height: (header.height + factor - 1) / factor)
-        let twoThreads: Int32 = usesTwoThreads(width: header.width, height: header.height) ? 1 : 0
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            easel_png_fast_read_reduced(
-                buffer.baseAddress, buffer.count, small.bytes.assumingMemoryBound(to: UInt8.self), small.stride, timeAllowed,
-                UInt32(factor), twoThreads)
-        }
-        switch status {
-        case EASEL_PNG_FAST_OK:
-            small.reducedFrom = (header.width, header.height)
-            return small
-        case EASEL_PNG_FAST_DEADLINE: throw .pastDeadline
-        default:
-            // Not a file Easel's reader takes, or a damaged one: libpng decodes it, or says why not.
-            let whole = try decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, libpngOnly: true)
-            return whole.reduced(by: factor)
-        }
-    }
-
     /// Easel's own reader alone on `bytes` (of at most `maxPixels` pixels), on one thread or
     /// two: the premultiplied pixels, or nil when it declines the file (the fuzzer checks
     /// that both ways agree, whatever the file).
@@ -95,9 +62,13 @@ public enum PNGDecoder {
         width * height >= 2_000_000 && EncoderParallelism.threads() > 1
     }
 
-    package static func decodePixels(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, libpngOnly: Bool) throws(PNGError)
-        -> PixelBuffer
-    {
+    /// With `reducedBy` a whole factor of 2 or more, the image reduced as `PixelBuffer.reduced`
+    /// reduces it, to the same pixels: on Easel's own reader's files the rows are reduced as
+    /// they are decoded, so the whole image is never held; any other is decoded whole by
+    /// libpng first. `libpngOnly`: libpng alone, never Easel's own reader.
+    package static func decodePixels(
+        _ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, libpngOnly: Bool = false, reducedBy factor: Int = 1
+    ) throws(PNGError) -> PixelBuffer {
         let timeAllowed = try DecodeDeadline.nanosecondsLeft(before: deadline) ?? 0
         let result: Result<PixelBuffer, PNGError> = bytes.withUnsafeBufferPointer { buffer in
             guard let reader = easel_png_reader_create(buffer.baseAddress, buffer.count) else { return .failure(.outOfMemory) }
@@ -113,11 +84,33 @@ public enum PNGDecoder {
                     .tooLarge("the image is \(width)x\(height) pixels; the longest side allowed is \(RenderLimits.maxOutputSide)")
                 )
             }
+            let twoThreads = usesTwoThreads(width: width, height: height)
+            if factor > 1 && !libpngOnly {
+                let small = PixelBuffer(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor)
+                switch easel_png_fast_read_reduced(
+                    buffer.baseAddress, buffer.count, small.bytes.assumingMemoryBound(to: UInt8.self), small.stride,
+                    timeAllowed, UInt32(factor), twoThreads ? 1 : 0)
+                {
+                case EASEL_PNG_FAST_OK:
+                    small.reducedFrom = (width, height)
+                    return .success(small)
+                case EASEL_PNG_FAST_DEADLINE: return .failure(.pastDeadline)
+                default:
+                    // Not a file Easel's reader takes, or a damaged one: libpng decodes it
+                    // whole (or says why not) in the time left, and it is reduced after.
+                    easel_png_reader_use_libpng_only(reader)
+                    do throws(PNGError) {
+                        easel_png_reader_set_time_allowed(reader, try DecodeDeadline.nanosecondsLeft(before: deadline) ?? 0)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
             let pixels = PixelBuffer(width: width, height: height)
-            if usesTwoThreads(width: width, height: height) { easel_png_reader_allow_two_threads(reader) }
+            if twoThreads { easel_png_reader_allow_two_threads(reader) }
             status = easel_png_reader_read_argb32(reader, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride)
             guard status == EASEL_PNG_OK else { return .failure(error(status, reader)) }
-            return .success(pixels)
+            return .success(factor > 1 ? pixels.reduced(by: factor) : pixels)
         }
         return try result.get()
     }
