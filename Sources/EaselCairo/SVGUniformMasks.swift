@@ -1,5 +1,3 @@
-import Glibc
-
 /// Rewrites the masks cairo's SVG writer makes for a layer painted at an opacity
 /// (`cairo_paint_with_alpha`) into the `opacity` attribute they amount to.
 ///
@@ -14,11 +12,11 @@ enum SVGUniformMasks {
     /// `svg` with every uniform mask cairo wrote replaced by an `opacity` attribute.
     static func rewrite(_ svg: [UInt8]) -> [UInt8] {
         let opening = Array("<mask id=\"".utf8)
-        guard let first = find(opening, in: svg, from: 0) else { return svg }
+        guard let first = SVGBytes.find(opening, in: svg, from: 0) else { return svg }
         // The masks: where each definition starts and ends, its id and its opacity.
         var masks: [(range: Range<Int>, id: [UInt8], opacity: [UInt8])] = []
         var at = first
-        while let start = find(opening, in: svg, from: at) {
+        while let start = SVGBytes.find(opening, in: svg, from: at) {
             at = start + opening.count
             guard let parsed = uniformMask(in: svg, at: start) else { continue }
             masks.append(parsed)
@@ -27,23 +25,15 @@ enum SVGUniformMasks {
         guard !masks.isEmpty else { return svg }
         var opacityByID: [[UInt8]: [UInt8]] = [:]
         for mask in masks { opacityByID[mask.id] = mask.opacity }
-        // Copy everything but the definitions, and turn each reference into an opacity.
-        var result: [UInt8] = []
-        result.reserveCapacity(svg.count)
-        var copied = 0
-        for mask in masks {
-            result += svg[copied..<mask.range.lowerBound]
-            copied = mask.range.upperBound
-        }
-        result += svg[copied...]
-        return replacingReferences(in: result, opacityByID: opacityByID)
+        // Everything but the definitions, each reference turned into an opacity.
+        return replacingReferences(in: SVGBytes.removing(masks.map(\.range), from: svg), opacityByID: opacityByID)
     }
 
     /// The mask definition starting at `start` when it has exactly the form cairo gives a
     /// uniform opacity: its range (through its line end), id and opacity.
     static func uniformMask(in svg: [UInt8], at start: Int) -> (range: Range<Int>, id: [UInt8], opacity: [UInt8])? {
         let closing = Array("</mask>\n".utf8)
-        guard let end = find(closing, in: svg, from: start), end - start < 512 else { return nil }
+        guard let end = SVGBytes.find(closing, in: svg, from: start), end - start < 512 else { return nil }
         let text = String(decoding: svg[start..<end], as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 5, lines[4].isEmpty, lines[1] == "  <g filter=\"url(#alpha)\">", lines[3] == "  </g>",
@@ -60,10 +50,10 @@ enum SVGUniformMasks {
         var result: [UInt8] = []
         result.reserveCapacity(svg.count)
         var copied = 0, at = 0
-        while let start = find(reference, in: svg, from: at) {
+        while let start = SVGBytes.find(reference, in: svg, from: at) {
             let idStart = start + reference.count
             at = idStart
-            guard let close = find(Array(")\"".utf8), in: svg, from: idStart), close - idStart < 64,
+            guard let close = SVGBytes.find(Array(")\"".utf8), in: svg, from: idStart), close - idStart < 64,
                 let opacity = opacityByID[Array(svg[idStart..<close])]
             else { continue }
             result += svg[copied..<start]
@@ -80,23 +70,5 @@ enum SVGUniformMasks {
             to.upperBound == line.endIndex
         else { return nil }
         return String(line[from.upperBound..<to.lowerBound])
-    }
-
-    /// The first index of `needle` in `haystack` at or after `start` (by `memchr` for its
-    /// first byte: an SVG may hold megabytes of embedded photos).
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, start >= 0 else { return nil }
-        return haystack.withUnsafeBytes { hay -> Int? in
-            guard let base = hay.baseAddress else { return nil }
-            var index = start
-            while index + needle.count <= hay.count {
-                guard let found = memchr(base + index, Int32(first), hay.count - index) else { return nil }
-                index = base.distance(to: UnsafeRawPointer(found))
-                guard index + needle.count <= hay.count else { return nil }
-                if memcmp(base + index, needle, needle.count) == 0 { return index }
-                index += 1
-            }
-            return nil
-        }
     }
 }
