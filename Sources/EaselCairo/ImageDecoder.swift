@@ -76,7 +76,9 @@ public enum ImageDecoder {
     public static func header(of bytes: [UInt8]) throws -> Header {
         switch ImageFormat.sniff(bytes) {
         case .jpeg:
-            return try jpegHeader(bytes)
+            var header = try jpegHeader(bytes)
+            header.turned = Orientation(exifOf: bytes).swapsSides
+            return header
         case .webp:
             var width: Int32 = 0, height: Int32 = 0
             guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
@@ -204,16 +206,16 @@ public enum ImageDecoder {
 
     // MARK: JPEG
 
+    /// The size and work memory libjpeg-turbo reads; not `turned` (`header(of:)` adds it, and
+    /// a decode reads the orientation once for itself).
     static func jpegHeader(_ bytes: [UInt8]) throws -> Header {
         var header = easel_jpeg_header()
         var message = [CChar](repeating: 0, count: 200)
         let status = easel_jpeg_read_header(bytes, bytes.count, &header, &message, message.count)
         guard status == EASEL_JPEG_OK else { throw ImageError(format: .jpeg, message: Self.text(message)) }
-        var result = Header(
+        return Header(
             format: .jpeg, width: Int(header.width), height: Int(header.height),
             workBytes: Int(clamping: header.work_bytes))
-        result.turned = Orientation(exifOf: bytes).swapsSides
-        return result
     }
 
     static func decodeJPEG(_ bytes: [UInt8], maxPixels: Int, deadline: UInt64?, reducedBy factor: Int = 1) throws

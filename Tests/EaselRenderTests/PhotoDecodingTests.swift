@@ -50,6 +50,16 @@ struct PhotoDecodingTests {
         }
     }
 
+    @Test func aJPEGsHeaderStandsAsItsEXIFOrientationTurnsIt() throws {
+        for orientation in 1...8 {
+            let bytes = try Self.bytes("orientation-\(orientation).jpg")
+            let header = try ImageDecoder.header(of: bytes)
+            let decoded = try ImageDecoder.decode(bytes)
+            #expect(header.turned == (orientation >= 5), "orientation \(orientation)")
+            #expect(header.uprightSize == (decoded.width, decoded.height), "orientation \(orientation)")
+        }
+    }
+
     @Test func aWebPWithAlphaDecodesToTheSamePixelsAsItsPNG() throws {
         let webp = try ImageDecoder.decode(try Self.bytes("alpha.webp"))
         let png = try PNGDecoder.decode(try Self.bytes("alpha.png"))
