@@ -59,7 +59,7 @@ public enum PNGDecoder {
     /// what is inflated: for a camera photo (two megapixels or more), when a core is idle (a
     /// card's several photos already decode on the cores at once).
     static func usesTwoThreads(width: Int, height: Int) -> Bool {
-        width * height >= 2_000_000 && EncoderParallelism.threads() > 1
+        width * height >= PixelBuffer.cameraPhotoPixels && EncoderParallelism.threads() > 1
     }
 
     /// With `reducedBy` a whole factor of 2 or more, the image reduced as `PixelBuffer.reduced`

@@ -47,6 +47,11 @@ public final class PixelBuffer: @unchecked Sendable {
 }
 
 extension PixelBuffer {
+    /// The fewest pixels of a camera photo (two megapixels), not the 1000x750 the Cards app
+    /// saves: a photo this large is decoded on two cores when one is idle, and reduced when
+    /// it is drawn at half its pixels or fewer.
+    public static let cameraPhotoPixels = 2_000_000
+
     /// The image shrunk by a whole `factor` (2 or more): each pixel the mean of a
     /// `factor` x `factor` block (fewer at the right and bottom edges), premultiplied values
     /// averaged as a box filter does, rows shared among `threads` cores. A photo drawn at a

@@ -12,9 +12,8 @@ import EaselGeometry
 /// below the drawn size along either side, and the image's transform is adjusted so that
 /// the reduced image covers exactly the rectangle the whole one did.
 enum ImageReduction {
-    /// The fewest pixels a photo has for it to be reduced: two megapixels, a camera photo's
-    /// size and up, not the 1000x750 the Cards app saves.
-    static let minimumPixels = 2_000_000
+    /// The fewest pixels a photo has for it to be reduced: a camera photo's size and up.
+    static let minimumPixels = PixelBuffer.cameraPhotoPixels
 
     /// `scene` with every image drawn at half its pixels or fewer (through `canvasToOutput`,
     /// canvas units to output pixels) replaced by its reduction.
