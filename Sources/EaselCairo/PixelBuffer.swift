@@ -48,9 +48,13 @@ public final class PixelBuffer: @unchecked Sendable {
 
 extension PixelBuffer {
     /// The fewest pixels of a camera photo (two megapixels), not the 1000x750 the Cards app
-    /// saves: a photo this large is decoded on two cores when one is idle, and reduced when
-    /// it is drawn at half its pixels or fewer.
+    /// saves: a photo this large is decoded on two cores when one is idle.
     public static let cameraPhotoPixels = 2_000_000
+
+    /// The fewest pixels of a photo (half a megapixel: the Cards app saves 1000x750, a
+    /// camera more): a photo drawn at half its pixels or fewer is reduced before it is drawn
+    /// (`ImageReduction`). Smaller images (stickers, icons) are drawn as they are.
+    public static let photoPixels = 500_000
 
     /// The image shrunk by a whole `factor` (2 or more): each pixel the mean of a
     /// `factor` x `factor` block (fewer at the right and bottom edges), premultiplied values

@@ -135,12 +135,20 @@ struct DecodeAtDrawnSizeTests {
         #expect(try Self.drawn(half).width == 250)
     }
 
-    @Test func anAppSizePhotoIsDecodedWholeWhateverItsFrame() throws {
+    @Test func anAppPhotoInAThumbnailIsDecodedSmallAndAnImageSmallerThanAPhotoWhole() throws {
+        // The Cards app's own 1000x750 photo in a thumbnail: decoded at a fraction.
         let folder = TemporaryFolder()
-        let located = try Self.card(with: try Self.png(width: 1000, height: 750), in: folder)
-        let scene = try DocumentRenderer.scene(
-            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+        let app = try Self.card(with: try Self.png(width: 1000, height: 750), in: folder)
+        let thumbnail = try DocumentRenderer.scene(
+            for: app, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
             drawnFor: RenderOptions(size: .thumbnail))
-        #expect(try Self.drawn(scene).width == 1000)
+        #expect(try Self.drawn(thumbnail).width <= 500)
+        // A sticker-sized image (under half a megapixel) is decoded whole whatever its frame.
+        let other = TemporaryFolder()
+        let sticker = try Self.card(with: try Self.png(width: 800, height: 600), in: other)
+        let small = try DocumentRenderer.scene(
+            for: sticker, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+            drawnFor: RenderOptions(size: .thumbnail))
+        #expect(try Self.drawn(small).width == 800)
     }
 }

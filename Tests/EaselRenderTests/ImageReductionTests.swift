@@ -63,10 +63,15 @@ struct ImageReductionTests {
         #expect(worst <= 2, "each output pixel is its block's mean (worst channel off by \(worst))")
     }
 
-    @Test func anAppSizePhotoOrOneDrawnAtHalfItsPixelsIsDrawnAsItIs() {
+    @Test func anImageSmallerThanAPhotoOrAPhotoDrawnAtMoreThanHalfItsPixelsIsDrawnAsItIs() {
+        let sticker = Self.photo(width: 800, height: 600)
+        let small = Self.scene(drawing: sticker, at: Size(width: 80, height: 60))
+        #expect(Self.drawnPixels(ImageReduction.reducing(small, canvasToOutput: .identity)) === sticker)
+
+        // The Cards app's own photo drawn at a tenth is reduced as a camera photo would be.
         let appPhoto = Self.photo(width: 1000, height: 750)
-        let small = Self.scene(drawing: appPhoto, at: Size(width: 100, height: 75))
-        #expect(Self.drawnPixels(ImageReduction.reducing(small, canvasToOutput: .identity)) === appPhoto)
+        let thumbnail = Self.scene(drawing: appPhoto, at: Size(width: 100, height: 75))
+        #expect(Self.drawnPixels(ImageReduction.reducing(thumbnail, canvasToOutput: .identity))?.width == 100)
 
         let camera = Self.photo(width: 2000, height: 1500)
         let large = Self.scene(drawing: camera, at: Size(width: 1100, height: 825))

@@ -85,10 +85,17 @@ public final class ImageLoader {
     }
 
     /// The whole factor the image `name`, of `header`, is decoded reduced by: the smallest of
-    /// its uses' (1 when it is not planned, or smaller than a camera photo).
+    /// its uses' (1 when it is not planned, or smaller than a photo).
     func reductionFactor(for name: String, header: ImageDecoder.Header) -> Int {
+        Self.reductionFactor(uses: drawnThrough[name], header: header)
+    }
+
+    /// `reductionFactor` for an image drawn as `uses` says (nil: not planned).
+    private static func reductionFactor(
+        uses: [(frame: Size, frameToOutput: Transform2D)]?, header: ImageDecoder.Header
+    ) -> Int {
         let (width, height) = header.uprightSize
-        guard let uses = drawnThrough[name], width * height >= ImageReduction.minimumPixels else { return 1 }
+        guard let uses, width * height >= ImageReduction.minimumPixels else { return 1 }
         let factors = uses.map { use in
             // Placed as the lowering places it.
             let fitted = ImagePlacement.fittedRect(width: width, height: height, in: use.frame)
@@ -153,53 +160,84 @@ public final class ImageLoader {
             alongside?()
             return
         }
-        // What to decode, in the document's order: each file once, within the budgets as
-        // far as the headers tell.
-        var jobs: [(url: URL, version: String?, bytes: [UInt8], factor: Int)] = []
-        var predictedPixels = decodedPixels
-        // A file loaded, prefetched or queued already is not read again.
-        func isNew(_ url: URL) -> Bool { cache[url] == nil && prefetched[url] == nil && !jobs.contains { $0.url == url } }
+        // The files, in the document's order, each once: one loaded or prefetched already
+        // is not read again.
+        var found: [(name: String, url: URL)] = []
         for name in names {
             let url: URL
-            let version: String?
-            let bytes: [UInt8]
             if let memoryFiles {
                 url = folder.appendingPathComponent(name)
-                guard let sent = memoryFiles[name], isNew(url) else { continue }
-                (version, bytes) = (nil, sent)
+                guard memoryFiles[name] != nil else { continue }
             } else {
-                guard case .file(let file) = FolderFileResolver.resolve(name, inFolder: folder), isNew(file),
-                    let read = try? FileIO.readBytes(at: file.path, maxBytes: RenderLimits.maxImageFileBytes)
-                else { continue }
-                (url, version, bytes) = (file, SharedImageCache.key(of: read), read)
+                guard case .file(let file) = FolderFileResolver.resolve(name, inFolder: folder) else { continue }
+                url = file
             }
-            guard let header = try? ImageDecoder.header(of: bytes) else { continue }
-            let cost = header.costInPixels
-            guard cost <= maxPixels, predictedPixels + cost <= maxTotalPixels else { continue }
-            predictedPixels += cost
-            jobs.append((url, version, bytes, reductionFactor(for: name, header: header)))
+            guard cache[url] == nil, prefetched[url] == nil, !found.contains(where: { $0.url == url }) else { continue }
+            found.append((name, url))
         }
-        guard !jobs.isEmpty else {
+        let files = found
+        guard !files.isEmpty else {
             alongside?()
             return
         }
-        let results = Locked([Result<PixelBuffer, any Error>?](repeating: nil, count: jobs.count))
-        let maxPixels = maxPixels, deadline = deadline
-        let sharedImages = sharedImages
-        let work = jobs.map { (version: $0.version, bytes: $0.bytes, factor: $0.factor) }
-        Parallel.forEach(count: work.count + (alongside == nil ? 0 : 1), workers: threads) { index in
-            guard index < work.count else { return alongside!() }
-            let job = work[index]
-            let result = Result {
-                try sharedImages.image(for: Self.key(job.version, reducedBy: job.factor)) {
+        // Each job reads its file and its header, then waits for its turn to be admitted
+        // within the budgets (in the document's order, as the lowering will count them), then
+        // decodes: the first photo decodes while the next ones are read.
+        let admission = Admission(predictedPixels: decodedPixels)
+        let results = Locked([Prefetched?](repeating: nil, count: files.count))
+        let (maxPixels, maxTotalPixels, deadline) = (maxPixels, maxTotalPixels, deadline)
+        let (sharedImages, memoryFiles) = (sharedImages, memoryFiles)
+        let uses = files.map { drawnThrough[$0.name] }
+        Parallel.forEach(count: files.count + (alongside == nil ? 0 : 1), workers: threads) { index in
+            guard index < files.count else { return alongside!() }
+            let file = files[index]
+            var read: (version: String?, bytes: [UInt8], header: ImageDecoder.Header)?
+            let limit = RenderLimits.maxImageFileBytes
+            if let bytes = memoryFiles?[file.name] ?? (try? FileIO.readBytes(at: file.url.path, maxBytes: limit)),
+                let header = try? ImageDecoder.header(of: bytes)
+            {
+                read = (memoryFiles == nil ? SharedImageCache.key(of: bytes) : nil, bytes, header)
+            }
+            let cost = read?.header.costInPixels
+            guard admission.admit(index, cost: cost, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels), let read else {
+                return
+            }
+            let factor = Self.reductionFactor(uses: uses[index], header: read.header)
+            let decoded = Result {
+                try sharedImages.image(for: Self.key(read.version, reducedBy: factor)) {
                     try Self.decodeForCache(
-                        job.bytes, version: job.version, factor: job.factor, maxPixels: maxPixels, deadline: deadline)
+                        read.bytes, version: read.version, factor: factor, maxPixels: maxPixels, deadline: deadline)
                 }
             }
-            results.withLock { $0[index] = result }
+            results.withLock { $0[index] = Prefetched(version: read.version, bytes: read.bytes, decoded: decoded) }
         }
-        for (job, result) in zip(jobs, results.withLock { $0 }) {
-            if let result { prefetched[job.url] = Prefetched(version: job.version, bytes: job.bytes, decoded: result) }
+        for (file, result) in zip(files, results.withLock { $0 }) {
+            if let result { prefetched[file.url] = result }
+        }
+    }
+
+    /// The prefetch's budget, spent in the document's order whatever order the files are read
+    /// in: each job waits for the one before it to be admitted or passed over.
+    private final class Admission: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var next = 0
+        private var predictedPixels: Int
+
+        init(predictedPixels: Int) { self.predictedPixels = predictedPixels }
+
+        /// Whether job `index`, of `cost` pixels (nil: its file could not be read), is within
+        /// the budgets; returns once every earlier job has had its turn.
+        func admit(_ index: Int, cost: Int?, maxPixels: Int, maxTotalPixels: Int) -> Bool {
+            condition.lock()
+            defer {
+                next += 1
+                condition.broadcast()
+                condition.unlock()
+            }
+            while next < index { condition.wait() }
+            guard let cost, cost <= maxPixels, predictedPixels + cost <= maxTotalPixels else { return false }
+            predictedPixels += cost
+            return true
         }
     }
 

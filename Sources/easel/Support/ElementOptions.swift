@@ -63,18 +63,20 @@ struct ElementOptions: ParsableArguments {
 
     /// The properties as help lists them: each option and its value, then its help indented
     /// below, wrapped here to 78 columns (ArgumentParser would wrap longer lines to column 0).
-    static var helpText: String {
-        ElementProperty.all.map { property in
-            let options = "  " + property.flags.map { "\($0) <\(property.type.valueName)>" }.joined(separator: ", ")
-            var lines = [options], line = "     "
-            for word in property.help.split(separator: " ") {
-                if line.count + word.count + 1 > 78 {
-                    lines.append(line)
-                    line = "     "
-                }
-                line += " " + word
+    /// Made once: `add` and `set` both show it, and ArgumentParser reads every command's
+    /// configuration on each start, whatever the command.
+    static let helpText: String = ElementProperty.all.map { property in
+        let options = "  " + property.flags.map { "\($0) <\(property.type.valueName)>" }.joined(separator: ", ")
+        var lines = [options], line = "     ", width = 5
+        for word in property.help.split(separator: " ") {
+            let wordWidth = word.count
+            if width + wordWidth + 1 > 78 {
+                lines.append(line)
+                (line, width) = ("     ", 5)
             }
-            return (lines + [line]).joined(separator: "\n")
-        }.joined(separator: "\n")
-    }
+            line += " " + word
+            width += wordWidth + 1
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }.joined(separator: "\n")
 }
