@@ -170,6 +170,32 @@ struct OpacityAndEmbeddingTests {
         #expect(pdf.contains("/DCTDecode"), "the JPEG's own stream in the PDF")
     }
 
+    @Test func aPDFEmbedsAJPEGPhotoTurnedAndPlacedAnywhere() throws {
+        // Turned, off-centre and scaled: the image's extents on the page are not whole
+        // points, where a padded pattern made cairo draw the photo from new pixels.
+        let jpeg = try #require(Self.jpeg(), "libjpeg-turbo's cjpeg makes the JPEG")
+        let folder = TemporaryFolder()
+        _ = try folder.write(jpeg, to: "PHOTO")
+        let card = Card(
+            id: UUID(), backgroundColor: .white,
+            imageElements: [
+                ImageElement(
+                    transform: ElementTransform(
+                        size: Size(width: 613.7, height: 459.3), rotationDegrees: -6.5, offset: Point(x: -120.3, y: 241.9)),
+                    imageFilename: "PHOTO")
+            ],
+            textElements: [])
+        let located = try DocumentRegistry.standard.open(try Fixtures.write(card, in: folder))
+        for options in [RenderOptions(format: .pdf), RenderOptions(format: .pdf, size: .scale(0.37))] {
+            let pdf = try DocumentRenderer.export(located, options: options).bytes
+            let text = String(decoding: pdf, as: UTF8.self)
+            let (embedsTheJPEG, deflatesPixels) = (text.contains("/DCTDecode"), text.contains("/FlateDecode\n   /Type /XObject"))
+            #expect(embedsTheJPEG, "the JPEG's own stream in the PDF")
+            #expect(!deflatesPixels, "no image deflated from pixels")
+            #expect(pdf.count < 8_000, "the 64x48 JPEG and the page, nothing more (\(pdf.count) bytes)")
+        }
+    }
+
     @Test func aPhotoAViewerWouldShowOtherwiseIsDrawnFromItsPixels() throws {
         let png = try TestImages.quadrants(width: 40, height: 30)
         #expect(ImageDecoder.embeddableMIMEType(of: png) == "image/png")
