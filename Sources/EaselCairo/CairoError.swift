@@ -12,6 +12,9 @@ public enum CairoError: Error, Equatable, Sendable, CustomStringConvertible {
     case noArea(width: Int, height: Int)
     /// Writing or reading a file through cairo failed.
     case io(path: String, message: String)
+    /// A PDF's images given as deflated rows (`VectorSurface.embed`) were not where cairo
+    /// writes them; the PDF must be drawn again without.
+    case imagesNotEmbedded
 
     /// A one-line message for the user, with the sizes or file involved.
     public var description: String {
@@ -21,6 +24,7 @@ public enum CairoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "an image of \(width)x\(height) pixels is over the limit (\(limit))"
         case .noArea(let width, let height): return "an image of \(width)x\(height) pixels has no area"
         case .io(let path, let message): return "\(path): \(message)"
+        case .imagesNotEmbedded: return "the PDF's images could not be put in as Easel deflated them"
         }
     }
 

@@ -130,6 +130,9 @@ public final class RasterImage {
 
     nonisolated(unsafe) static var parentKey = cairo_user_data_key_t()
 
+    /// The MIME type of the file given with `attachEncodedFile`, if any.
+    public private(set) var attachedFileType: String?
+
     /// Gives cairo the file the pixels were decoded from (`mimeType` "image/png" or
     /// "image/jpeg"), so an SVG embeds the file itself, and a PDF a JPEG as it is, instead
     /// of encoding the pixels again. Only for bytes that decode to exactly these pixels
@@ -143,6 +146,7 @@ public final class RasterImage {
             free(copy)
             throw CairoError.status(status, in: "cairo_surface_set_mime_data")
         }
+        attachedFileType = mimeType
     }
 
     /// An image drawing from `pixels` without copying them: the cairo surface points at the

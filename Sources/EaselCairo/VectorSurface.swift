@@ -25,6 +25,8 @@ public final class VectorSurface {
     public let format: Format
     let surface: OpaquePointer
     private let sink = ByteSink()
+    /// The stand-ins given to cairo for images, and the rows that replace them (PDF).
+    private var flateImages: [(standIn: [UInt8], image: PDFImageStreams.FlateImage)] = []
 
     /// A one-page document of `width` x `height` points (SVG: pixels).
     public convenience init(format: Format, width: Int, height: Int) throws(CairoError) {
@@ -59,11 +61,34 @@ public final class VectorSurface {
         try CairoContext(surface: surface, owner: self)
     }
 
-    /// Finishes the document and returns its bytes. Draw nothing after this.
+    /// PDF: the file carries `image`, the deflated rows of `raster`'s pixels, as that image's
+    /// stream, instead of cairo deflating the pixels itself (see `PDFImageStreams`). Call
+    /// before `raster` is drawn; an SVG ignores it (it embeds the files themselves).
+    public func embed(_ image: PDFImageStreams.FlateImage, for raster: RasterImage) throws(CairoError) {
+        // The stand-in's JPEG header holds each side in 16 bits (Easel's images have at most
+        // 32,767 pixels a side).
+        guard format == .pdf, image.columns == raster.width, image.rows == raster.height, max(image.columns, image.rows) <= 0xFFFF
+        else { return }
+        let standIn = PDFImageStreams.standIn(width: raster.width, height: raster.height, token: PDFImageStreams.newToken())
+        try raster.attachEncodedFile(standIn, mimeType: "image/jpeg")
+        flateImages.append((standIn, image))
+    }
+
+    /// Finishes the document and returns its bytes. Draw nothing after this. Throws
+    /// `.imagesNotEmbedded` when a PDF's images given to `embed` could not be put in (the
+    /// file is then not usable: draw it again without them).
     public func finish() throws(CairoError) -> [UInt8] {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoError.status(status, in: "finishing the \(format) file") }
-        return format == .svg ? SVGPageClips.rewrite(SVGUniformMasks.rewrite(sink.bytes)) : sink.bytes
+        switch format {
+        case .svg: return SVGPageClips.rewrite(SVGUniformMasks.rewrite(sink.bytes))
+        case .pdf:
+            guard !flateImages.isEmpty else { return sink.bytes }
+            guard let rewritten = PDFImageStreams.rewrite(sink.bytes, replacing: flateImages) else {
+                throw .imagesNotEmbedded
+            }
+            return rewritten
+        }
     }
 }

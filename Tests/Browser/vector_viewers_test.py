@@ -139,6 +139,10 @@ def main():
             if name == "Card":
                 check("data:image/jpeg;base64," in svg, f"{name}: the JPEG photo is embedded as its file")
             check("<mask" not in svg, f"{name}: no masks over the page")
+            pdf = (folder / f"{name}.pdf").read_bytes()
+            check(b"/Predictor 15" in pdf, f"{name}: the PDF holds the PNG photo as rows Easel deflated")
+            if name == "Card":
+                check(b"/DCTDecode" in pdf, f"{name}: the PDF holds the JPEG photo as its file")
 
             run("rsvg-convert", "-o", OUTPUT / f"{name}-rsvg.png", f"{name}.svg", cwd=folder)
             compare(folder / f"{name}.png", OUTPUT / f"{name}-rsvg.png", f"{name} in rsvg-convert", folder)

@@ -287,13 +287,55 @@ public enum CairoSceneRenderer {
         canvasToOutput: Transform2D, imageFilter: ImageFilter = .good
     ) throws(RenderError) -> [UInt8] {
         try RenderError.wrapping {
-            let images = try cairoImages(for: scene, embeddingFiles: true)
-            let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
-            try fitCanvas(
-                of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter,
-                clipToCanvas: needsCanvasClip(scene, transform: canvasToOutput, width: width, height: height))
-            return try surface.finish()
+            // A PDF's opaque images, but for JPEG files it embeds as they are, go in as rows
+            // Easel deflated (see `PDFImageStreams`); should that fail, the PDF is drawn again
+            // as cairo alone writes it.
+            func draw(embeddingRows: Bool) throws -> [UInt8] {
+                let images = try cairoImages(for: scene, embeddingFiles: true)
+                let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
+                if embeddingRows && format == .pdf {
+                    let drawnFromPixels = images.filter { $0.value.attachedFileType != "image/jpeg" }
+                    for (key, rows) in try flateImages(of: scene, only: Set(drawnFromPixels.keys)) {
+                        if let raster = images[key] { try surface.embed(rows, for: raster) }
+                    }
+                }
+                try fitCanvas(
+                    of: scene, into: surface.context(), images: images, transform: canvasToOutput, imageFilter: imageFilter,
+                    clipToCanvas: needsCanvasClip(scene, transform: canvasToOutput, width: width, height: height))
+                return try surface.finish()
+            }
+            do {
+                return try draw(embeddingRows: true)
+            } catch CairoError.imagesNotEmbedded {
+                return try draw(embeddingRows: false)
+            }
         }
+    }
+
+    /// The opaque ones among the scene's images `keys` names, as PDF image streams
+    /// (`PDFImageStreams.FlateImage`), deflated on the cores at once; an image with
+    /// transparency is left out (cairo gives it a mask).
+    static func flateImages(of scene: Scene, only keys: Set<ObjectIdentifier>) throws -> [ObjectIdentifier:
+        PDFImageStreams.FlateImage]
+    {
+        var pixels: [ObjectIdentifier: PixelBuffer] = [:]
+        for case .image(let image, _, _) in scene.operations where keys.contains(ObjectIdentifier(image.pixels)) {
+            pixels[ObjectIdentifier(image.pixels)] = image.pixels
+        }
+        let work = Array(pixels)
+        let made = Locked([ObjectIdentifier: PDFImageStreams.FlateImage]())
+        let failure = Locked<(any Error)?>(nil)
+        Parallel.forEach(count: work.count, workers: EncoderParallelism.threads()) { index in
+            do {
+                if let rows = try PDFImageStreams.FlateImage(opaque: work[index].value) {
+                    made.withLock { $0[work[index].key] = rows }
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return made.withLock { $0 }
     }
 
     /// Draws `scene` into `context` through `transform` (canvas to output), skipping what lies
