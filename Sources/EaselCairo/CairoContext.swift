@@ -252,20 +252,22 @@ public final class CairoContext {
     // MARK: Images
 
     /// Fills `image`'s own rectangle (0, 0, width, height) in the current user space with
-    /// the image, sampled with `filter`, at `opacity`. On a raster surface the pattern is
-    /// padded at its edges so that edge pixels are not blended with transparency; the
-    /// rectangle's antialiased outline alone decides the image's edge.
+    /// the image, sampled with `filter`, at `opacity`. Except on an SVG or PDF surface, the
+    /// pattern is padded at its edges so that edge pixels are not blended with transparency;
+    /// the rectangle's antialiased outline alone decides the image's edge.
     public func drawImage(_ image: RasterImage, filter: ImageFilter, opacity: Double = 1) throws(CairoError) {
         cairo_set_source_surface(cr, image.surface, 0, 0)
         let pattern = cairo_get_source(cr)
         cairo_pattern_set_filter(pattern, filter.cairoFilter)
-        // Raster: the edge pixels repeat outward, so that the filter blends no transparent
-        // black into the edges. SVG and PDF: viewers sample inside the image anyway, and a
-        // padded image is one cairo's PDF makes anew from the pixels — it then drops the
-        // JPEG file given for the image (`RasterImage.attachEncodedFile`) and deflates the
-        // pixels instead (a 4000x3000 photo's PDF was 17.9 MB for its 1.9 MB JPEG).
-        let raster = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE
-        cairo_pattern_set_extend(pattern, raster ? CAIRO_EXTEND_PAD : CAIRO_EXTEND_NONE)
+        // Pixels (an image, or a shadow's recording): the edge pixels repeat outward, so that
+        // the filter blends no transparent black into the edges. SVG and PDF: viewers sample
+        // inside the image anyway, and a padded image is one cairo's PDF makes anew from the
+        // pixels — it then drops the JPEG file given for the image
+        // (`RasterImage.attachEncodedFile`) and deflates the pixels instead (a 4000x3000
+        // photo's PDF was 17.9 MB for its 1.9 MB JPEG).
+        let target = cairo_surface_get_type(cairo_get_target(cr))
+        let vector = target == CAIRO_SURFACE_TYPE_PDF || target == CAIRO_SURFACE_TYPE_SVG
+        cairo_pattern_set_extend(pattern, vector ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
         if opacity < 1 {
