@@ -295,7 +295,7 @@ public enum CairoSceneRenderer {
                 let surface = try VectorSurface(format: format, width: width, height: height, physical: physical)
                 if embeddingRows && format == .pdf {
                     let drawnFromPixels = images.filter { $0.value.attachedFileType != "image/jpeg" }
-                    for (key, rows) in try flateImages(of: scene, only: Set(drawnFromPixels.keys)) {
+                    for (key, rows) in flateImages(of: scene, only: Set(drawnFromPixels.keys)) {
                         if let raster = images[key] { try surface.embed(rows, for: raster) }
                     }
                 }
@@ -313,9 +313,9 @@ public enum CairoSceneRenderer {
     }
 
     /// The opaque ones among the scene's images `keys` names, as PDF image streams
-    /// (`PDFImageStreams.FlateImage`), deflated on the cores at once; an image with
-    /// transparency is left out (cairo gives it a mask).
-    static func flateImages(of scene: Scene, only keys: Set<ObjectIdentifier>) throws -> [ObjectIdentifier:
+    /// (`PDFImageStreams.FlateImage`), deflated on the cores at once. An image with
+    /// transparency, or one whose rows could not be made, is left out: cairo writes it.
+    static func flateImages(of scene: Scene, only keys: Set<ObjectIdentifier>) -> [ObjectIdentifier:
         PDFImageStreams.FlateImage]
     {
         var pixels: [ObjectIdentifier: PixelBuffer] = [:]
@@ -324,17 +324,11 @@ public enum CairoSceneRenderer {
         }
         let work = Array(pixels)
         let made = Locked([ObjectIdentifier: PDFImageStreams.FlateImage]())
-        let failure = Locked<(any Error)?>(nil)
         Parallel.forEach(count: work.count, workers: EncoderParallelism.threads()) { index in
-            do {
-                if let rows = try PDFImageStreams.FlateImage(opaque: work[index].value) {
-                    made.withLock { $0[work[index].key] = rows }
-                }
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
+            if let rows = try? PDFImageStreams.FlateImage(opaque: work[index].value) {
+                made.withLock { $0[work[index].key] = rows }
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
         return made.withLock { $0 }
     }
 
