@@ -45,7 +45,9 @@ public enum FuzzProperties {
 
     /// Easel's own PNG reader and libpng agree: with every chunk's CRC made right (so that
     /// mutations reach the pixel stream and the row filters instead of stopping at the
-    /// first CRC), a file either decodes to the same pixels both ways or fails both ways.
+    /// first CRC), a file either decodes to the same pixels both ways or fails both ways;
+    /// one that decodes also decodes reduced as its rows go by (by 2, 3 and 5), to the pixels
+    /// of the whole image's reduction.
     public static func ownPNGReaderAgreesWithLibpng(_ bytes: [UInt8]) -> String? {
         let fixed = withChunkCRCsFixed(bytes)
         // Its two-thread way (for camera photos) takes and declines the same files, to the same pixels.
@@ -56,11 +58,21 @@ public enum FuzzProperties {
         }
         let own = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: false)
         let libpng = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, libpngOnly: true)
+        func same(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+            a.width == b.width && a.height == b.height
+                && a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+        }
         switch (own, libpng) {
         case (nil, nil): return nil
         case (let a?, let b?):
-            let same = a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
-            return a.width == b.width && a.height == b.height && same ? nil : "Easel's reader and libpng gave other pixels"
+            guard same(a, b) else { return "Easel's reader and libpng gave other pixels" }
+            // Reduced as the rows go by, to the pixels of the whole image's reduction.
+            for factor in [2, 3, 5] {
+                guard let small = try? PNGDecoder.decodePixels(fixed, maxPixels: 1 << 20, deadline: nil, reducedBy: factor)
+                else { return "the decode reduced by \(factor) fails where the whole one does not" }
+                guard same(small, a.reduced(by: factor)) else { return "the decode reduced by \(factor) gave other pixels" }
+            }
+            return nil
         case (nil, _?): return "libpng decodes a file Easel's reader path fails on"
         case (_?, nil): return "Easel's reader decodes a file libpng fails on"
         }
