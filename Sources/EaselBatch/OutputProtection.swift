@@ -43,8 +43,9 @@ public struct OutputProtection: Sendable {
         // Names straight from readdir (FileManager stats every entry: thousands in /tmp).
         let names = DocumentScanner.rawNames(in: folder.path).compactMap { String(validating: $0, as: UTF8.self) }
         for entry in names {
-            // By extension, before making a URL (which would stat the file: /tmp has thousands).
-            guard registry.isDocument(URL(fileURLWithPath: entry, isDirectory: false)) else { continue }
+            // By the name's extension alone, before making a URL (URLs of every name in a
+            // folder of thousands, /tmp say, took half a single export's time).
+            guard registry.isDocument(path: entry) else { continue }
             let url = folder.appendingPathComponent(entry)
             protectedPaths.insert(StateFolder.realPath(of: url))
             if let plain, let mentions = try? FileIO.fileContains(at: url.path, plain, maxBytes: 64 << 20), !mentions {

@@ -39,6 +39,8 @@ struct RegistryAndHistoryTests {
         let paths = [
             "a.rwcard", "dir/b.drawing", "C.DRAWING", "d.rwcard/", "in/e.drawing//", "f.rwcard.bak", "noext", ".rwcard",
             "dir/.drawing", "x.png", "dir.drawing/sub.png", "g.", "/", "", "h..drawing", "/abs/path/i.Rwcard",
+            "carte-été.rwcard", "été/j.drawing", "k.dr\u{212A}awing", "l.rwcar\u{0301}d", "m.RWCARD/", "n.drawin",
+            "o.drawingg", "文档.drawing", "p.rwcärd",
         ]
         for path in paths {
             #expect(

@@ -52,16 +52,28 @@ public struct DocumentRegistry: Sendable {
     /// `isDocument` for a path as typed (a file, or a package folder with or without a `/`
     /// after it), without making a URL: a new process's first URLs cost a few tenths of a
     /// millisecond, which a single export's early opening of its document would wait for.
+    /// Read byte by byte (an export looks at every name in its output's folder: thousands in
+    /// /tmp, where Unicode-aware string slicing took most of a single export's time).
     public func isDocument(path: String) -> Bool {
-        var name = Substring(path)
-        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        let (slashByte, dotByte) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        var name = path.utf8[...]
+        while name.count > 1, name.last == slashByte { name = name.dropLast() }
+        if let slash = name.lastIndex(of: slashByte) { name = name[name.index(after: slash)...] }
         // As URL's pathExtension: after the last dot, which neither starts nor ends the name.
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+        guard let dot = name.lastIndex(of: dotByte), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
             return false
         }
-        let ext = name[name.index(after: dot)...].lowercased()
-        return entries.contains { $0.contentType.preferredFilenameExtension.lowercased() == ext }
+        let ext = name[name.index(after: dot)...]
+        // Beyond ASCII, lowercasing is Unicode's (a Kelvin sign lowercases to "k").
+        guard ext.allSatisfy({ $0 < 0x80 }) else {
+            let lowered = String(Substring(ext)).lowercased()
+            return entries.contains { $0.contentType.preferredFilenameExtension.lowercased() == lowered }
+        }
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        return entries.contains { entry in
+            let registered = entry.contentType.preferredFilenameExtension.utf8
+            return registered.count == ext.count && zip(registered, ext).allSatisfy { lower($0) == lower($1) }
+        }
     }
 
     /// Where the document at `url` keeps its content and resources, as its registered type
