@@ -79,7 +79,7 @@ public enum PDFImageStreams {
         var edits: [(range: Range<Int>, bytes: [UInt8])] = []
         for (standIn, image) in images {
             var from = 0
-            while let at = pdf.firstRange(of: standIn, in: from..<pdf.count)?.lowerBound {
+            while let at = OutputBytes.find(standIn, in: pdf, from: from) {
                 guard let edit = streamEdit(pdf, standInAt: at..<at + standIn.count, image: image) else { return nil }
                 edits.append(edit)
                 from = at + standIn.count
@@ -89,15 +89,7 @@ public enum PDFImageStreams {
         guard zip(edits, edits.dropFirst()).allSatisfy({ $0.range.upperBound <= $1.range.lowerBound }) else { return nil }
         guard let table = CrossReference(pdf) else { return nil }
         // The file with the edits made, and how far each old offset moves.
-        var out: [UInt8] = []
-        out.reserveCapacity(pdf.count + edits.reduce(0) { $0 + $1.bytes.count - $1.range.count })
-        var copied = 0
-        for edit in edits {
-            out += pdf[copied..<edit.range.lowerBound]
-            out += edit.bytes
-            copied = edit.range.upperBound
-        }
-        out += pdf[copied..<pdf.count]
+        let out = OutputBytes.replacing(edits, in: pdf)
         func moved(_ offset: Int) -> Int? {
             var shift = 0
             for edit in edits {
@@ -122,9 +114,9 @@ public enum PDFImageStreams {
             pdf[standIn.lowerBound - opening.count..<standIn.lowerBound].elementsEqual(opening),
             standIn.upperBound + closing.count <= pdf.count,
             pdf[standIn.upperBound..<standIn.upperBound + closing.count].elementsEqual(closing),
-            let start = pdf.lastRange(of: Array(" 0 obj\n<<".utf8), in: 0..<standIn.lowerBound)?.upperBound
+            let header = OutputBytes.findLast(Array(" 0 obj\n<<".utf8), in: pdf, before: standIn.lowerBound)
         else { return nil }
-        let dictionaryStart = start - 2
+        let dictionaryStart = header + " 0 obj\n".utf8.count
         let dictionary = String(decoding: pdf[dictionaryStart..<standIn.lowerBound - "stream\n".utf8.count], as: UTF8.self)
         // The image object exactly as cairo writes one for a JPEG of this size.
         let lines = dictionary.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
@@ -150,9 +142,10 @@ public enum PDFImageStreams {
         let entries: [(offset: Int, inUse: Bool)]
 
         init?(_ pdf: [UInt8]) {
-            guard let xref = pdf.lastRange(of: Array("\nxref\n0 ".utf8), in: 0..<pdf.count) else { return nil }
-            tableStart = xref.lowerBound + 1
-            var index = xref.upperBound
+            let marker = Array("\nxref\n0 ".utf8)
+            guard let xref = OutputBytes.findLast(marker, in: pdf, before: pdf.count) else { return nil }
+            tableStart = xref + 1
+            var index = xref + marker.count
             var count = 0
             while index < pdf.count, pdf[index] >= 0x30, pdf[index] <= 0x39, count < 100_000_000 {
                 count = count * 10 + Int(pdf[index] - 0x30)
@@ -186,37 +179,13 @@ public enum PDFImageStreams {
                 let at = newStart + header + number * 20
                 out.replaceSubrange(at..<at + 10, with: Array(repeating: UInt8(ascii: "0"), count: 10 - digits.count) + digits)
             }
-            guard let startxref = out.lastRange(of: Array("\nstartxref\n".utf8), in: 0..<out.count),
-                let end = out[startxref.upperBound...].firstIndex(of: 0x0A),
-                Int(String(decoding: out[startxref.upperBound..<end], as: UTF8.self)) == tableStart
+            let marker = Array("\nstartxref\n".utf8)
+            guard let startxref = OutputBytes.findLast(marker, in: out, before: out.count).map({ $0 + marker.count }),
+                let end = out[startxref...].firstIndex(of: 0x0A),
+                Int(String(decoding: out[startxref..<end], as: UTF8.self)) == tableStart
             else { return nil }
-            out.replaceSubrange(startxref.upperBound..<end, with: Array(String(newStart).utf8))
+            out.replaceSubrange(startxref..<end, with: Array(String(newStart).utf8))
             return out
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The first place `pattern` occurs within `range`.
-    fileprivate func firstRange(of pattern: [UInt8], in range: Range<Int>) -> Range<Int>? {
-        guard let first = pattern.first, pattern.count <= range.count else { return nil }
-        var index = range.lowerBound
-        while index <= range.upperBound - pattern.count {
-            guard let candidate = self[index...(range.upperBound - pattern.count)].firstIndex(of: first) else { return nil }
-            if self[candidate..<candidate + pattern.count].elementsEqual(pattern) { return candidate..<candidate + pattern.count }
-            index = candidate + 1
-        }
-        return nil
-    }
-
-    /// The last place `pattern` occurs within `range`.
-    fileprivate func lastRange(of pattern: [UInt8], in range: Range<Int>) -> Range<Int>? {
-        guard pattern.count <= range.count else { return nil }
-        var index = range.upperBound - pattern.count
-        while index >= range.lowerBound {
-            if self[index..<index + pattern.count].elementsEqual(pattern) { return index..<index + pattern.count }
-            index -= 1
-        }
-        return nil
     }
 }

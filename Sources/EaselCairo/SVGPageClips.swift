@@ -14,16 +14,16 @@
 enum SVGPageClips {
     /// `svg` without the page-sized clips of its page-sized layers.
     static func rewrite(_ svg: [UInt8]) -> [UInt8] {
-        guard let page = viewBoxSize(svg), let definitionsEnd = SVGBytes.find(Array("</defs>".utf8), in: svg, from: 0)
+        guard let page = viewBoxSize(svg), let definitionsEnd = OutputBytes.find(Array("</defs>".utf8), in: svg, from: 0)
         else { return svg }
         // Each layer whose clip is the page: the clip's definition and the attribute naming it.
         let rectangle = Array("  <rect x=\"0\" y=\"0\" width=\"\(page.width)\" height=\"\(page.height)\"/>\n</clipPath>\n".utf8)
         var candidates: [[UInt8]: (definition: Range<Int>, attribute: Range<Int>)] = [:]
         let opening = Array("<clipPath id=\"".utf8)
         var at = 0
-        while let start = SVGBytes.find(opening, in: svg, from: at), start < definitionsEnd {
+        while let start = OutputBytes.find(opening, in: svg, from: at), start < definitionsEnd {
             at = start + opening.count
-            guard let idEnd = SVGBytes.find(Array("\">\n".utf8), in: svg, from: at), idEnd - at < 32 else { continue }
+            guard let idEnd = OutputBytes.find(Array("\">\n".utf8), in: svg, from: at), idEnd - at < 32 else { continue }
             let clipID = Array(svg[at..<idEnd])
             let body = idEnd + 3
             guard svg.count >= body + rectangle.count, Array(svg[body..<(body + rectangle.count)]) == rectangle else { continue }
@@ -32,7 +32,7 @@ enum SVGPageClips {
             let layerOpening = Array("<g id=\"surface".utf8)
             let attribute = Array("\" clip-path=\"url(#".utf8) + clipID + Array(")\">\n".utf8)
             guard svg.count >= layer + layerOpening.count, Array(svg[layer..<(layer + layerOpening.count)]) == layerOpening,
-                let attributeStart = SVGBytes.find(attribute, in: svg, from: layer + layerOpening.count),
+                let attributeStart = OutputBytes.find(attribute, in: svg, from: layer + layerOpening.count),
                 attributeStart - layer < 48
             else { continue }
             let surfaceID = Array(svg[(layer + layerOpening.count)..<attributeStart])
@@ -46,7 +46,7 @@ enum SVGPageClips {
         let reference = Array("\"#surface".utf8)
         let use = Array("<use xlink:href=\"#surface".utf8)
         at = 0
-        while let found = SVGBytes.find(reference, in: svg, from: at) {
+        while let found = OutputBytes.find(reference, in: svg, from: at) {
             at = found + reference.count
             var end = at
             while end < svg.count, (48...57).contains(svg[end]) { end += 1 }
@@ -58,19 +58,19 @@ enum SVGPageClips {
             let isPlainUse =
                 lineStart > definitionsEnd && lineStart + use.count - reference.count == found
                 && Array(svg[lineStart..<(lineStart + use.count)]) == use
-                && SVGBytes.find(Array(" transform=".utf8), in: Array(line), from: 0) == nil
+                && OutputBytes.find(Array(" transform=".utf8), in: Array(line), from: 0) == nil
             if !isPlainUse { candidates[surfaceID] = nil }
         }
         // Everything but the dropped definitions and attributes.
         let cuts = candidates.values.flatMap { [$0.definition, $0.attribute] }.sorted { $0.lowerBound < $1.lowerBound }
-        return SVGBytes.removing(cuts, from: svg)
+        return OutputBytes.removing(cuts, from: svg)
     }
 
     /// The width and height of the `viewBox="0 0 W H"` in the SVG's opening tag, as written.
     static func viewBoxSize(_ svg: [UInt8]) -> (width: String, height: String)? {
         let head = Array(svg.prefix(1024))
         let marker = Array("viewBox=\"0 0 ".utf8)
-        guard let start = SVGBytes.find(marker, in: head, from: 0),
+        guard let start = OutputBytes.find(marker, in: head, from: 0),
             let end = head[(start + marker.count)...].firstIndex(of: UInt8(ascii: "\""))
         else { return nil }
         let parts = String(decoding: head[(start + marker.count)..<end], as: UTF8.self).split(separator: " ")

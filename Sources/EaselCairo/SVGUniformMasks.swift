@@ -12,11 +12,11 @@ enum SVGUniformMasks {
     /// `svg` with every uniform mask cairo wrote replaced by an `opacity` attribute.
     static func rewrite(_ svg: [UInt8]) -> [UInt8] {
         let opening = Array("<mask id=\"".utf8)
-        guard let first = SVGBytes.find(opening, in: svg, from: 0) else { return svg }
+        guard let first = OutputBytes.find(opening, in: svg, from: 0) else { return svg }
         // The masks: where each definition starts and ends, its id and its opacity.
         var masks: [(range: Range<Int>, id: [UInt8], opacity: [UInt8])] = []
         var at = first
-        while let start = SVGBytes.find(opening, in: svg, from: at) {
+        while let start = OutputBytes.find(opening, in: svg, from: at) {
             at = start + opening.count
             guard let parsed = uniformMask(in: svg, at: start) else { continue }
             masks.append(parsed)
@@ -26,14 +26,14 @@ enum SVGUniformMasks {
         var opacityByID: [[UInt8]: [UInt8]] = [:]
         for mask in masks { opacityByID[mask.id] = mask.opacity }
         // Everything but the definitions, each reference turned into an opacity.
-        return replacingReferences(in: SVGBytes.removing(masks.map(\.range), from: svg), opacityByID: opacityByID)
+        return replacingReferences(in: OutputBytes.removing(masks.map(\.range), from: svg), opacityByID: opacityByID)
     }
 
     /// The mask definition starting at `start` when it has exactly the form cairo gives a
     /// uniform opacity: its range (through its line end), id and opacity.
     static func uniformMask(in svg: [UInt8], at start: Int) -> (range: Range<Int>, id: [UInt8], opacity: [UInt8])? {
         let closing = Array("</mask>\n".utf8)
-        guard let end = SVGBytes.find(closing, in: svg, from: start), end - start < 512 else { return nil }
+        guard let end = OutputBytes.find(closing, in: svg, from: start), end - start < 512 else { return nil }
         let text = String(decoding: svg[start..<end], as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 5, lines[4].isEmpty, lines[1] == "  <g filter=\"url(#alpha)\">", lines[3] == "  </g>",
@@ -50,10 +50,10 @@ enum SVGUniformMasks {
         var result: [UInt8] = []
         result.reserveCapacity(svg.count)
         var copied = 0, at = 0
-        while let start = SVGBytes.find(reference, in: svg, from: at) {
+        while let start = OutputBytes.find(reference, in: svg, from: at) {
             let idStart = start + reference.count
             at = idStart
-            guard let close = SVGBytes.find(Array(")\"".utf8), in: svg, from: idStart), close - idStart < 64,
+            guard let close = OutputBytes.find(Array(")\"".utf8), in: svg, from: idStart), close - idStart < 64,
                 let opacity = opacityByID[Array(svg[idStart..<close])]
             else { continue }
             result += svg[copied..<start]

@@ -30,8 +30,8 @@ struct PDFImageStreamsTests {
     /// The data of the first image stream whose dictionary has `/Predictor 15`.
     static func predictorStream(in pdf: [UInt8]) -> [UInt8]? {
         let marker = Array("/Predictor 15".utf8), opening = Array(">>\nstream\n".utf8)
-        guard let at = firstIndex(of: marker, in: pdf), let open = firstIndex(of: opening, in: pdf, from: at),
-            let lengthAt = lastIndex(of: Array("/Length ".utf8), in: pdf, before: at)
+        guard let at = OutputBytes.find(marker, in: pdf, from: 0), let open = OutputBytes.find(opening, in: pdf, from: at),
+            let lengthAt = OutputBytes.findLast(Array("/Length ".utf8), in: pdf, before: at)
         else { return nil }
         let digits = pdf[(lengthAt + 8)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard let count = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
@@ -39,36 +39,12 @@ struct PDFImageStreamsTests {
         return Array(pdf[start..<start + count])
     }
 
-    static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from: Int = 0) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        return (from...(bytes.count - pattern.count)).first { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) }
-    }
-
-    static func lastIndex(of pattern: [UInt8], in bytes: [UInt8], before: Int) -> Int? {
-        stride(from: before - pattern.count, through: 0, by: -1).first {
-            bytes[$0..<$0 + pattern.count].elementsEqual(pattern)
-        }
-    }
-
-    /// The standard CRC-32 of PNG chunks.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     /// A PNG of `width` x `height` 8-bit RGB whose IDAT is `data`.
     static func png(width: Int, height: Int, idat data: [UInt8]) -> [UInt8] {
         func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + body
-            return be32(body.count) + typed + be32(Int(crc32(typed)))
-        }
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0]) + chunk("IDAT", data) + chunk("IEND", [])
+            + ReferencePNGWriter.chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0])
+            + ReferencePNGWriter.chunk("IDAT", data) + ReferencePNGWriter.chunk("IEND", [])
     }
 
     /// A card of `photos` (name and bytes), each drawn turned in a frame of its own.
@@ -157,7 +133,7 @@ struct PDFImageStreamsTests {
         #expect(PDFImageStreams.rewrite(pdf, replacing: [(standIn, rows)]) != nil)
         // The table pointing one byte off: nothing is rewritten.
         var shifted = pdf
-        let table = try #require(Self.firstIndex(of: Array("\nxref\n0 ".utf8), in: pdf))
+        let table = try #require(OutputBytes.find(Array("\nxref\n0 ".utf8), in: pdf, from: 0))
         let firstUsed = table + "\nxref\n0 ".utf8.count + 2 + 20 + 9
         shifted[firstUsed] = shifted[firstUsed] == UInt8(ascii: "9") ? UInt8(ascii: "8") : shifted[firstUsed] + 1
         #expect(PDFImageStreams.rewrite(shifted, replacing: [(standIn, rows)]) == nil)

@@ -236,15 +236,8 @@ struct HandZip {
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
     static func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
 
-    /// The zip CRC-32 (IEEE, reflected), bit by bit.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
+    /// The zip CRC-32: the IEEE CRC PNG chunks use too.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 { ReferencePNGWriter.crc32(bytes) }
 
     /// One way to break the sample zip, the status it gets and words its problem must say.
     struct Breakage: CustomTestStringConvertible, Sendable {

@@ -84,13 +84,9 @@ public final class ImageLoader {
         }
     }
 
-    /// The whole factor the image `name`, of `header`, is decoded reduced by: the smallest of
-    /// its uses' (1 when it is not planned, or smaller than a photo).
-    func reductionFactor(for name: String, header: ImageDecoder.Header) -> Int {
-        Self.reductionFactor(uses: drawnThrough[name], header: header)
-    }
-
-    /// `reductionFactor` for an image drawn as `uses` says (nil: not planned).
+    /// The whole factor an image of `header`, drawn as `uses` says (`planDecoding`), is
+    /// decoded reduced by: the smallest of its uses' (1 when it is not planned, or smaller
+    /// than a photo).
     private static func reductionFactor(
         uses: [(frame: Size, frameToOutput: Transform2D)]?, header: ImageDecoder.Header
     ) -> Int {
@@ -287,7 +283,7 @@ public final class ImageLoader {
             }
             // Shared with every render in the process when the very same file was decoded before.
             let (deadline, maxPixels) = (deadline, maxPixels)
-            let factor = name.map { reductionFactor(for: $0, header: header) } ?? 1
+            let factor = name.map { Self.reductionFactor(uses: drawnThrough[$0], header: header) } ?? 1
             let decoded =
                 try early?.get()
                 ?? sharedImages.image(for: Self.key(version, reducedBy: factor)) {
