@@ -240,7 +240,14 @@ public final class CairoContext {
             defer { cairo_font_options_destroy(options) }
             cairo_set_font_options(cr, options)
             cairo_set_font_size(cr, size)
+            let colorGlyphsHere = drawsColorGlyphsItself
             for run in runs {
+                if let strike = run.face.colorStrike, colorGlyphsHere {
+                    // cairo draws no glyph, colour or not, in a colour it counts as clear: alpha
+                    // at most 255 in 16 bits (`CAIRO_ALPHA_SHORT_IS_CLEAR`).
+                    if color.clamped.alpha * 65535 + 0.5 >= 256 { try drawColorGlyphs(run.glyphs, strike: strike, size: size) }
+                    continue
+                }
                 cairo_set_font_face(cr, run.face.face)
                 let glyphs = run.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x * size, y: $0.y * size) }
                 cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))

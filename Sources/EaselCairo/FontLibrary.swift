@@ -13,16 +13,20 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
     let measuring: OpaquePointer  // cairo_scaled_font_t at size 1, unhinted
     /// The same file read by HarfBuzz, for shaping (nil if HarfBuzz cannot read it).
     let shaping: HarfBuzzFont?
+    /// For a colour bitmap font (colour emoji), its strike, whose glyphs Easel draws itself
+    /// on images; nil for every other font.
+    let colorStrike: ColorGlyphStrike?
     /// Ascent and descent (both positive) at size 1, from the font's own metrics.
     public let ascent: Double
     /// How far the font reaches below the baseline at size 1, as a positive number.
     public let descent: Double
 
-    init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer) {
+    init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer, colorBitmaps: Bool = false) {
         self.file = file
         self.face = face
         self.measuring = measuring
         shaping = HarfBuzzFont(path: file.path, faceIndex: file.faceIndex)
+        colorStrike = colorBitmaps ? ColorGlyphStrike(path: file.path, faceIndex: file.faceIndex) : nil
         var extents = cairo_font_extents_t()
         cairo_scaled_font_extents(measuring, &extents)
         ascent = extents.ascent
@@ -162,7 +166,11 @@ public final class FontLibrary: Sendable {
             cairo_font_face_destroy(face)
             return .failure(.cairo("cannot scale the font \(file.path)"))
         }
-        return .success(FontFace(file: file, face: face, measuring: measuring))
+        // A colour font without outlines: its glyphs are bitmaps, which Easel draws itself.
+        let colorBitmaps =
+            ftFace.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+            && ftFace.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
+        return .success(FontFace(file: file, face: face, measuring: measuring, colorBitmaps: colorBitmaps))
     }
 }
 
