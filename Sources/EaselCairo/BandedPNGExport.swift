@@ -48,7 +48,8 @@ enum BandedPNGExport {
                 if let reused = buffers.withLock({ $0.popLast() }) {
                     buffer = reused
                 } else {
-                    buffer = try RasterImage(width: width, height: bandRows)
+                    try RenderLimits.checkOutput(width: width, height: bandRows)
+                    buffer = try RasterImage(sharing: PixelBuffer(width: width, height: bandRows))
                 }
             } catch {
                 stop.withLock { $0 = $0 ?? .failed(error) }

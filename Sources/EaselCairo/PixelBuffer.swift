@@ -34,7 +34,7 @@ public final class PixelBuffer: @unchecked Sendable {
         self.width = width
         self.height = height
         stride = width * 4
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: max(1, stride * height), alignment: 16)
+        bytes = PixelMemory.allocate(byteCount: stride * height)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height))
     }
 
