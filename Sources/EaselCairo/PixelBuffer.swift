@@ -12,7 +12,8 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Bytes from one row to the next (`width * 4`, which is what cairo wants for ARGB32).
     public let stride: Int
     /// Stable for the life of the buffer, so a cairo surface can point at it.
-    let bytes: UnsafeMutableRawPointer
+    var bytes: UnsafeMutableRawPointer { memory.bytes }
+    private let memory: PixelMemory
     /// What the decoder said was wrong with a file it still decoded (a truncated JPEG, whose
     /// missing rows are grey); nil for a whole image. Set by the decoder before the buffer
     /// is shared, never after.
@@ -34,11 +35,11 @@ public final class PixelBuffer: @unchecked Sendable {
         self.width = width
         self.height = height
         stride = width * 4
-        bytes = PixelMemory.allocate(byteCount: stride * height)
-        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height))
+        memory = PixelMemory(byteCount: stride * height)
+        if !memory.isZeroed { memory.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height)) }
     }
 
-    deinit { bytes.deallocate() }
+    deinit { memory.release() }
 
     /// Read access to the pixel rows.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

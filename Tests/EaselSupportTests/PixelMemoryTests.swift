@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import EaselSupport
 
-/// Large pixel buffers start on a 2 MiB boundary with their whole 2 MiB pages advised onto
-/// the kernel's huge pages (`hg` among the mapping's flags in /proc/self/smaps); small ones
-/// are ordinary memory.
+/// Large pixel buffers are mappings of their own, zeroed, starting on a 2 MiB boundary, with
+/// their whole 2 MiB pages advised onto the kernel's huge pages (`hg` among the mapping's
+/// flags in /proc/self/smaps) and given back when released; small ones are malloc's.
 @Suite("Pixel memory")
 struct PixelMemoryTests {
     /// The flags (`VmFlags`) of the mapping that holds `address`, from /proc/self/smaps.
@@ -28,8 +28,10 @@ struct PixelMemoryTests {
 
     @Test func aBufferOfTwoMebibytesOrMoreIsAlignedAndAdvisedOntoHugePages() throws {
         let byteCount = 1300 * 512 * 4
-        let bytes = PixelMemory.allocate(byteCount: byteCount)
-        defer { bytes.deallocate() }
+        let memory = PixelMemory(byteCount: byteCount)
+        let bytes = memory.bytes
+        #expect(memory.isZeroed)
+        #expect((0..<byteCount).allSatisfy { bytes.load(fromByteOffset: $0, as: UInt8.self) == 0 })
         bytes.initializeMemory(as: UInt8.self, repeating: 7, count: byteCount)
         let address = UInt(bitPattern: bytes)
         #expect(address % UInt(PixelMemory.hugePage) == 0)
@@ -41,13 +43,14 @@ struct PixelMemoryTests {
             #expect(try !Self.mappingFlags(at: address + UInt(PixelMemory.hugePage)).contains("hg"))
         }
         #expect(bytes.load(fromByteOffset: byteCount - 1, as: UInt8.self) == 7)
+        memory.release()
+        #expect(try Self.mappingFlags(at: address).isEmpty, "given back to the kernel")
     }
 
     @Test func aSmallBufferIsOrdinaryMemory() throws {
-        let bytes = PixelMemory.allocate(byteCount: 500 * 375 * 4)
-        defer { bytes.deallocate() }
-        #expect(UInt(bitPattern: bytes) % 16 == 0)
-        let empty = PixelMemory.allocate(byteCount: 0)
-        empty.deallocate()
+        let memory = PixelMemory(byteCount: 500 * 375 * 4)
+        defer { memory.release() }
+        #expect(UInt(bitPattern: memory.bytes) % 16 == 0 && !memory.isZeroed)
+        PixelMemory(byteCount: 0).release()
     }
 }
