@@ -35,7 +35,8 @@ public enum FontMap {
 
     /// The default sans: broad coverage of Latin, Greek, Cyrillic and many symbols.
     public static let defaultSans = FontFile(dejaVu + "DejaVuSans.ttf")
-    /// The colour emoji font (colour bitmaps cairo draws in colour).
+    /// The colour emoji font: colour bitmaps, drawn by Easel from their strike on images
+    /// (`ColorGlyphStrike`) and by cairo in SVG and PDF.
     public static let colorEmoji = FontFile(noto + "NotoColorEmoji.ttf")
     /// The rounded bold sans standing in for Arial Rounded MT Bold (the error image's "x").
     public static let roundedBold = FontFile("/usr/share/fonts/truetype/quicksand/Quicksand-Bold.ttf")
