@@ -79,7 +79,8 @@ final class ColorGlyphStrike: @unchecked Sendable {
 }
 
 /// Colour glyphs resampled to a device transform, kept for the process within a byte
-/// budget (oldest out first): a text that repeats an emoji resamples it once.
+/// budget (oldest out first, a quarter of the budget at a time): a text that repeats an
+/// emoji resamples it once.
 final class ColorGlyphCache: Sendable {
     /// The process's cache.
     static let shared = ColorGlyphCache(maxBytes: 16 << 20)
@@ -123,10 +124,16 @@ final class ColorGlyphCache: Sendable {
             state.entries[key] = placed
             state.order.append(key)
             state.bytes += size
-            while state.bytes > maxBytes, !state.order.isEmpty {
-                let oldest = state.order.removeFirst()
-                if let gone = state.entries.removeValue(forKey: oldest) { state.bytes -= gone.pixels.stride * gone.pixels.height }
+            guard state.bytes > maxBytes else { return }
+            // Down to three quarters at once: each glyph is dropped in one pass over the order.
+            var dropped = 0
+            while state.bytes > maxBytes / 4 * 3, dropped < state.order.count {
+                if let gone = state.entries.removeValue(forKey: state.order[dropped]) {
+                    state.bytes -= gone.pixels.stride * gone.pixels.height
+                }
+                dropped += 1
             }
+            state.order.removeFirst(dropped)
         }
     }
 
