@@ -27,8 +27,8 @@ final class ColorGlyphStrike: @unchecked Sendable {
     private let face: FT_Face
     private let lock = Locked(())
 
-    /// The strike of the font at `path`, or nil unless the face is a colour bitmap font with
-    /// exactly one strike (other fonts are left to cairo, which picks among strikes).
+    /// The strike of the font at `path`, or nil unless it is a colour bitmap font
+    /// (`isColorBitmapFont`).
     init?(path: String, faceIndex: Int) {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else { return nil }
@@ -37,10 +37,7 @@ final class ColorGlyphStrike: @unchecked Sendable {
             FT_Done_FreeType(library)
             return nil
         }
-        let faceFlags = face.pointee.face_flags
-        guard faceFlags & FT_Long(FT_FACE_FLAG_COLOR) != 0, faceFlags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0,
-            face.pointee.num_fixed_sizes == 1, FT_Select_Size(face, 0) == 0
-        else {
+        guard Self.isColorBitmapFont(face), FT_Select_Size(face, 0) == 0 else {
             FT_Done_Face(face)
             FT_Done_FreeType(library)
             return nil
@@ -55,6 +52,14 @@ final class ColorGlyphStrike: @unchecked Sendable {
     deinit {
         FT_Done_Face(face)
         FT_Done_FreeType(library)
+    }
+
+    /// Whether `face` is a font whose glyphs Easel draws from a strike: colour bitmaps, no
+    /// outlines, exactly one strike (cairo picks among several by its own rule).
+    static func isColorBitmapFont(_ face: FT_Face) -> Bool {
+        let flags = face.pointee.face_flags
+        return flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
+            && face.pointee.num_fixed_sizes == 1
     }
 
     /// The glyph's bitmap, decoded now (nil when the glyph has no colour bitmap).

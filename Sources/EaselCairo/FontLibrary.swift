@@ -21,7 +21,7 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
     /// How far the font reaches below the baseline at size 1, as a positive number.
     public let descent: Double
 
-    init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer, colorBitmaps: Bool = false) {
+    init(file: FontMap.FontFile, face: OpaquePointer, measuring: OpaquePointer, colorBitmaps: Bool) {
         self.file = file
         self.face = face
         self.measuring = measuring
@@ -166,11 +166,9 @@ public final class FontLibrary: Sendable {
             cairo_font_face_destroy(face)
             return .failure(.cairo("cannot scale the font \(file.path)"))
         }
-        // A colour font without outlines: its glyphs are bitmaps, which Easel draws itself.
-        let colorBitmaps =
-            ftFace.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
-            && ftFace.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
-        return .success(FontFace(file: file, face: face, measuring: measuring, colorBitmaps: colorBitmaps))
+        return .success(
+            FontFace(
+                file: file, face: face, measuring: measuring, colorBitmaps: ColorGlyphStrike.isColorBitmapFont(ftFace)))
     }
 }
 
