@@ -219,6 +219,13 @@ extension CairoContext {
             }
             // As cairo places glyph images (`_cairo_lround`): halves round up.
             let roundedX = Int((originX + 0.5).rounded(.down)), roundedY = Int((originY + 0.5).rounded(.down))
+            // A glyph far outside what this drawing shows (the rest of a line that crosses into
+            // another band) is neither decoded nor resampled: nothing of it would be drawn.
+            if let reach = Self.reach(of: strike, through: linear),
+                reach.offsetBy(x: roundedX, y: roundedY).intersection(visible).isEmpty
+            {
+                continue
+            }
             let key = ColorGlyphCache.Key(
                 strike: ObjectIdentifier(strike), glyph: glyph.index, xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy)
             let placed: ColorGlyphCache.Placed
@@ -246,8 +253,22 @@ extension CairoContext {
         }
     }
 
+    /// Device pixels about the glyph origin that hold any glyph of `strike` through `linear`:
+    /// a bitmap lies within an em and a half of its origin (two ems, to spare).
+    static func reach(
+        of strike: ColorGlyphStrike, through linear: (xx: Double, yx: Double, xy: Double, yy: Double)
+    ) -> PixelBox? {
+        let (x, y) = (2 * strike.xPPEM, 2 * strike.yPPEM)
+        let corners = [(-x, -y), (x, -y), (-x, y), (x, y)].map { cx, cy in
+            (linear.xx * cx + linear.xy * cy, linear.yx * cx + linear.yy * cy)
+        }
+        return PixelBox.covering(
+            minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!,
+            maxY: corners.map(\.1).max()!, limit: deviceLimit)
+    }
+
     /// The whole device pixels a strike bitmap covers through `linear`, about the glyph origin.
-    private static func deviceBox(
+    static func deviceBox(
         of bitmap: ColorGlyphStrike.Bitmap, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), limit: Double
     ) -> PixelBox? {
         let left = Double(bitmap.left), top = Double(-bitmap.top)
@@ -266,10 +287,25 @@ extension CairoContext {
         _ bitmap: ColorGlyphStrike.Bitmap, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), into region: PixelBox
     ) throws(CairoError) -> PixelBuffer? {
         guard (try? RenderLimits.checkOutput(width: region.width, height: region.height)) != nil else { return nil }
-        let pixels = PixelBuffer(width: region.width, height: region.height)
-        let context = try CairoContext(image: RasterImage(sharing: pixels))
         var placement = cairo_matrix_t(
             xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy, x0: Double(-region.minX), y0: Double(-region.minY))
+        // cairo's arithmetic without pixman's generic fetcher; cairo itself for what that
+        // does not cover.
+        if let pixels = GoodFilterResampling.resample(
+            bitmap.image, placement: placement, offset: (Double(bitmap.left), Double(-bitmap.top)), width: region.width,
+            height: region.height)
+        {
+            return pixels
+        }
+        return try resampledByCairo(bitmap, placement: &placement, region: region)
+    }
+
+    /// `resample` drawn by cairo: the reference `GoodFilterResampling` follows.
+    static func resampledByCairo(
+        _ bitmap: ColorGlyphStrike.Bitmap, placement: inout cairo_matrix_t, region: PixelBox
+    ) throws(CairoError) -> PixelBuffer {
+        let pixels = PixelBuffer(width: region.width, height: region.height)
+        let context = try CairoContext(image: RasterImage(sharing: pixels))
         cairo_set_matrix(context.cr, &placement)
         cairo_translate(context.cr, Double(bitmap.left), Double(-bitmap.top))
         // As cairo transforms a glyph's bitmap: painted whole, transparent beyond its edges.
