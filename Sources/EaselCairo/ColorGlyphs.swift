@@ -17,6 +17,9 @@ final class ColorGlyphStrike: @unchecked Sendable {
         var image: RasterImage
         var left: Int
         var top: Int
+
+        /// Where it lies from the pen.
+        var extent: Extent { Extent(left: left, top: top, width: image.width, height: image.height) }
     }
 
     /// The strike's pixels per em, across and down.
@@ -60,6 +63,30 @@ final class ColorGlyphStrike: @unchecked Sendable {
         let flags = face.pointee.face_flags
         return flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
             && face.pointee.num_fixed_sizes == 1
+    }
+
+    /// Where a glyph's bitmap lies from the pen, in strike pixels (y up): its left and top
+    /// edges and its size.
+    struct Extent {
+        var left: Int
+        var top: Int
+        var width: Int
+        var height: Int
+    }
+
+    /// The glyph's extent, read from the strike's metrics without decoding its PNG (nil when
+    /// the glyph has no bitmap).
+    func extent(of glyph: UInt) -> Extent? {
+        guard let index = FT_UInt(exactly: glyph) else { return nil }
+        return lock.withLock { _ -> Extent? in
+            guard FT_Load_Glyph(face, index, Int32(FT_LOAD_COLOR) | Int32(FT_LOAD_BITMAP_METRICS_ONLY)) == 0,
+                let slot = face.pointee.glyph
+            else { return nil }
+            let bitmap = slot.pointee.bitmap
+            return Extent(
+                left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top), width: Int(bitmap.width),
+                height: Int(bitmap.rows))
+        }
     }
 
     /// The glyph's bitmap, decoded now (nil when the glyph has no colour bitmap).
@@ -219,23 +246,21 @@ extension CairoContext {
             }
             // As cairo places glyph images (`_cairo_lround`): halves round up.
             let roundedX = Int((originX + 0.5).rounded(.down)), roundedY = Int((originY + 0.5).rounded(.down))
-            // A glyph far outside what this drawing shows (the rest of a line that crosses into
-            // another band) is neither decoded nor resampled: nothing of it would be drawn.
-            if let reach = Self.reach(of: strike, through: linear),
-                reach.offsetBy(x: roundedX, y: roundedY).intersection(visible).isEmpty
-            {
-                continue
-            }
             let key = ColorGlyphCache.Key(
                 strike: ObjectIdentifier(strike), glyph: glyph.index, xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy)
             let placed: ColorGlyphCache.Placed
             if let kept = cache.placed(for: key) {
                 placed = kept
             } else {
-                guard let bitmap = strike.bitmap(for: glyph.index),
-                    let whole = Self.deviceBox(of: bitmap, through: linear, limit: Self.deviceLimit)
-                else { continue }
+                // A glyph outside what this drawing shows (the rest of a line that crosses into
+                // another band) is neither decoded nor resampled: none of it would be drawn.
                 let onOutput = visible.offsetBy(x: -roundedX, y: -roundedY)
+                guard let extent = strike.extent(of: glyph.index),
+                    let reach = Self.deviceBox(of: extent, through: linear, limit: Self.deviceLimit),
+                    !reach.intersection(onOutput).isEmpty,
+                    let bitmap = strike.bitmap(for: glyph.index),
+                    let whole = Self.deviceBox(of: bitmap.extent, through: linear, limit: Self.deviceLimit)
+                else { continue }
                 let kept = whole.width <= ColorGlyphCache.largestKeptSide && whole.height <= ColorGlyphCache.largestKeptSide
                 let region = kept ? whole : whole.intersection(onOutput)
                 guard !region.isEmpty, let pixels = try Self.resample(bitmap, through: linear, into: region) else { continue }
@@ -253,26 +278,13 @@ extension CairoContext {
         }
     }
 
-    /// Device pixels about the glyph origin that hold any glyph of `strike` through `linear`:
-    /// a bitmap lies within an em and a half of its origin (two ems, to spare).
-    static func reach(
-        of strike: ColorGlyphStrike, through linear: (xx: Double, yx: Double, xy: Double, yy: Double)
+    /// The whole device pixels a strike bitmap of `extent` covers through `linear`, about the
+    /// glyph origin.
+    private static func deviceBox(
+        of extent: ColorGlyphStrike.Extent, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), limit: Double
     ) -> PixelBox? {
-        let (x, y) = (2 * strike.xPPEM, 2 * strike.yPPEM)
-        let corners = [(-x, -y), (x, -y), (-x, y), (x, y)].map { cx, cy in
-            (linear.xx * cx + linear.xy * cy, linear.yx * cx + linear.yy * cy)
-        }
-        return PixelBox.covering(
-            minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!,
-            maxY: corners.map(\.1).max()!, limit: deviceLimit)
-    }
-
-    /// The whole device pixels a strike bitmap covers through `linear`, about the glyph origin.
-    static func deviceBox(
-        of bitmap: ColorGlyphStrike.Bitmap, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), limit: Double
-    ) -> PixelBox? {
-        let left = Double(bitmap.left), top = Double(-bitmap.top)
-        let right = left + Double(bitmap.image.width), bottom = top + Double(bitmap.image.height)
+        let left = Double(extent.left), top = Double(-extent.top)
+        let right = left + Double(extent.width), bottom = top + Double(extent.height)
         let corners = [(left, top), (right, top), (left, bottom), (right, bottom)].map { x, y in
             (linear.xx * x + linear.xy * y, linear.yx * x + linear.yy * y)
         }
@@ -287,25 +299,10 @@ extension CairoContext {
         _ bitmap: ColorGlyphStrike.Bitmap, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), into region: PixelBox
     ) throws(CairoError) -> PixelBuffer? {
         guard (try? RenderLimits.checkOutput(width: region.width, height: region.height)) != nil else { return nil }
-        var placement = cairo_matrix_t(
-            xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy, x0: Double(-region.minX), y0: Double(-region.minY))
-        // cairo's arithmetic without pixman's generic fetcher; cairo itself for what that
-        // does not cover.
-        if let pixels = GoodFilterResampling.resample(
-            bitmap.image, placement: placement, offset: (Double(bitmap.left), Double(-bitmap.top)), width: region.width,
-            height: region.height)
-        {
-            return pixels
-        }
-        return try resampledByCairo(bitmap, placement: &placement, region: region)
-    }
-
-    /// `resample` drawn by cairo: the reference `GoodFilterResampling` follows.
-    static func resampledByCairo(
-        _ bitmap: ColorGlyphStrike.Bitmap, placement: inout cairo_matrix_t, region: PixelBox
-    ) throws(CairoError) -> PixelBuffer {
         let pixels = PixelBuffer(width: region.width, height: region.height)
         let context = try CairoContext(image: RasterImage(sharing: pixels))
+        var placement = cairo_matrix_t(
+            xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy, x0: Double(-region.minX), y0: Double(-region.minY))
         cairo_set_matrix(context.cr, &placement)
         cairo_translate(context.cr, Double(bitmap.left), Double(-bitmap.top))
         // As cairo transforms a glyph's bitmap: painted whole, transparent beyond its edges.

@@ -136,6 +136,28 @@ struct ColorGlyphTests {
         #expect(small.count > 0 && small.count < 20)
     }
 
+    @Test func aGlyphOutsideTheClipIsNeitherDecodedNorResampledAndOneThatReachesInIs() throws {
+        let (face, glyphs) = try Self.emoji()
+        let strike = try #require(face.colorStrike)
+        let cache = ColorGlyphCache(maxBytes: 1 << 20)
+        let image = try Self.drawnNothing(canvas: 200)
+        let context = try CairoContext(image: image)
+        // A band's clip: rows 40 to 60. At 50 pixels to the em a glyph reaches about 46 above
+        // its baseline and 13 below it.
+        cairo_rectangle(context.cr, 0, 40, 200, 20)
+        cairo_clip(context.cr)
+        cairo_translate(context.cr, 0, 20)
+        let above = [(index: glyphs[1], x: 0.2, y: 0.0)]
+        try context.drawColorGlyphs(above, strike: strike, size: 50, cache: cache)
+        #expect(cache.count == 0)
+        #expect(Self.inked(image) == 0)
+        // Its baseline 30 rows lower: the glyph's top reaches into the clip.
+        cairo_translate(context.cr, 0, 30)
+        try context.drawColorGlyphs(above, strike: strike, size: 50, cache: cache)
+        #expect(cache.count == 1)
+        #expect(Self.inked(image) > 0)
+    }
+
     @Test func anOriginFarOffTheOutputDrawsNothingAndNeverTraps() throws {
         let (face, glyphs) = try Self.emoji()
         for transform in [
