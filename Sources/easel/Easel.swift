@@ -13,11 +13,22 @@ struct EaselRoot: ParsableCommand {
         StageTimings.start()
         EarlyOpen.start(arguments: CommandLine.arguments)
         do {
-            var command = try parseAsRoot(nil)
+            var command = try parsedDirectly(CommandLine.arguments) ?? parseAsRoot(nil)
             try command.run()
         } catch {
             UsageErrors.exit(with: error, arguments: Array(CommandLine.arguments.dropFirst()))
         }
+    }
+
+    /// `easel export …` parsed as the export command alone, which is what parsing from the
+    /// root gives for it, without first reading the definitions of all twenty commands (a
+    /// render's start spends about a millisecond there). Whatever that parse does not accept
+    /// (help, a completion script, an unknown option, a bad value) is parsed again from the
+    /// root, so every message and exit stays the root's.
+    static func parsedDirectly(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard arguments.count > 1, arguments[1] == ExportCommand.configuration.commandName else { return nil }
+        // Help comes back as ArgumentParser's own command, worded for `export` alone.
+        return (try? ExportCommand.parseAsRoot(Array(arguments.dropFirst(2)))) as? ExportCommand
     }
 
     /// ArgumentParser's errors start as Easel's own do (`Terminal.errorPrefix`), not `Error: `.

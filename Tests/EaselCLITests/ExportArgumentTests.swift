@@ -59,6 +59,25 @@ struct ExportArgumentTests {
         #expect(refused.status == 64 && refused.stderr.contains("--timeout must be a number of seconds"), "\(refused.stderr)")
     }
 
+    /// `easel export` is parsed as that command alone when it can be (`EaselRoot.parsedDirectly`);
+    /// help, completion and every error still come from the root, in the root's words.
+    @Test func helpAndErrorsAreTheRootsHoweverTheExportIsParsed() throws {
+        let s = CLIScratch()
+        try s.drawing("d.drawing")
+        for arguments in [["export", "--help"], ["export", "-h"], ["export", "d.drawing", "--out", "x.png", "--help"]] {
+            let help = try s.run(arguments)
+            #expect(help.status == 0 && help.stdout.contains("USAGE: easel export "), "\(arguments): \(help.stdout)")
+        }
+        let completion = try s.run(["export", "--generate-completion-script", "bash"])
+        #expect(completion.status == 0 && completion.stdout.contains("_easel"), "\(completion.stdout.prefix(200))")
+        let unknown = try s.run(["export", "d.drawing", "--out", "x.png", "--bogus"])
+        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("easel: error: "), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("easel export"), "the usage line names the whole command: \(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("x.png").path))
+        try s.ok(["export", "d.drawing", "--out", "x.png"])
+        #expect(try s.image("x.png").width > 0)
+    }
+
     @Test func whatMakesSenseIsHonoured() throws {
         let s = CLIScratch()
         try s.drawing("d.drawing", 40, 30)
