@@ -128,7 +128,23 @@ public final class BatchExporter: Sendable {
                         failed: state.failed, elapsed: Date().timeIntervalSince(start))
                 }
                 if entry.status == .failed && options.failFast { cancellation.cancel() }
-                reporting.withLock { progress(snapshot, entry) }
+                reporting.withLock {
+                    guard options.dryRun else { return progress(snapshot, entry) }
+                    // A dry run lists its plan in the plan's order, whatever order its checks
+                    // end in: the listing is what a script reads and compares.
+                    while let next = state.withLock({ $0.nextToReport() }) { progress(snapshot, next) }
+                }
+            }
+        }
+        // After a cancellation, what was checked after a document never started.
+        if options.dryRun {
+            let snapshot = state.withLock { state in
+                BatchProgress(
+                    total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
+                    failed: state.failed, elapsed: Date().timeIntervalSince(start))
+            }
+            reporting.withLock {
+                while let next = state.withLock({ $0.nextToReport(skippingUnstarted: true) }) { progress(snapshot, next) }
             }
         }
 
@@ -157,6 +173,22 @@ public final class BatchExporter: Sendable {
         var manifest: ExportManifest
         var entries: [BatchEntry?]
         var done = 0, rendered = 0, skipped = 0, failed = 0, planned = 0
+        /// The first entry a dry run has not listed yet.
+        var reported = 0
+
+        /// The next entry of the plan to list, once every one before it is listed; nil while
+        /// it is not done. `skippingUnstarted` passes over those that never started.
+        mutating func nextToReport(skippingUnstarted: Bool = false) -> BatchEntry? {
+            while reported < entries.count {
+                if let entry = entries[reported] {
+                    reported += 1
+                    return entry
+                }
+                guard skippingUnstarted else { return nil }
+                reported += 1
+            }
+            return nil
+        }
 
         mutating func count(_ status: BatchStatus) {
             done += 1

@@ -5,6 +5,7 @@ import EaselGeometry
 import EaselRender
 import EaselTestSupport
 import Foundation
+import EaselSupport
 import Testing
 
 /// A folder export, as `BatchExporter` runs it: the right files, in the inputs' layout, with
@@ -228,5 +229,24 @@ struct FolderExportTests {
         #expect(report.error(of: "slow.drawing")?.contains("drawing took longer than the time allowed") == true)
         #expect(try s.image("out/quick.png").width == 30)
         #expect(!s.exists("out/slow.png"))
+    }
+}
+
+/// A dry run's listing is the plan, in the plan's order, however many documents are checked
+/// at once: a script that compares two listings sees only what changed.
+@Suite("A dry run lists its plan in order")
+struct DryRunOrderTests {
+    @Test func theListingFollowsThePlanWhateverTheJobs() throws {
+        let s = ExportScratch()
+        for i in 0..<48 { try s.drawing(String(format: "in/d-%02d.drawing", i), 8 + Double(i % 5) * 300, 8) }
+        let listed = Locked<[String]>([])
+        let report = try s.export(["in"], jobs: 4, { $0.dryRun = true }) { _, entry in
+            listed.withLock { $0.append(URL(fileURLWithPath: entry.input).lastPathComponent) }
+        }
+        let planned = report.entries.map { URL(fileURLWithPath: $0.input).lastPathComponent }
+        #expect(planned.count == 48 && report.totals.planned == 48)
+        #expect(listed.withLock { $0 } == planned)
+        #expect(planned == planned.sorted())
+        #expect(!s.exists("out"))
     }
 }
