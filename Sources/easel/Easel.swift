@@ -21,10 +21,10 @@ struct EaselRoot: ParsableCommand {
     }
 
     /// `easel export …` parsed as the export command alone, which is what parsing from the
-    /// root gives for it, without first reading the definitions of all twenty commands (a
-    /// render's start spends about a millisecond there). Whatever that parse does not accept
-    /// (help, a completion script, an unknown option, a bad value) is parsed again from the
-    /// root, so every message and exit stays the root's.
+    /// root gives for it, without first reading the definitions of all twenty commands (0.6
+    /// ms of a render's start). Whatever that parse does not accept (help, a completion
+    /// script, an unknown option, a bad value) is parsed again from the root, so every
+    /// message and exit stays the root's.
     static func parsedDirectly(_ arguments: [String]) -> (any ParsableCommand)? {
         guard arguments.count > 1, arguments[1] == ExportCommand.configuration.commandName else { return nil }
         // Help comes back as ArgumentParser's own command, worded for `export` alone.
