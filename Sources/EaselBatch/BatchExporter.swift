@@ -123,9 +123,7 @@ public final class BatchExporter: Sendable {
                     state.entries[index] = entry
                     if let record { state.manifest.entries[items[index].key] = record }
                     state.count(entry.status)
-                    return BatchProgress(
-                        total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
-                        failed: state.failed, elapsed: Date().timeIntervalSince(start))
+                    return state.progress(since: start)
                 }
                 if entry.status == .failed && options.failFast { cancellation.cancel() }
                 reporting.withLock {
@@ -138,11 +136,7 @@ public final class BatchExporter: Sendable {
         }
         // After a cancellation, what was checked after a document never started.
         if options.dryRun {
-            let snapshot = state.withLock { state in
-                BatchProgress(
-                    total: items.count, done: state.done, rendered: state.rendered, skipped: state.skipped,
-                    failed: state.failed, elapsed: Date().timeIntervalSince(start))
-            }
+            let snapshot = state.withLock { $0.progress(since: start) }
             reporting.withLock {
                 while let next = state.withLock({ $0.nextToReport(skippingUnstarted: true) }) { progress(snapshot, next) }
             }
@@ -188,6 +182,13 @@ public final class BatchExporter: Sendable {
                 reported += 1
             }
             return nil
+        }
+
+        /// Where the run stands, `start` being when it began.
+        func progress(since start: Date) -> BatchProgress {
+            BatchProgress(
+                total: entries.count, done: done, rendered: rendered, skipped: skipped, failed: failed,
+                elapsed: Date().timeIntervalSince(start))
         }
 
         mutating func count(_ status: BatchStatus) {

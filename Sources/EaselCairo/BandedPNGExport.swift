@@ -48,8 +48,7 @@ enum BandedPNGExport {
                 if let reused = buffers.withLock({ $0.popLast() }) {
                     buffer = reused
                 } else {
-                    try RenderLimits.checkOutput(width: width, height: bandRows)
-                    buffer = try RasterImage(sharing: PixelBuffer(width: width, height: bandRows))
+                    buffer = try RasterImage(sharing: PixelBuffer.forOutput(width: width, height: bandRows))
                 }
             } catch {
                 stop.withLock { $0 = $0 ?? .failed(error) }

@@ -17,9 +17,6 @@ final class ColorGlyphStrike: @unchecked Sendable {
         var image: RasterImage
         var left: Int
         var top: Int
-
-        /// Where it lies from the pen.
-        var extent: Extent { Extent(left: left, top: top, width: image.width, height: image.height) }
     }
 
     /// The strike's pixels per em, across and down.
@@ -255,11 +252,12 @@ extension CairoContext {
                 // A glyph outside what this drawing shows (the rest of a line that crosses into
                 // another band) is neither decoded nor resampled: none of it would be drawn.
                 let onOutput = visible.offsetBy(x: -roundedX, y: -roundedY)
+                // (FreeType refuses a glyph whose PNG is not the size its metrics say, so the
+                // decoded bitmap covers exactly this box.)
                 guard let extent = strike.extent(of: glyph.index),
-                    let reach = Self.deviceBox(of: extent, through: linear, limit: Self.deviceLimit),
-                    !reach.intersection(onOutput).isEmpty,
-                    let bitmap = strike.bitmap(for: glyph.index),
-                    let whole = Self.deviceBox(of: bitmap.extent, through: linear, limit: Self.deviceLimit)
+                    let whole = Self.deviceBox(of: extent, through: linear, limit: Self.deviceLimit),
+                    !whole.intersection(onOutput).isEmpty,
+                    let bitmap = strike.bitmap(for: glyph.index)
                 else { continue }
                 let kept = whole.width <= ColorGlyphCache.largestKeptSide && whole.height <= ColorGlyphCache.largestKeptSide
                 let region = kept ? whole : whole.intersection(onOutput)
@@ -298,8 +296,7 @@ extension CairoContext {
     private static func resample(
         _ bitmap: ColorGlyphStrike.Bitmap, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), into region: PixelBox
     ) throws(CairoError) -> PixelBuffer? {
-        guard (try? RenderLimits.checkOutput(width: region.width, height: region.height)) != nil else { return nil }
-        let pixels = PixelBuffer(width: region.width, height: region.height)
+        guard let pixels = try? PixelBuffer.forOutput(width: region.width, height: region.height) else { return nil }
         let context = try CairoContext(image: RasterImage(sharing: pixels))
         var placement = cairo_matrix_t(
             xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy, x0: Double(-region.minX), y0: Double(-region.minY))

@@ -39,6 +39,14 @@ public final class PixelBuffer: @unchecked Sendable {
         if !memory.isZeroed { memory.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height)) }
     }
 
+    /// A transparent buffer for `width` x `height` pixels Easel draws, within the bounds any
+    /// output keeps (`RenderLimits.checkOutput`, as `RasterImage(width:height:)` checks them);
+    /// decoders check their own limits and use the initializer.
+    static func forOutput(width: Int, height: Int) throws(CairoError) -> PixelBuffer {
+        try RenderLimits.checkOutput(width: width, height: height)
+        return PixelBuffer(width: width, height: height)
+    }
+
     deinit { memory.release() }
 
     /// Read access to the pixel rows.

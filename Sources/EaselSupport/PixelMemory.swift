@@ -41,7 +41,7 @@ package struct PixelMemory: @unchecked Sendable {
         let start = (address + UInt(Self.hugePage) - 1) / UInt(Self.hugePage) * UInt(Self.hugePage)
         let lead = Int(start - address)
         if lead > 0 { munmap(mapped, lead) }
-        if Self.hugePage - lead > 0 { munmap(mapped + lead + length, Self.hugePage - lead) }
+        munmap(mapped + lead + length, Self.hugePage - lead)  // lead < hugePage: never empty
         let bytes = mapped + lead
         _ = madvise(bytes, byteCount / Self.hugePage * Self.hugePage, MADV_HUGEPAGE)
         self.init(bytes: bytes, mappedLength: length)

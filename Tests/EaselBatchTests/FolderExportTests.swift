@@ -3,9 +3,9 @@ import EaselCairo
 import EaselDocuments
 import EaselGeometry
 import EaselRender
+import EaselSupport
 import EaselTestSupport
 import Foundation
-import EaselSupport
 import Testing
 
 /// A folder export, as `BatchExporter` runs it: the right files, in the inputs' layout, with
