@@ -631,7 +631,7 @@ easel_png_status easel_png_encode_band_in(void *state, const uint8_t *pixels, ui
     uint8_t *previous = rows, *current = rows ? rows + row_bytes : NULL;
     // A band's first row is stored unfiltered (NONE: its bytes minus a row of zeros): a band
     // never reads a row outside its own, so each band can be drawn and deflated on its own
-    // (BandedPNGExport.swift), at the cost of one unfiltered row per 512.
+    // (BandedPNGExport.swift), at the cost of one unfiltered row per band (256 rows).
     if (status == EASEL_PNG_OK && keep_alpha) memset(previous, 0, row_bytes);
     struct isal_zstream *stream = state;
     memset(stream, 0, sizeof *stream);

@@ -52,8 +52,8 @@ extension CairoContext {
         let top = max(ink.y - reach, clip.y1 - dy - reach), bottom = min(ink.y + ink.height + reach, clip.y2 - dy + reach)
         guard left.isFinite, top.isFinite, right > left, bottom > top else { return }
 
-        // A coarser mask for a wide blur or a large area; aligned to its own pixels, so
-        // strips cut at multiples of 512 rows agree.
+        // A coarser mask for a wide blur or a large area; aligned to its own pixels
+        // (multiples of `step` in device space), so strips compute the same mask pixels.
         var step = 1.0
         while sigma / step > Self.maxShadowSigma
             || ((right - left) / step) * ((bottom - top) / step) > Double(Self.maxShadowMaskPixels)

@@ -5,7 +5,7 @@ import Foundation
 
 /// Easel's own PNG writer for the default settings (UP filter, fast deflate): signature,
 /// IHDR, sRGB, the scanlines deflated by ISA-L in row bands, one IDAT chunk per band, IEND,
-/// each chunk with its CRC. The rows are cut in bands of 512, deflated on as many cores as
+/// each chunk with its CRC. The rows are cut in bands of 256, deflated on as many cores as
 /// are idle (`EncoderParallelism`), each a raw deflate stream (its first byte in a stored
 /// block, the rest deflated with that byte as ISA-L's dictionary; see easel_png.c for why)
 /// ending in a full flush; their
@@ -18,10 +18,13 @@ import Foundation
 enum FastPNGWriter {
     /// ISA-L's level 1: measured fastest per byte saved (docs/performance.md, PNG settings).
     static let deflateLevel: Int32 = 1
-    /// Rows per band. Bands are cut the same way whatever the number of cores, so the file's
-    /// bytes never depend on the machine or on how busy it is; only how many bands are
-    /// deflated at once does.
-    static let bandRows = 512
+    /// Rows per band (and per strip of a large image drawn in strips). Bands are cut the same
+    /// way whatever the number of cores, so the file's bytes never depend on the machine or
+    /// on how busy it is; only how many bands are deflated at once does. 256 rather than 512:
+    /// a card's eight bands share out between two cores more evenly than four, where a band
+    /// across two photos took twice as long as the others (the app's typical card drawn and
+    /// encoded 10 % sooner; docs/performance.md §11).
+    static let bandRows = 256
 
     /// The PNG file's bytes. `bandRows` tests a different cut; `threads` how many cores
     /// deflate (default: the idle ones).

@@ -60,8 +60,8 @@ struct StreamingExportTests {
         #expect(onDisk == expected)
         #expect(written.byteCount == expected.count)
         #expect(written.width == Int(size.0 * size.2) && written.height == Int(size.1 * size.2))
-        // One IDAT chunk per band of 512 rows, between the header chunks and IEND.
-        let bands = (written.height + 511) / 512
+        // One IDAT chunk per band (`PNGEncoder.bandRows` rows), between the header chunks and IEND.
+        let bands = (written.height + PNGEncoder.bandRows - 1) / PNGEncoder.bandRows
         #expect(Self.chunkTypes(onDisk) == ["IHDR", "sRGB"] + Array(repeating: "IDAT", count: bands) + ["IEND"])
         // libpng and cairo both read it, to the same pixels.
         let decoded = try PNGDecoder.decode(onDisk)
