@@ -7,8 +7,9 @@ import EaselDocuments
 /// uses, the render options and Easel's renderer version are as recorded, and its outputs
 /// still exist. Checking this costs a few `stat` calls per document, no reading.
 public struct ExportManifest: Codable, Sendable {
-    /// Bumped whenever a rendering change alters output pixels, so old outputs are redone.
-    public static let rendererVersion = "easel-renderer-2"
+    /// Bumped whenever a rendering change alters output pixels, so old outputs are redone
+    /// (3: strips of 256 rows, where a photo drawn scaled can differ by a level or two).
+    public static let rendererVersion = "easel-renderer-3"
     /// The manifest format version this Easel reads and writes; another version is ignored.
     public static let currentVersion = 1
 

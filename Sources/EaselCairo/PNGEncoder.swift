@@ -81,9 +81,10 @@ public enum PNGEncoder {
     }
 
     /// Changes whenever Easel's own writer makes other bytes for the same pixels (2: a
-    /// band's first row unfiltered), for what promises the same bytes for the same tag (the
-    /// server's strong render ETags); the batch's renderer version follows pixels only.
-    public static let writerVersion = "easel-png-2"
+    /// band's first row unfiltered; 3: bands of 256 rows), for what promises the same bytes
+    /// for the same tag (the server's strong render ETags); the batch's renderer version
+    /// follows pixels only.
+    public static let writerVersion = "easel-png-3"
 
     /// Rows per band of Easel's own writer: the file's bytes depend on this cut, which is the
     /// same whatever the number of cores.
