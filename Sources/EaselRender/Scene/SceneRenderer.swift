@@ -173,9 +173,9 @@ public enum CairoSceneRenderer {
     /// soon as it is drawn (`PNGEncoder.encodeDrawnInBands`), handing the file's bytes to
     /// `emit`: the same bytes as `rasterize` then `PNGEncoder.encode`, with a band of memory
     /// per core instead of the whole image. Only for images `rasterize` draws in strips (its
-    /// strips are the encoder's bands, `PNGEncoder.bandRows` rows each), with Easel's own PNG writer, and for
-    /// `.auto` colour only when the scene starts with an opaque fill of its whole canvas and
-    /// the canvas covers the output. `threads` forces the number of cores. Returns false when
+    /// strips are the encoder's bands, `PNGEncoder.bandRows` rows each), with Easel's own PNG
+    /// writer, and for `.auto` colour only when the scene starts with an opaque fill of its
+    /// whole canvas and the canvas covers the output. `threads` forces the number of cores. Returns false when
     /// it does not apply, or when a band turned out not opaque after all: then whatever was
     /// emitted must be thrown away.
     package static func encodePNGInBands(
