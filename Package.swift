@@ -201,7 +201,9 @@ let package = Package(
             name: "EaselDocumentsTests", dependencies: ["EaselDocuments", "EaselSupport", "EaselGeometry", "EaselTestSupport"]),
         .testTarget(
             name: "EaselCairoTests",
-            dependencies: ["EaselCairo", "EaselGeometry", "EaselTestSupport", "CEaselSystem", "CEaselPNG", "CEaselCairo"]),
+            dependencies: [
+                "EaselCairo", "EaselGeometry", "EaselSupport", "EaselTestSupport", "CEaselSystem", "CEaselPNG", "CEaselCairo",
+            ]),
         .testTarget(
             name: "EaselRenderTests",
             dependencies: [

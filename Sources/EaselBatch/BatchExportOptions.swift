@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import EaselRender
 
 /// Options of a batch export.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import EaselCairo
 import EaselGeometry
 import EaselDocuments
@@ -98,7 +99,7 @@ public final class BatchExporter: Sendable {
         cancellation: CancellationFlag = CancellationFlag(),
         progress: @escaping @Sendable (BatchProgress, BatchEntry) -> Void = { _, _ in }
     ) -> BatchReport {
-        let reporting = NSLock()
+        let reporting = Locked()
         let start = Date()
         let (loaded, _) = OutputFolderState.load(outputFolder)
         let protection = outputProtection(items, manifest: loaded)

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// Decides what a batch does: which documents below the input folders are exported (this
 /// shard's), under which relative output path. Pure: it lists folders and reads nothing.
@@ -67,7 +67,7 @@ public enum BatchPlanner {
         var keepsExtension = Set<Int>()
         while true {
             for i in items.indices {
-                let stem = keepsExtension.contains(i) ? items[i].key : (items[i].key as NSString).deletingPathExtension
+                let stem = keepsExtension.contains(i) ? items[i].key : PathNames.deletingExtension(of: items[i].key)
                 items[i].output = stem + "." + format.fileExtension
                 items[i].thumbnail = thumbnails ? stem + ".thumbnail.png" : nil
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Shard reports combined into the report of the whole export (`easel report merge`).
 public struct MergedReport: Sendable {
@@ -77,8 +77,8 @@ extension BatchReport {
     /// every failed document with its reason (HTML, self-contained).
     public func html(title: String, problems: [String] = []) -> String {
         func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+                .replacing("\"", with: "&quot;")
         }
         let t = totals
         let failed = entries.filter { $0.status == .failed }

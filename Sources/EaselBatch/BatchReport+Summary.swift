@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension BatchReport {
     /// The run in one line, as `easel export` ends a folder export: what was rendered,
@@ -9,14 +10,14 @@ extension BatchReport {
     public func summary(dryRun: Bool, verbose: Bool = false) -> String {
         let t = totals
         let memory = t.peakMemoryBytes.map { ", peak memory \($0 >> 20) MiB" } ?? ""
-        let time = String(format: "%.1f s", t.seconds)
+        let time = String(printf: "%.1f s", t.seconds)
         if dryRun {
             return "dry run: \(t.planned) of \(t.documents) documents would be rendered, \(t.skipped) are up to date"
         }
         if t.rendered == 0 && t.failed == 0 && t.notStarted == 0 {
             return "nothing to do: all \(t.documents) documents are up to date (\(time)\(memory))"
         }
-        let rate = t.rendered > 0 ? String(format: ", %.1f documents/s", t.documentsPerSecond) : ""
+        let rate = t.rendered > 0 ? String(printf: ", %.1f documents/s", t.documentsPerSecond) : ""
         let warned =
             t.withWarnings > 0
             ? " (\(t.withWarnings) with warnings\(verbose ? "" : "; --verbose lists them, as does --report"))" : ""
@@ -32,15 +33,13 @@ extension BatchReport {
         let url = URL(fileURLWithPath: path)
         var status = stat()
         guard lstat(path, &status) == 0 else {
-            var folder: ObjCBool = false
-            let parent = url.deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &folder), folder.boolValue else {
+            guard FileIO.isFolder(url.deletingLastPathComponent().path) else {
                 throw DocumentError(
                     file: path, kind: .io("the report's folder does not exist; create it or choose another --report path"))
             }
             return
         }
-        let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)).flatMap { $0 } ?? Data()
+        let head = FileIO.head(of: path, count: 16) ?? []
         let isReport = (status.st_mode & S_IFMT) == S_IFREG && head.first == UInt8(ascii: "{")
         guard isReport, !registry.isDocument(url) else {
             throw DocumentError(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One document of a batch: where it is, its key in the manifest and report, where it goes.
 public struct BatchItem: Hashable, Sendable {

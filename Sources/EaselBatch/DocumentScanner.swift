@@ -1,5 +1,6 @@
 import EaselDocuments
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds the documents below a folder, by extension: `old.rwcard.bak` and extension-less
 /// image files are not documents. Hidden files and folders are skipped, symbolic links are
@@ -120,6 +121,6 @@ public enum DocumentScanner {
 
     /// A name with bytes that are not printable ASCII or valid UTF-8 shown as `\xNN`.
     static func escaped(_ rawName: [UInt8]) -> String {
-        rawName.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+        rawName.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(printf: "\\x%02X", $0) }.joined()
     }
 }

@@ -1,5 +1,6 @@
 import EaselGeometry
-import Foundation
+import FoundationEssentials
+import Glibc
 import EaselDocuments
 
 /// What a batch export made, and from what, kept in the output folder so that the next run
@@ -139,7 +140,7 @@ public struct ExportManifest: Codable, Sendable {
 final class ManifestJournal: @unchecked Sendable {
     private let fd: Int32
     private let encoder = JSONEncoder()
-    private let lock = NSLock()
+    private let lock = Locked()
 
     init?(at url: URL) {
         // The output folder is the user's: a link or a FIFO planted at the journal's name

@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `easel export --watch`: exports again whenever a document, or an image one uses, changes
 /// (inotify, never through a link), debounced by a quarter second of quiet, until SIGINT or

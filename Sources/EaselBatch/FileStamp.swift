@@ -1,5 +1,6 @@
 import EaselGeometry
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What identifies a file's version cheaply: size, modification time (nanoseconds) and
 /// inode. Any write, `touch`, or replacement by rename changes it.

@@ -1,5 +1,6 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What an output folder records of the runs that wrote it, whatever their shard counts:
 /// one manifest (`.easel-manifest.json`) keyed by document, and a journal a shard
@@ -119,15 +120,15 @@ public final class ShardLease: @unchecked Sendable {
             throw BatchError(message: "cannot take the lease \(url.path): \(error)")
         }
         guard let taken else {
-            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingWhitespaceAndNewlines
             throw BatchError(
                 message:
-                    "shard \(identity.replacingOccurrences(of: "-of-", with: "/")) of \(folder.path) is being exported by another run (\(holder?.isEmpty == false ? holder! : "its holder is unknown")); wait for it, or give --lease-wait SECONDS"
+                    "shard \(identity.replacing("-of-", with: "/")) of \(folder.path) is being exported by another run (\(holder?.isEmpty == false ? holder! : "its holder is unknown")); wait for it, or give --lease-wait SECONDS"
             )
         }
         lock = taken
         lock.describeHolder(
-            "pid \(getpid()) on \(ProcessInfo.processInfo.hostName) since \(ISO8601DateFormatter().string(from: Date()))")
+            "pid \(getpid()) on \(ProcessInfo.processInfo.hostName) since \(Date().formatted(.iso8601))")
     }
 }
 

@@ -1,7 +1,8 @@
 import EaselDocuments
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The rule that an export never destroys anything of the user's: an output may replace
 /// only an earlier Easel output — never a document, never a file a document draws from,
@@ -143,9 +144,7 @@ public struct OutputProtection: Sendable {
 
     /// Whether the file at `url` starts as a file of `format` does.
     static func looksLike(_ format: OutputFormat, _ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: 512)) ?? Data())
+        guard let head = FileIO.head(of: url.path, count: 512) else { return false }
         switch format {
         case .png: return head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         case .pdf: return head.starts(with: Array("%PDF-".utf8))

@@ -1,12 +1,13 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One live progress line on stderr when it is a terminal (done/total, documents per
 /// second, ETA, failures); nothing otherwise, so logs never hold control codes.
 public final class ProgressDisplay: @unchecked Sendable {
     private let enabled: Bool
-    private let lock = NSLock()
+    private let lock = Locked()
     private var lastDraw = Date.distantPast
     private var drawn = false
     private var line = ""
@@ -24,9 +25,10 @@ public final class ProgressDisplay: @unchecked Sendable {
             lastDraw = Date()
             let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
             let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-            let eta = String(format: "%d:%02d", Int(saturating: remaining) / 60, Int(saturating: remaining) % 60)
-            let line = String(
-                format: "[%d/%d] %.1f docs/s, ETA %@, %d failed", progress.done, progress.total, rate, eta, progress.failed)
+            let eta = String(printf: "%d:%02d", Int(saturating: remaining) / 60, Int(saturating: remaining) % 60)
+            let line =
+                "[\(progress.done)/\(progress.total)] " + String(printf: "%.1f", rate)
+                + " docs/s, ETA \(eta), \(progress.failed) failed"
             StandardStreams.writeError(Array(("\r\u{1B}[K" + line).utf8))
             self.line = line
             drawn = true

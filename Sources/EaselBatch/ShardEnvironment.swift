@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which shard a scheduler's task is, read from the variables each engine sets
 /// (`--shard auto`): a Slurm array task (`SLURM_ARRAY_TASK_ID` from `SLURM_ARRAY_TASK_MIN`,
@@ -30,7 +30,7 @@ public enum ShardEnvironment {
             guard let text = environment[name] else {
                 throw BatchError(message: "--shard auto: \(source) is set but \(name) is not")
             }
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000 else {
+            guard let value = Int(text.trimmingWhitespace), value >= 0, value <= 1_000_000 else {
                 throw BatchError(message: "--shard auto: \(name) must be a whole number from 0 to 1000000, not \"\(text)\"")
             }
             return value

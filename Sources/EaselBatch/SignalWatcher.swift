@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import EaselSupport
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Catches SIGINT and SIGTERM while a batch or a watch runs, so it can stop cleanly.
@@ -18,7 +20,7 @@ import Synchronization
 /// exec too): a command that says "Ctrl-C stops" must stop on it.
 public final class SignalWatcher: @unchecked Sendable {
     private let onSignal: @Sendable (Int32) -> Void
-    private let lock = NSLock()
+    private let lock = Locked()
     private var signal: Int32?
     private var stopped = false
     /// The handling each signal had before this watcher, put back by `stop()`.
@@ -99,7 +101,7 @@ private func relaySignal(_ number: Int32) {
 private final class SignalRelay: @unchecked Sendable {
     static let shared = SignalRelay()
 
-    private let lock = NSLock()
+    private let lock = Locked()
     /// Running watchers, innermost last.
     private var watchers: [SignalWatcher] = []
     private let source: DispatchSourceRead?

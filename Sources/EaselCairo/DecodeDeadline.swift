@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import EaselSupport
+import FoundationEssentials
+import Glibc
 
 /// Turns a render's deadline (`DispatchTime` uptime nanoseconds, as `Scene.deadline`) into
 /// the time a C decoder may take from now, which it counts on its own monotonic clock; and
@@ -14,19 +16,18 @@ package enum DecodeDeadline {
         return deadline - now
     }
 
-    private static let key = "easel.decode-deadline"
+    private static let threadDefault = ThreadLocal<UInt64?> { nil }
 
     /// Runs `work` with `deadline` as this thread's default for every decode in it that is
     /// given none (an upload's image, decoded deep inside an edit): a worker pool bounds
     /// whatever it runs this way. The previous default is restored after.
     package static func applying<T>(_ deadline: UInt64?, to work: () throws -> T) rethrows -> T {
-        let dictionary = Thread.current.threadDictionary
-        let previous = dictionary[key]
-        dictionary[key] = deadline.map { NSNumber(value: $0) }
-        defer { dictionary[key] = previous }
+        let previous = threadDefault.value
+        threadDefault.value = deadline
+        defer { threadDefault.value = previous }
         return try work()
     }
 
     /// This thread's default deadline (see `applying(_:to:)`), or nil.
-    static var current: UInt64? { (Thread.current.threadDictionary[key] as? NSNumber)?.uint64Value }
+    static var current: UInt64? { threadDefault.value }
 }

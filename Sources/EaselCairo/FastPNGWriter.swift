@@ -1,7 +1,8 @@
 import CEaselPNG
 import Dispatch
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Easel's own PNG writer for the default settings (UP filter, fast deflate): signature,
 /// IHDR, sRGB, the scanlines deflated by ISA-L in row bands, one IDAT chunk per band, IEND,

@@ -66,7 +66,7 @@ enum SVGUniformMasks {
     }
 
     private static func between(_ line: Substring, _ prefix: String, _ suffix: String) -> String? {
-        guard let from = line.range(of: prefix), let to = line.range(of: suffix, range: from.upperBound..<line.endIndex),
+        guard let from = line.firstRange(of: prefix), let to = line[from.upperBound...].firstRange(of: suffix),
             to.upperBound == line.endIndex
         else { return nil }
         return String(line[from.upperBound..<to.lowerBound])

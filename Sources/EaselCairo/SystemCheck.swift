@@ -5,7 +5,7 @@ import CEaselHarfBuzz
 import CEaselPNG
 import CEaselWebP
 import EaselGeometry
-import Foundation
+import FoundationEssentials
 
 /// What Easel needs from the system, checked by using it: the C libraries (cairo with its
 /// PNG, SVG and PDF surfaces, libpng, FreeType, HarfBuzz, FriBidi, libjpeg-turbo, libwebp) and every font

@@ -5,14 +5,14 @@ extension Color {
     ///
     /// - Throws: `ColorParseError` naming the text and the forms a colour takes.
     public init(parsing text: String) throws(ColorParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         if trimmed.hasPrefix("#") {
             do { try self.init(hex: trimmed) } catch { throw ColorParseError(text: text, expected: Color.parsingForms) }
             return
         }
         if trimmed.contains(",") {
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
-                Double($0.trimmingCharacters(in: .whitespaces))
+                Double($0.trimmingWhitespace)
             }
             // Typed components are from 0 to 1, as the forms say: a value past them (1e308,
             // -7) is a typo, not a colour. (Extended-sRGB values slightly outside come from
@@ -102,4 +102,4 @@ extension Color {
 
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials

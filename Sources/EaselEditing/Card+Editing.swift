@@ -1,7 +1,8 @@
 import EaselDocuments
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Card: EditableDocument {
     /// A copy with a new id, named `<ID>.rwcard` as the app names its cards; the images

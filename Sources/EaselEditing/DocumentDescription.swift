@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import EaselSupport
 import EaselDocuments
 import EaselGeometry

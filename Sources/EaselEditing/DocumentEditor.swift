@@ -1,7 +1,8 @@
 import EaselDocuments
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An open document being edited: the located value, its undo history, and saving. An
 /// edit is one transaction: the document and its history change together or not at all.

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 extension Drawing: EditableDocument {
     /// Drawings are called "drawing" in messages and `info`.

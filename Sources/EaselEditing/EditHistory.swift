@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A document's undo and redo steps as patches (see `HistoryPatch`), kept between
 /// invocations in Easel's state folder (see `HistoryStore`). Bounded: at most `maxDepth`

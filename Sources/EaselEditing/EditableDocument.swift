@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// A document type that can be edited element by element. Elements are addressed by their
 /// index in drawing order (for a card: its images, then its texts; for a drawing: its

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
-import Foundation
+import FoundationEssentials
 
 /// Makes new elements from requests, with the defaults `easel add` documents: shapes
 /// 100x100 at the canvas centre in steel blue, lines in black 2 units wide, text in black

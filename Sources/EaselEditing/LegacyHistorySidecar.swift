@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The undo history of Easel before its state folder: a hidden JSON file beside the
 /// document (`.NAME.easel-history`, whole earlier versions as strings) and an empty lock

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The Cards app's clip-shape library (`Shapes.shapes`), in the app's order: a card stores
 /// a clip as an index into this list. Each shape makes a `Path` for any rectangle, with the
@@ -31,7 +32,7 @@ public enum LibraryShape: Int, CaseIterable, Sendable, Hashable, CustomStringCon
     /// The shape named `name` (case-insensitive; `rounded-rectangle` and `rounded_rectangle`
     /// are accepted for `roundedRectangle`).
     public init?(name: String) {
-        let key = name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+        let key = name.lowercased().replacing("-", with: "").replacing("_", with: "")
         guard let shape = LibraryShape.allCases.first(where: { $0.name.lowercased() == key }) else { return nil }
         self = shape
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A vector path: a value over elements, as SwiftUI's `Path` is, with exact synthesised
 /// equality. Two paths are equal when they have the same elements with the same points;

@@ -3,7 +3,7 @@ extension Path {
     /// `Q cx cy x y`, `C c1x c1y c2x c2y x y`, `Z` (numbers separated by spaces or commas).
     /// Returns nil for anything else, a non-finite number, or a path not starting with `M`.
     public init?(parsing text: String) {
-        var tokens = text.replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)[...]
+        var tokens = text.replacing(",", with: " ").split(separator: " ").map(String.init)[...]
         var elements: [Element] = []
         func numbers(_ count: Int) -> [Double]? {
             guard tokens.count >= count else { return nil }
@@ -36,4 +36,4 @@ extension Path {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A 2-D affine transform (named so as not to clash with Foundation's AffineTransform) in the convention of Core Graphics and cairo:
 /// `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.

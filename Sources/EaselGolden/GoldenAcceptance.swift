@@ -2,7 +2,8 @@ import EaselBatch
 import EaselCairo
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Adopts the actual images of a report's failures as goldens (`easel golden accept
 /// REPORT`), so that a developer reviews CI's report and accepts exactly what it showed.
@@ -41,8 +42,7 @@ public enum GoldenAcceptance {
             goldensFolder = try reportedGoldensFolder(report.goldens, reportFile: reportFile)
         }
         if goldens == nil {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: goldensFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileIO.isFolder(goldensFolder.path) else {
                 throw DocumentError(
                     file: reportFile,
                     kind: .io(

@@ -1,6 +1,6 @@
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// The reports of a golden suite's verification (`easel golden verify --report DIR`):
 /// `index.html` for people, `report.json` for tools (and `easel golden accept`), and
@@ -106,8 +106,8 @@ public struct GoldenReport: Codable, Sendable {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+            .replacing("\"", with: "&quot;")
     }
 
     /// JUnit XML: one test case per document; a golden without a document is skipped, not failed.
@@ -121,7 +121,7 @@ public struct GoldenReport: Codable, Sendable {
             "  <testsuite name=\"easel golden verify\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for result in cases {
             xml +=
-                "    <testcase classname=\"golden\" name=\"\(Self.escape(result.document ?? result.golden))\" time=\"\(String(format: "%.3f", result.seconds))\""
+                "    <testcase classname=\"golden\" name=\"\(Self.escape(result.document ?? result.golden))\" time=\"\(String(printf: "%.3f", result.seconds))\""
             switch result.status {
             case .passed, .missing: xml += "/>\n"
             case .error:

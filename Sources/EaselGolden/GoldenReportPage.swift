@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The report's HTML page: one self-contained file (inline style and script, images by
 /// relative path) with every result. A failure shows its composite, a slider and an onion
@@ -126,30 +126,32 @@ struct GoldenReportPage {
         let w = min(width, cluster.x + cluster.width + margin) - x, h = min(height, cluster.y + cluster.height + margin) - y
         let scale = min(8, Self.zoomBox / Double(max(w, h)))
         func crop(_ image: String, _ label: String) -> String {
-            let style = String(
-                format:
-                    "width:%.0fpx;height:%.0fpx;background-image:url(%@);background-size:%.1fpx %.1fpx;background-position:%.1fpx %.1fpx",
-                Double(w) * scale, Double(h) * scale, url(image), Double(width) * scale, Double(height) * scale,
-                -Double(x) * scale, -Double(y) * scale)
+            let size = String(printf: "width:%.0fpx;height:%.0fpx;", Double(w) * scale, Double(h) * scale)
+            let placement = String(
+                printf: "background-size:%.1fpx %.1fpx;background-position:%.1fpx %.1fpx", Double(width) * scale,
+                Double(height) * scale, -Double(x) * scale, -Double(y) * scale)
+            let style = size + "background-image:url(\(url(image)));" + placement
             return "<div class=\"zoom\" role=\"img\" aria-label=\"\(label)\" style=\"\(style)\"></div>"
         }
         return
-            "<figure>\(crop(expected, "expected"))\(crop(actual, "actual"))<figcaption>\(e(cluster.description)), \(cluster.pixels) pixels, \(String(format: "%.1f", scale))x</figcaption></figure>\n"
+            "<figure>\(crop(expected, "expected"))\(crop(actual, "actual"))<figcaption>\(e(cluster.description)), \(cluster.pixels) pixels, \(String(printf: "%.1f", scale))x</figcaption></figure>\n"
     }
 
     func e(_ text: String) -> String { GoldenReport.escape(text) }
 
     /// `12 ms` or `1.4 s`: how long a document took to render and compare.
     static func duration(_ seconds: Double) -> String {
-        seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.1f s", seconds)
+        seconds < 1 ? String(printf: "%.0f ms", seconds * 1000) : String(printf: "%.1f s", seconds)
     }
 
     /// A relative path as a URL safe in an attribute and in CSS `url()`: every byte but
     /// letters, digits and `-._~/` percent-encoded.
     func url(_ path: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~/")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        path.utf8.map { byte in
+            let kept =
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "-._~/".utf8.contains(byte)
+            return kept ? String(UnicodeScalar(byte)) : String(printf: "%%%02X", byte)
+        }.joined()
     }
 
     static let style = """

@@ -1,6 +1,6 @@
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// What a goldens folder remembers about its goldens, in `.easel-golden-settings.json`:
 /// how they were rendered, the tolerance they are verified with, and the regions of each

@@ -3,7 +3,8 @@ import EaselCairo
 import EaselDocuments
 import EaselRender
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A folder of documents and the folder of their goldens, in the layout
 /// `easel export DOCS --out GOLDENS` writes (`DOCS/A/x.rwcard` has the golden
@@ -85,11 +86,10 @@ public struct GoldenSuite: Sendable {
     /// when the documents folder does not exist or holds no document: a typo must never look
     /// like a suite with nothing to check, nor make every golden an orphan.
     func allPairs() throws(BatchError) -> [(document: URL, name: String, problem: String?)] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileIO.isFolder(documents.path) else {
             throw BatchError(message: "the documents folder \(documents.path) does not exist; check the path")
         }
-        if FileManager.default.fileExists(atPath: goldens.path, isDirectory: &isFolder), !isFolder.boolValue {
+        if FileManager.default.fileExists(atPath: goldens.path), !FileIO.isFolder(goldens.path) {
             throw BatchError(message: "the goldens folder \(goldens.path) is a file, not a folder; check the path")
         }
         // Goldens are written and pruned in their folder: never the documents' own (where
@@ -111,7 +111,7 @@ public struct GoldenSuite: Sendable {
             throw BatchError(message: "the documents folder \(documents.path) holds no documents (\(kinds)); check the path")
         }
         return items.map { item in
-            (item.input, (item.output as NSString).deletingPathExtension, item.problem)
+            (item.input, PathNames.deletingExtension(of: item.output), item.problem)
         }
     }
 
@@ -302,14 +302,19 @@ public struct GoldenSuite: Sendable {
     /// use them, so prune never takes them for goldens).
     func orphans(wanted: Set<String>) -> [String] {
         var orphans: [String] = []
-        if let enumerator = FileManager.default.enumerator(atPath: goldens.standardizedFileURL.path) {
-            while let relative = enumerator.nextObject() as? String {
-                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-                    enumerator.skipDescendants()
-                    continue
+        // Folder by folder (links to folders are not followed), hidden names skipped.
+        var folders = [""]
+        let root = goldens.standardizedFileURL.path
+        while let relativeFolder = folders.popLast() {
+            let folder = relativeFolder.isEmpty ? root : PathNames.appending(relativeFolder, to: root)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
+                let relative = relativeFolder.isEmpty ? name : relativeFolder + "/" + name
+                var status = stat()
+                if lstat(PathNames.appending(name, to: folder), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    folders.append(relative)
+                } else if relative.hasSuffix(".png"), !wanted.contains(relative) {
+                    orphans.append(relative)
                 }
-                guard relative.hasSuffix(".png") else { continue }
-                if !wanted.contains(relative) { orphans.append(relative) }
             }
         }
         return orphans.sorted()

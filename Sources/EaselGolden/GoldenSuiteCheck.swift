@@ -1,7 +1,8 @@
 import EaselBatch
 import EaselDocuments
 import EaselRender
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The result of `GoldenSuite.check`: every entry, and the report folder when one was written.
 public struct GoldenSuiteRun: Sendable {

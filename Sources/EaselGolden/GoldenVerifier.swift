@@ -1,5 +1,5 @@
 import EaselGeometry
-import Foundation
+import FoundationEssentials
 import EaselDocuments
 import EaselRender
 import EaselCairo
@@ -195,8 +195,8 @@ public struct GoldenVerifier: Sendable {
     public static func describe(
         _ s: DifferenceStatistics, golden: String, tolerance: Tolerance, spelling: Tolerance.Spelling = .swift
     ) -> String {
-        let percent = String(format: "%.3f", s.differingRatio * 100)
-        let mean = String(format: "%.1f", s.meanChannelDelta)
+        let percent = String(printf: "%.3f", s.differingRatio * 100)
+        let mean = String(printf: "%.1f", s.meanChannelDelta)
         let clusters = s.clusters.prefix(3).map(\.description).joined(separator: ", ") + (s.clusterCount > 3 ? ", …" : "")
         let beyond = tolerance.metric == .channelDelta ? "beyond the noise floor" : "beyond the threshold"
         var notCounted: [String] = []

@@ -1,5 +1,5 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// Reads and decodes a JSON file the golden tools keep (settings, reports): at most
 /// `maxBytes`, every failure a DocumentError naming the file and the JSON key path.

@@ -1,5 +1,5 @@
 import EaselGeometry
-import Foundation
+import FoundationEssentials
 
 /// When goldens are written. Recording always fails the test that recorded, so that no
 /// new or changed golden passes unseen.

@@ -1,7 +1,7 @@
 import EaselCairo
 import EaselDocuments
 import EaselGeometry
-import Foundation
+import FoundationEssentials
 
 /// A document type that can be drawn: it lowers itself to a `Scene`. Card and Drawing
 /// conform (in `Card+Rendering.swift` and `Drawing+Rendering.swift`); a library user's own

@@ -1,5 +1,6 @@
 import CEaselSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Atomic replacement of a file: the bytes go to a temporary file in the same folder,
 /// which is flushed to disk and then renamed over the target. Readers see the old file or
@@ -123,7 +124,7 @@ package final class AtomicFileStream: @unchecked Sendable {
                 // A simulated full disk takes half the bytes, then fails.
                 let simulatedFull = injected == .write && state.written > 0
                 let chunk = injected == .write ? max(1, (bytes.count - offset) / 2) : bytes.count - offset
-                let count = simulatedFull ? -1 : Foundation.write(state.fd, bytes.baseAddress! + offset, chunk)
+                let count = simulatedFull ? -1 : Glibc.write(state.fd, bytes.baseAddress! + offset, chunk)
                 if simulatedFull { errno = ENOSPC }
                 if count < 0 {
                     if errno == EINTR { continue }
@@ -187,7 +188,8 @@ package struct PreparedFile: Sendable {
             throw failure
         }
         PendingTemporaryFiles.forget(temporary)
-        let folderFD = durable ? open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        let folderFD =
+            durable ? open(URL(fileURLWithPath: target).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         if folderFD >= 0 {
             fsync(folderFD)
             close(folderFD)

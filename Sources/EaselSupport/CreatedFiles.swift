@@ -1,44 +1,31 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The files an edit writes beside its document before the document itself is saved (an
 /// imported photo), recorded per thread so that an edit that fails after writing them can
 /// take them away again: a refused edit changes nothing in the folder.
 package enum CreatedFiles {
-    /// The files recorded on one thread, innermost collection last.
-    private final class Collections {
-        var stack: [[String]] = []
-    }
-
-    private static let key = "org.easel.created-files"
-
-    private static var collections: Collections {
-        let dictionary = Thread.current.threadDictionary
-        if let existing = dictionary[key] as? Collections { return existing }
-        let made = Collections()
-        dictionary[key] = made
-        return made
-    }
+    /// The files recorded on this thread, innermost collection last.
+    private static let collections = ThreadLocal<[[String]]> { [] }
 
     /// Records that `path` was just made for the edit running on this thread (nothing when
     /// none is collecting).
     package static func record(_ path: String) {
-        let collections = collections
-        guard !collections.stack.isEmpty else { return }
-        collections.stack[collections.stack.count - 1].append(path)
+        guard !collections.value.isEmpty else { return }
+        collections.value[collections.value.count - 1].append(path)
     }
 
     /// Runs `body`; when it throws, removes every file recorded while it ran, then rethrows.
     package static func removingOnFailure<T>(_ body: () throws -> T) throws -> T {
-        let collections = collections
-        collections.stack.append([])
+        collections.value.append([])
         do {
             let result = try body()
-            let made = collections.stack.removeLast()
+            let made = collections.value.removeLast()
             // An enclosing collection owns them now: its failure takes them away too.
-            if !collections.stack.isEmpty { collections.stack[collections.stack.count - 1] += made }
+            if !collections.value.isEmpty { collections.value[collections.value.count - 1] += made }
             return result
         } catch {
-            for path in collections.stack.removeLast() { unlink(path) }
+            for path in collections.value.removeLast() { unlink(path) }
             throw error
         }
     }

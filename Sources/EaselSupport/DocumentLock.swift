@@ -1,5 +1,6 @@
 import CEaselSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An advisory lock on a document, so that no two editors — easel processes, `easel serve`
 /// replicas on other machines sharing the folder, threads of one server — ever edit it at

@@ -1,5 +1,6 @@
 import CEaselSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Plain POSIX file reading with an upper bound, so a huge or endless file (a FIFO,
 /// /dev/zero) cannot exhaust memory.
@@ -24,7 +25,7 @@ package enum FileIO {
             bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
                 count = 0
                 while count < buffer.count {
-                    let read = Foundation.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    let read = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
                     if read < 0 {
                         if errno == EINTR { continue }
                         failed = true
@@ -145,7 +146,7 @@ package enum FileIO {
                 }
             }
         }
-        let folder = open((to as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = open(URL(fileURLWithPath: to).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)
             close(folder)
@@ -168,7 +169,7 @@ package enum FileIO {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathNames.parent(of: path)
         if !parent.isEmpty && parent != path { try createFolders(at: parent, permissions: permissions) }
         if mkdir(path, permissions) != 0 && errno != EEXIST {
             throw DocumentError(file: path, kind: .io(String(cString: strerror(errno))))
@@ -177,6 +178,38 @@ package enum FileIO {
 
     package static func describeErrno(_ what: String) -> String {
         "\(what): \(String(cString: strerror(errno)))"
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer if it is shorter), or nil when it
+    /// cannot be opened or read. Opened without blocking: a FIFO gives what it has, or nothing.
+    package static func head(of path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if read < 0 && errno == EINTR { continue }
+            if read < 0 { return filled > 0 ? Array(bytes[..<filled]) : nil }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// Whether `path` is a folder (or a link to one).
+    package static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Why a file-system call of `FileManager` failed, in the system's words as Easel's own
+    /// calls give them (`No such file or directory`), else the error as it describes itself.
+    package static func reason(_ error: any Error) -> String {
+        let code = (error as? CocoaError)?.underlying.flatMap { $0 as? POSIXError }?.code ?? (error as? POSIXError)?.code
+        guard let code else { return "\(error)" }
+        return String(cString: strerror(code.rawValue))
     }
 
     /// Makes every write so far durable at once (`sync(2)`; Swift's Glibc does not offer

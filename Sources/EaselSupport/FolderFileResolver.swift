@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds the file behind a name a document gives (a card's image), inside the document's own folder only.
 /// A name with a path separator, `..`, an absolute path, a NUL byte, or a symlink that

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Watches folders with inotify for files written, created, moved or deleted (what an
@@ -314,7 +314,7 @@ package final class FolderWatcher {
             roots[index].lostSince = since
             if failure == nil && Date().timeIntervalSince(since) > replacedRootGrace {
                 failure = WatchError(
-                    "\(roots[index].path): the watched folder was removed or replaced, and no folder came back there within \(String(format: "%g", replacedRootGrace)) s"
+                    "\(roots[index].path): the watched folder was removed or replaced, and no folder came back there within \(String(printf: "%g", replacedRootGrace)) s"
                 )
             }
         }

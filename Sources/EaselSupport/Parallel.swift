@@ -1,5 +1,5 @@
 import CEaselSystem
-import Foundation
+import FoundationEssentials
 
 /// Work shared among threads.
 package enum Parallel {

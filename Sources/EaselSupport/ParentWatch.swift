@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Ties a process's life to its parent's: when the parent dies (a scheduler's task killed, a
 /// worker that started `easel` gone), this process is sent SIGTERM, which a command then

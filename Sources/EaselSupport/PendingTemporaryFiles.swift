@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The temporary files this process has made beside users' files (`AtomicFileStream`) and
 /// not yet renamed over their targets or removed, so that a command stopped by a signal

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// This process's memory use, from /proc/self/status.
 package enum ProcessMemory {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// Where one command's time goes, for people measuring it: with `EASEL_TIMINGS=1` in the
 /// environment, each `mark` records the wall time since the previous one under a stage's
@@ -13,12 +15,15 @@ package enum StageTimings {
 
     private struct State {
         var last = DispatchTime.now().uptimeNanoseconds
+        /// The thread whose marks count: the one that started the clock (the main thread).
+        var thread = pthread_self()
         var stages: [(name: String, milliseconds: Double)] = []
     }
 
     private static let state = Locked(State())
 
-    /// Starts the clock (the process's first mark counts from here).
+    /// Starts the clock (the process's first mark counts from here), on the thread whose
+    /// marks count.
     package static func start() {
         guard isEnabled else { return }
         state.withLock { $0 = State() }
@@ -28,9 +33,10 @@ package enum StageTimings {
     /// Only the main thread's marks count: the stages are its path through the command
     /// (work done ahead on another thread shows as a shorter stage there).
     package static func mark(_ name: String) {
-        guard isEnabled, Thread.isMainThread else { return }
+        guard isEnabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { state in
+            guard pthread_equal(pthread_self(), state.thread) != 0 else { return }
             state.stages.append((name, Double(now - state.last) / 1e6))
             state.last = now
         }
@@ -43,7 +49,7 @@ package enum StageTimings {
         let stages = state.withLock { $0.stages }
         guard !stages.isEmpty else { return nil }
         let total = stages.reduce(0) { $0 + $1.milliseconds }
-        return stages.map { String(format: "%@ %.1f ms", $0.name, $0.milliseconds) }.joined(separator: ", ")
-            + String(format: " (%.1f ms in all)", total)
+        return stages.map { "\($0.name) " + String(printf: "%.1f ms", $0.milliseconds) }.joined(separator: ", ")
+            + String(printf: " (%.1f ms in all)", total)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writing to standard output and standard error with POSIX `write`, so that a stream that
 /// cannot take the bytes (a full disk, `>/dev/full`, a closed descriptor) is an error Easel

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Easel's own folder for what it keeps about documents — undo histories and edit locks —
 /// so that nothing is left beside a user's documents (the Cards app loads every file whose

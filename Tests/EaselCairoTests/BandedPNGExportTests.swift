@@ -30,16 +30,16 @@ struct BandedPNGExportTests {
         let width = 301, height = 5 * FastPNGWriter.bandRows + 17
         let image = try FastPNGWriterTests.image(width: width, height: height, opaque: true, seed: 7)
         let whole = try FastPNGWriter.encode(image, keepAlpha: false, threads: 1)
+        let pixels = image.withUnsafePixels { Array($0) }, stride = image.stride
         let file = Locked<[UInt8]>([])
         let outcome = try BandedPNGExport.encode(
             width: width, height: height, keepAlpha: false, checkOpaque: true, threads: threads,
             draw: { band, rows in
-                image.withUnsafePixels { source in
-                    band.withUnsafeMutablePixels { target in
-                        for (offset, row) in rows.enumerated() {
-                            let from = UnsafeRawBufferPointer(rebasing: source[row * image.stride..<(row + 1) * image.stride])
+                band.withUnsafeMutablePixels { target in
+                    for (offset, row) in rows.enumerated() {
+                        pixels.withUnsafeBytes { source in
                             target.baseAddress!.advanced(by: offset * band.stride).copyMemory(
-                                from: from.baseAddress!, byteCount: width * 4)
+                                from: source.baseAddress! + row * stride, byteCount: width * 4)
                         }
                     }
                 }

@@ -25,6 +25,14 @@ struct DocumentTitleTests {
         let title = DocumentTitle.title(of: card, fileName: card.appFileName, modified: Self.day)
         #expect(title.hasSuffix(" 2026, \(title.suffix(5))") && title.count <= 18 && title.contains(" Nov "), "\(title)")
         #expect(DocumentTitle.title(of: card, fileName: "birthday.rwcard", modified: Self.day) == "birthday.rwcard")
+        // As Foundation's formatter wrote it, in the machine's time zone, on days with one
+        // digit and two.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "d MMM yyyy, HH:mm"
+        for day in [Self.day, Date(timeIntervalSince1970: 1_796_000_000), Date(timeIntervalSince1970: 0)] {
+            #expect(DocumentTitle.title(of: card, fileName: card.appFileName, modified: day) == formatter.string(from: day))
+        }
         #expect(DocumentTitle.title(of: Drawing(), fileName: "Poster.drawing", modified: Self.day) == "Poster.drawing")
     }
 }

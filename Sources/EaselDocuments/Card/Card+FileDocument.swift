@@ -1,6 +1,6 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 extension Card: FileDocument {
     /// Cards are read and written only as `.rwcard` files.

@@ -1,5 +1,5 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
 import EaselGeometry
 
 /// A card of the Cards app: a 1300x2000 canvas with a background colour, image elements

@@ -1,5 +1,5 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
 import EaselGeometry
 
 /// Reads `.rwcard` JSON as every edition of the Cards app writes it (see

@@ -1,5 +1,5 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
 import EaselGeometry
 
 /// Writes cards the Cards app reads: the app's keys and value shapes, pretty-printed;

@@ -1,6 +1,6 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// The documents folder of the Cards app: cards and their images side by side.
 public enum CardFolder {

@@ -1,6 +1,7 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Drawing: FileDocument {
     /// Drawings are read and written only as `.drawing` files (or package folders).
@@ -57,8 +58,7 @@ extension Drawing: FileDocument {
     /// The file holding a document's JSON: a package folder's `drawing.json`, or the file
     /// itself. What changes when the document is saved.
     public static func contentFile(for url: URL) -> URL {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+        if FileIO.isFolder(url.path) {
             return url.appendingPathComponent(packageDocumentName)
         }
         return url
@@ -67,8 +67,7 @@ extension Drawing: FileDocument {
     /// The folder a drawing's images are resolved in: the package itself, or the folder
     /// holding the drawing file.
     public static func resourceFolder(for url: URL) -> URL {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue { return url }
+        if FileIO.isFolder(url.path) { return url }
         return url.deletingLastPathComponent()
     }
 

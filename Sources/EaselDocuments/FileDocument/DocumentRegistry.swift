@@ -1,6 +1,7 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The document types Easel knows, like an app's declared document types: any supported
 /// file opens by its extension. Library users can register their own types.

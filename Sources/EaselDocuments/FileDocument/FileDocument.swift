@@ -1,6 +1,6 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// Easel's document protocol, modelled on SwiftUI's `FileDocument`: a document type says
 /// which content types it reads and writes, is made from a read configuration, makes a

@@ -1,6 +1,7 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file's contents as a value, in the spirit of Foundation's `FileWrapper` (which Linux
 /// lacks): a regular file's bytes, or a directory of named children.
@@ -56,7 +57,7 @@ public enum FileWrapper: Hashable, Sendable {
         if (status.st_mode & S_IFMT) == S_IFDIR {
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-                throw DocumentError(file: path, kind: .io("cannot list the folder: \(error.localizedDescription)"))
+                throw DocumentError(file: path, kind: .io("cannot list the folder: \(FileIO.reason(error))"))
             }
             var children: [String: FileWrapper] = [:]
             for name in names.sorted() {
@@ -90,7 +91,7 @@ public enum FileWrapper: Hashable, Sendable {
             return [try AtomicFile.prepare(bytes, to: url.path)]
         case .directory(let children):
             do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-                throw DocumentError(file: url.path, kind: .io("cannot create the folder: \(error.localizedDescription)"))
+                throw DocumentError(file: url.path, kind: .io("cannot create the folder: \(FileIO.reason(error))"))
             }
             var prepared: [PreparedFile] = []
             for (name, child) in children.sorted(by: { $0.key < $1.key }) {

@@ -1,6 +1,6 @@
 import EaselGeometry
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// A document together with where it lives: made once when the file is opened and passed
 /// along, so no later code works out a document's folder from its URL again.

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
-import Foundation
+import FoundationEssentials
 
 /// A clip shape drawn on its own, as the Cards app's frame picker shows its shapes: a
 /// square of `color` cut to the shape, on a clear ground.

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
-import Foundation
+import FoundationEssentials
 
 /// A font's name drawn in its own face, as the Cards app's text picker shows its fonts: the
 /// browser has none of the fonts Easel maps the app's names to, so the editor shows these.

@@ -1,7 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
-import Foundation
+import FoundationEssentials
 
 /// One of Easel's stickers: a Noto Color Emoji glyph drawn by Easel's own renderer.
 public struct Sticker: Codable, Hashable, Sendable {

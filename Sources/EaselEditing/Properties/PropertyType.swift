@@ -79,7 +79,7 @@ public enum PropertyType: Sendable {
     /// Reads `text` as an option gives it; nil when it is not such a value (see `expected`).
     /// Ranges are checked by `check`.
     public func value(fromText text: String) -> PropertyValue? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         let isNone = trimmed.lowercased() == "none"
         switch self {
         case .number: return Double(trimmed).map(PropertyValue.number)
@@ -97,7 +97,7 @@ public enum PropertyType: Sendable {
         case .choice(let names): return names.contains(trimmed.lowercased()) ? .choice(trimmed.lowercased()) : nil
         case .lengths:
             if isNone { return .lengths([]) }
-            let parts = trimmed.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = trimmed.split(separator: ",").map { Double($0.trimmingWhitespace) }
             guard !parts.isEmpty, !parts.contains(nil) else { return nil }
             return .lengths(parts.map { $0! })
         case .clip:

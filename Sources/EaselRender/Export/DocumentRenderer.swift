@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import EaselGeometry
 import EaselDocuments
 import EaselSupport

@@ -1,5 +1,5 @@
 import EaselGeometry
-import Foundation
+import FoundationEssentials
 import EaselDocuments
 import EaselSupport
 import EaselCairo
@@ -215,7 +215,7 @@ public final class ImageLoader {
     /// The prefetch's budget, spent in the document's order whatever order the files are read
     /// in: each job waits for the one before it to be admitted or passed over.
     private final class Admission: @unchecked Sendable {
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var next = 0
         private var predictedPixels: Int
 

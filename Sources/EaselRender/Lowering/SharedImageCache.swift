@@ -1,6 +1,6 @@
 import EaselCairo
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// Decoded images shared by every render in the process: a batch whose cards use the same
 /// photo (a logo, a frame) decodes it once. An image is known by its file's bytes (their
@@ -41,7 +41,7 @@ public final class SharedImageCache: Sendable {
 
     private let state = Locked(State())
     /// Signalled whenever a decoding ends, for the threads waiting for one.
-    private let decodingEnded = NSCondition()
+    private let decodingEnded = Condition()
     /// The most bytes of pixels kept.
     public let maxBytes: Int
 

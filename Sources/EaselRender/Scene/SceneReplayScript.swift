@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import EaselGeometry
 import EaselDocuments
 
@@ -59,7 +59,7 @@ public enum SceneReplayScript {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func n(_ value: Double) -> String { String(format: "%.17g", value) }
+    static func n(_ value: Double) -> String { String(printf: "%.17g", value) }
 
     static func rgba(_ color: Color) -> String {
         let c = color.clamped

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes `JSONValue`s as pretty-printed UTF-8 JSON in the style of Foundation's
 /// `JSONEncoder` with `.prettyPrinted` (two-space indent, `"key" : value`), which is what
@@ -85,7 +85,7 @@ package enum JSONWriter {
             case "/": out += "\\/"  // as Foundation's encoder does
             default:
                 if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
+                    out += String(printf: "\\u%04x", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 struct ConfigCommand: EaselCommand {
     static let configuration = CommandConfiguration(

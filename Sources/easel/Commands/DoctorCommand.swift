@@ -1,6 +1,6 @@
 import ArgumentParser
 import EaselCairo
-import Foundation
+import FoundationEssentials
 
 /// `easel doctor`: is this machine ready to render? Checks the C libraries by using them and
 /// every font file the font map loads, and names the package for anything missing.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Dispatch
 import EaselDocuments
 import EaselGeometry
@@ -252,10 +253,10 @@ final class EditSession {
     /// A verb's help as the session takes it (no document path).
     static func sessionHelp(_ type: ParsableCommand.Type, verb: String) -> String {
         type.helpMessage(columns: 100).split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("<path>") }
+            .filter { !$0.trimmingWhitespace.hasPrefix("<path>") }
             .joined(separator: "\n")
-            .replacingOccurrences(of: "\(verb) <path>", with: verb)
-            .replacingOccurrences(of: "\(verb) [<options>] <path>", with: "\(verb) [<options>]")
+            .replacing("\(verb) <path>", with: verb)
+            .replacing("\(verb) [<options>] <path>", with: "\(verb) [<options>]")
     }
 
     /// Says once that a legacy document was saved in the current format.
@@ -272,17 +273,17 @@ final class EditSession {
         let input = self.input
         if interactive {
             setUpCompletion()
-            Thread {
+            StartedThread.start {
                 // One prompt at a time: the next appears once the loop has handled the line.
                 while let line = LineEditor.readLine(prompt: "easel> ") {
                     input.append(.line(line))
                     input.waitUntilHandled()
                 }
                 input.end()
-            }.start()
+            }?.detach()
             return
         }
-        Thread {
+        StartedThread.start {
             var line: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             reading: while true {
@@ -303,7 +304,7 @@ final class EditSession {
             }
             if !line.isEmpty { input.append(.line(String(decoding: line, as: UTF8.self))) }
             input.end()
-        }.start()
+        }?.detach()
     }
 
     private func installSignalHandlers() {
@@ -397,7 +398,7 @@ final class InputQueue: @unchecked Sendable {
     /// Guards the fields below; the reader waits on it while the queue is full. (Not a
     /// counting semaphore for the room: libdispatch traps when one is released below its
     /// starting count, as it would be with lines left after `quit`.)
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let wakeUp = DispatchSemaphore(value: 0)
     private var items: [Item] = []
     private var ended = false

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Dispatch
 import EaselGeometry
 import EaselDocuments
@@ -159,9 +160,7 @@ struct ExportCommand: EaselCommand {
     var outIsFolder: Bool {
         if out == "-" { return false }
         if out.hasSuffix("/") { return true }
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
-            && !DocumentRegistry.standard.isDocument(URL(fileURLWithPath: out))
+        return FileIO.isFolder(out) && !DocumentRegistry.standard.isDocument(URL(fileURLWithPath: out))
     }
 
     /// One document to one file (or standard output).
@@ -169,8 +168,7 @@ struct ExportCommand: EaselCommand {
         guard inputs.count == 1, !outIsFolder else { return false }
         if inputs[0] == "-" || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: inputs[0])) { return true }
         // A file that is no document is one input too (refused as such), not a folder.
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && !isFolder.boolValue
+        return FileManager.default.fileExists(atPath: inputs[0]) && !FileIO.isFolder(inputs[0])
     }
 
     func validate() throws {
@@ -225,7 +223,7 @@ struct ExportCommand: EaselCommand {
         }
         guard isatty(STDOUT_FILENO) == 0 else {
             let input = inputs[0]
-            let name = input == "-" ? "out" : ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            let name = input == "-" ? "out" : PathNames.deletingExtension(of: PathNames.lastComponent(of: input))
             let suggested = GoldenVerify.shellQuoted(name + "." + (render.format ?? .png).rawValue)
             throw ValidationError(
                 "give --out FILE (or -o), or redirect standard output to a file: easel export \(GoldenVerify.shellQuoted(input)) > \(suggested)"
@@ -237,7 +235,7 @@ struct ExportCommand: EaselCommand {
     /// not write with no --format, is a usage error rather than PNG bytes under a wrong name.
     func checkFormatAgainstExtension() throws {
         guard out != "-" else { return }
-        let ext = (out as NSString).pathExtension.lowercased()
+        let ext = PathNames.extension(of: out).lowercased()
         guard !ext.isEmpty else { return }
         if let named = OutputFormat(rawValue: ext) {
             if let format = render.format, format != named {
@@ -255,14 +253,13 @@ struct ExportCommand: EaselCommand {
         ParentWatch.endWithParent()
         let registry = DocumentRegistry.standard
         for input in inputs where input != "-" {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
+            guard FileManager.default.fileExists(atPath: input) else {
                 throw DocumentError(file: input, kind: .io("no such file or folder"))
             }
             // Neither a document nor a folder of them (a typo in the extension, a text
             // file): refused before anything is made, as `info` and `validate` refuse it.
             let url = URL(fileURLWithPath: input)
-            if !isFolder.boolValue && !registry.isDocument(url) {
+            if !FileIO.isFolder(input) && !registry.isDocument(url) {
                 throw DocumentError(
                     file: input,
                     kind: .unsupportedType(fileExtension: url.pathExtension, supported: registry.supportedExtensions))
@@ -424,15 +421,11 @@ struct ExportCommand: EaselCommand {
     /// given the same folder.
     private func reportPath(shard: Shard?) throws -> String? {
         guard let report else { return nil }
-        var isFolder: ObjCBool = false
-        guard
-            report.hasSuffix("/")
-                || (FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue)
-        else { return report }
+        guard report.hasSuffix("/") || FileIO.isFolder(report) else { return report }
         do {
             try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
         } catch {
-            Terminal.error("\(report): cannot make the reports' folder: \(error.localizedDescription)")
+            Terminal.error("\(report): cannot make the reports' folder: \(FileIO.reason(error))")
             throw ExitCode.couldNotRun
         }
         return URL(fileURLWithPath: report).appendingPathComponent(BatchReport.fileName(shard: shard)).path

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import EaselDocuments
 import EaselEditing
 import EaselBatch
@@ -283,7 +284,7 @@ struct GoldenVerify: EaselCommand {
         }
         let failures = run.failures
         for failure in failures {
-            let document = (folders.documents as NSString).appendingPathComponent(failure.document ?? failure.golden)
+            let document = PathNames.appending(failure.document ?? failure.golden, to: folders.documents)
             // The verifier's message names the document too; it is said once.
             var message = failure.message ?? ""
             for name in [document, failure.document ?? failure.golden] where message.hasPrefix(name + ": ") {
@@ -313,9 +314,11 @@ extension GoldenVerify {
         let plain =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._/-+=:@%,".unicodeScalars.contains(scalar))
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._/-+=:@%,".unicodeScalars.contains(scalar))
             }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }
 

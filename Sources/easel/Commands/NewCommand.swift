@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import EaselGeometry
 import EaselDocuments
 import EaselEditing
@@ -73,10 +74,9 @@ struct NewCommand: ParsableCommand {
         var background: ColorArgument?
 
         func execute() throws {
-            var isFolder: ObjCBool = false
             var card = Card(backgroundColor: background?.color ?? Card.defaultBackground)
             let url: URL
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            if FileIO.isFolder(path) {
                 url = URL(fileURLWithPath: path).appendingPathComponent(card.appFileName)
             } else {
                 guard path.lowercased().hasSuffix(".rwcard") else {

@@ -140,7 +140,7 @@ struct RenderOptionGroup: ParsableArguments {
         var options = RenderOptions()
         if let format {
             options.format = format
-        } else if let ext = outputPath.map({ ($0 as NSString).pathExtension.lowercased() }),
+        } else if let ext = outputPath.map({ PathNames.extension(of: $0).lowercased() }),
             let inferred = OutputFormat(rawValue: ext)
         {
             options.format = inferred
@@ -176,4 +176,4 @@ struct RenderOptionGroup: ParsableArguments {
 
 extension OutputFormat: ExpressibleByArgument {}
 
-import Foundation
+import FoundationEssentials

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// A command's words with repeated options merged, before ArgumentParser sees them.
 ///
@@ -25,6 +25,23 @@ struct RepeatedOptions: Sendable {
         var merges: Bool
     }
 
+    /// The part of ArgumentParser's JSON help (`_dumpHelp()`) read here: each argument's
+    /// kind, names and how it reads its value.
+    private struct DumpedHelp: Decodable {
+        struct Command: Decodable { var arguments: [Argument]? }
+        struct Argument: Decodable {
+            var kind: String?
+            var names: [Name]?
+            var parsingStrategy: String?
+            var isRepeating: Bool?
+        }
+        struct Name: Decodable {
+            var kind: String?
+            var name: String?
+        }
+        var command: Command
+    }
+
     /// The options that take one word as their value, by name (`--fill`, `-f`).
     private var valued: [String: Valued] = [:]
     /// Names of options that read words in other ways (up to the next option, the rest of
@@ -34,16 +51,15 @@ struct RepeatedOptions: Sendable {
 
     /// The options `command` declares, as ArgumentParser describes them (its JSON help).
     init(_ command: ParsableArguments.Type) {
-        let json = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any]
-        let info = json?["command"] as? [String: Any]
-        for argument in info?["arguments"] as? [[String: Any]] ?? [] {
-            guard argument["kind"] as? String == "option" else { continue }
-            let names = (argument["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in
-                guard let text = name["name"] as? String else { return nil }
-                return (name["kind"] as? String == "long" ? "--" : "-") + text
+        let help = try? JSONDecoder().decode(DumpedHelp.self, from: Data(command._dumpHelp().utf8))
+        for argument in help?.command.arguments ?? [] {
+            guard argument.kind == "option" else { continue }
+            let names = (argument.names ?? []).compactMap { name -> String? in
+                guard let text = name.name else { return nil }
+                return (name.kind == "long" ? "--" : "-") + text
             }
-            let strategy = argument["parsingStrategy"] as? String ?? ""
-            let repeating = argument["isRepeating"] as? Bool ?? true
+            let strategy = argument.parsingStrategy ?? ""
+            let repeating = argument.isRepeating ?? true
             for name in names {
                 if ["default", "unconditional"].contains(strategy) {
                     valued[name] = Valued(unconditional: strategy == "unconditional", merges: !repeating)

@@ -2,7 +2,7 @@ import ArgumentParser
 import EaselBatch
 import EaselDocuments
 import EaselSupport
-import Foundation
+import FoundationEssentials
 
 /// `easel report`: what can be done with the reports of folder exports.
 struct ReportCommand: ParsableCommand {

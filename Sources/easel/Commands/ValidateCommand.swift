@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import EaselDocuments
 import EaselGeometry
 import EaselEditing
@@ -63,13 +64,12 @@ struct ValidateCommand: EaselCommand {
     func execute() throws {
         var results: [Result] = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            guard FileManager.default.fileExists(atPath: path) else {
                 results.append(Result(path: path, valid: false, errors: ["\(path): no such file or folder"], warnings: []))
                 continue
             }
             let url = URL(fileURLWithPath: path)
-            if isFolder.boolValue && !DocumentRegistry.standard.isDocument(url) {
+            if FileIO.isFolder(path) && !DocumentRegistry.standard.isDocument(url) {
                 // Everything named like a document, as a folder export sees it: what it
                 // cannot export (a link, a pipe, an undecodable name) is invalid here too.
                 for entry in DocumentScanner.scan(url, registry: .standard) {

@@ -109,7 +109,7 @@ struct DashArgument {
             lengths = []
             return
         }
-        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = argument.split(separator: ",").map { Double($0.trimmingWhitespace) }
         guard !parts.isEmpty, parts.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }) else { return nil }
         lengths = parts.map { $0! }
     }
@@ -147,4 +147,4 @@ enum Choice {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import EaselCairo
 import EaselDocuments
 import EaselRender

@@ -1,6 +1,6 @@
 import ArgumentParser
 import EaselSupport
-import Foundation
+import FoundationEssentials
 import EaselDocuments
 import EaselEditing
 import EaselBatch

@@ -1,6 +1,6 @@
 import ArgumentParser
 import EaselEditing
-import Foundation
+import FoundationEssentials
 
 /// The element properties `add` and `set` take: every property of the table
 /// (`ElementProperty.all`) as an option, `--stroke-width 3`, read and checked by the table

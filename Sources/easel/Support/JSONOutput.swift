@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the command line writes JSON (`--json`, reports): pretty, keys sorted, slashes
 /// unescaped, so output is stable and readable.

@@ -1,5 +1,6 @@
 import CEaselEdit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The interactive session's prompt, through libedit's readline interface: line editing
 /// (arrows, Ctrl-A/E/K…), a history recalled with Up and Down, and Tab completion of verbs,
@@ -33,7 +34,7 @@ enum LineEditor {
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         let line = String(cString: raw)
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(raw) }
+        if !line.trimmingWhitespace.isEmpty { add_history(raw) }
         return line
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Finds and starts `easel-serve` for `easel serve`. The running `easel` is replaced by it

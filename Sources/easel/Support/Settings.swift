@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import EaselRender
 import EaselCairo
 import EaselGeometry
@@ -77,7 +77,7 @@ struct Settings {
         let environment = ProcessInfo.processInfo.environment
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         return URL(fileURLWithPath: base).appendingPathComponent("easel/settings.plist")
     }
 
@@ -98,23 +98,45 @@ struct Settings {
             return settings
         }
         do {
-            guard let dictionary = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-                settings.problem = "\(url.path) is not a dictionary of settings; using the defaults"
-                return settings
-            }
+            let dictionary = try PropertyListDecoder().decode([String: StoredValue].self, from: data)
             for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
                 guard let key = Key(rawValue: name) else { continue }
-                guard let normalised = key.normalise("\(value)") else {
-                    let shown = String(describing: value).prefix(40)  // a value may be long
+                guard let normalised = key.normalise(value.text) else {
+                    let shown = value.text.prefix(40)  // a value may be long
                     settings.ignored.append("\(url.path): \(name): \"\(shown)\" is not \(key.expected); it is ignored")
                     continue
                 }
                 settings.values[key.rawValue] = normalised
             }
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            settings.problem = "\(url.path) is not a dictionary of settings; using the defaults"
+        } catch DecodingError.dataCorrupted(let context) {
+            settings.problem = "\(url.path) is unreadable (\(context.debugDescription)); using the defaults"
         } catch {
-            settings.problem = "\(url.path) is unreadable (\(error.localizedDescription)); using the defaults"
+            settings.problem = "\(url.path) is unreadable (\(error)); using the defaults"
         }
         return settings
+    }
+
+    /// A value of the file as text, as a key's `normalise` reads it: a string as it is, a
+    /// number or a truth value as Swift writes it (`3`, `1e+308`, `true`).
+    struct StoredValue: Decodable {
+        var text: String
+
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let string = try? value.decode(String.self) {
+                text = string
+            } else if let whole = try? value.decode(Int.self) {
+                text = String(whole)
+            } else if let number = try? value.decode(Double.self) {
+                text = "\(number)"
+            } else if let truth = try? value.decode(Bool.self) {
+                text = String(truth)
+            } else {
+                text = "a list, a dictionary, a date or data"
+            }
+        }
     }
 
     subscript(key: Key) -> String? {
@@ -125,7 +147,9 @@ struct Settings {
     func save() throws {
         let url = Self.fileURL
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .xml
+        let data = try encoder.encode(values)
         try AtomicFile.write(Array(data), to: url.path)
     }
 

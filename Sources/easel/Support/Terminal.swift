@@ -1,5 +1,6 @@
 import EaselSupport
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Output helpers: results on stdout, diagnostics on stderr, colour only where it helps.
 ///
@@ -39,7 +40,7 @@ enum Terminal {
     }
 
     /// One line at a time, whichever thread writes it.
-    static let outputLock = NSLock()
+    static let outputLock = Locked()
 
     /// `text` with every control character shown as an escape (`\n`, `\r`, `\t`, `\e`,
     /// `\x07`, `\u{9B}`), so a name or text inside a document cannot clear the screen, set
@@ -58,7 +59,7 @@ enum Terminal {
             case "\t": result += "\\t"
             case "\u{1B}": result += "\\e"
             default:
-                result += scalar.value < 0x80 ? String(format: "\\x%02X", scalar.value) : String(format: "\\u{%X}", scalar.value)
+                result += scalar.value < 0x80 ? String(printf: "\\x%02X", scalar.value) : String(printf: "\\u{%X}", scalar.value)
             }
         }
         return result

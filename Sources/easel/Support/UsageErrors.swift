@@ -1,6 +1,7 @@
 import ArgumentParser
 import EaselDocuments
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Usage errors in Easel's one style (`easel: error: …`, exit 64), including the two that
 /// ArgumentParser words for its own purposes: a command line without its command
@@ -13,7 +14,7 @@ enum UsageErrors {
         let status = EaselRoot.exitCode(for: error)
         if status == .validationFailure, let message = missingCommand(arguments) {
             for line in message.split(separator: "\n") { Terminal.printError(String(line)) }
-            Foundation.exit(status.rawValue)
+            Glibc.exit(status.rawValue)
         }
         // Help, the version and completion scripts are ArgumentParser's, on stdout.
         if status == .success { EaselRoot.exit(withError: error) }
@@ -23,7 +24,7 @@ enum UsageErrors {
             lines[0] = Terminal.errorPrefix + readable(String(first.dropFirst(Terminal.errorPrefix.count)))
         }
         for line in lines { Terminal.printError(line) }
-        Foundation.exit(status.rawValue)
+        Glibc.exit(status.rawValue)
     }
 
     /// The commands, by name, in the order `easel --help` lists them.
@@ -83,8 +84,8 @@ enum UsageErrors {
     /// says it: "--by 20: expected DX,DY, e.g. 20,0". Any other message is returned as it is.
     static func readable(_ message: String) -> String {
         let head = "The value '", middle = "' is invalid for '", tail = "': expected "
-        guard message.hasPrefix(head), let middleRange = message.range(of: middle),
-            let tailRange = message.range(of: tail, range: middleRange.upperBound..<message.endIndex)
+        guard message.hasPrefix(head), let middleRange = message.firstRange(of: middle),
+            let tailRange = message[middleRange.upperBound...].firstRange(of: tail)
         else { return message }
         let value = message[message.index(message.startIndex, offsetBy: head.count)..<middleRange.lowerBound]
         // "--by <dx,dy>": the option's name, without its value's.
