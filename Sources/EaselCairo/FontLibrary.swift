@@ -77,17 +77,23 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The process's fonts: each file is loaded once, on first use, under a lock.
+/// The process's fonts: each file is loaded once, on first use. Different files load on
+/// several threads at once (a text-heavy card's twenty fonts are most of its layout), each
+/// in a FreeType library of its own; a thread that wants a file another is loading waits
+/// for that loading.
 public final class FontLibrary: Sendable {
     /// The process-wide library every render uses, so that each font file is loaded once.
     public static let shared = FontLibrary()
 
     private struct State {
-        var library: FT_Library?
         var faces: [FontMap.FontFile: Result<FontFace, FontError>] = [:]
+        /// Files some thread is loading now.
+        var loading: Set<FontMap.FontFile> = []
     }
 
     private let state = Locked(State())
+    /// Broadcast whenever a loading ends, for the threads waiting for one.
+    private let loadingEnded = Condition()
 
     /// Deterministic font rendering: no hinting, unrounded metrics, grey antialiasing.
     static func makeFontOptions() -> OpaquePointer {
@@ -101,13 +107,33 @@ public final class FontLibrary: Sendable {
 
     /// The face for `file`, loading it on first use.
     public func face(for file: FontMap.FontFile) throws(FontError) -> FontFace {
-        let result: Result<FontFace, FontError> = state.withLock { state in
-            if let cached = state.faces[file] { return cached }
-            let loaded = Self.load(file, state: &state)
-            state.faces[file] = loaded
-            return loaded
+        enum Step {
+            case loaded(Result<FontFace, FontError>)
+            case wait, load
         }
-        return try result.get()
+        while true {
+            let step = state.withLock { state -> Step in
+                if let cached = state.faces[file] { return .loaded(cached) }
+                if state.loading.contains(file) { return .wait }
+                state.loading.insert(file)
+                return .load
+            }
+            switch step {
+            case .loaded(let result): return try result.get()
+            case .wait:
+                loadingEnded.withLock {
+                    while state.withLock({ $0.loading.contains(file) }) { loadingEnded.wait() }
+                }
+            case .load:
+                let result = Self.load(file)
+                state.withLock { state in
+                    state.faces[file] = result
+                    state.loading.remove(file)
+                }
+                loadingEnded.withLock { loadingEnded.broadcast() }
+                return try result.get()
+            }
+        }
     }
 
     /// The face for a font name through `FontMap`, falling back to the default sans when the
@@ -135,25 +161,32 @@ public final class FontLibrary: Sendable {
         FontMap.fallbacks.compactMap { try? face(for: $0) }
     }
 
-    private static func load(_ file: FontMap.FontFile, state: inout State) -> Result<FontFace, FontError> {
+    /// Loads `file` in a FreeType library of its own (one library's faces must not be opened
+    /// on two threads at once; a library costs a few microseconds).
+    private static func load(_ file: FontMap.FontFile) -> Result<FontFace, FontError> {
         guard FileManager.default.fileExists(atPath: file.path) else { return .failure(.missingFile(file.path)) }
-        if state.library == nil {
-            var library: FT_Library?
-            guard FT_Init_FreeType(&library) == 0 else { return .failure(.unreadable(file.path, code: -1)) }
-            state.library = library
-        }
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else { return .failure(.unreadable(file.path, code: -1)) }
         var ftFace: FT_Face?
-        let error = FT_New_Face(state.library, file.path, file.faceIndex, &ftFace)
-        guard error == 0, let ftFace else { return .failure(.unreadable(file.path, code: error)) }
+        let error = FT_New_Face(library, file.path, file.faceIndex, &ftFace)
+        guard error == 0, let ftFace else {
+            FT_Done_FreeType(library)
+            return .failure(.unreadable(file.path, code: error))
+        }
         let face = cairo_ft_font_face_create_for_ft_face(ftFace, 0)!
-        // cairo uses the FreeType face until its own face is destroyed: tie their lives.
+        // cairo uses the FreeType face until its own face is destroyed: tie their lives (the
+        // face's, then its library's).
         let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
         let status = cairo_font_face_set_user_data(face, key, UnsafeMutableRawPointer(ftFace)) { pointer in
-            FT_Done_Face(pointer?.assumingMemoryBound(to: FT_FaceRec_.self))
+            guard let ftFace = pointer?.assumingMemoryBound(to: FT_FaceRec_.self) else { return }
+            let library = ftFace.pointee.glyph?.pointee.library
+            FT_Done_Face(ftFace)
+            if let library { FT_Done_FreeType(library) }
         }
         guard status == CAIRO_STATUS_SUCCESS, cairo_font_face_status(face) == CAIRO_STATUS_SUCCESS else {
             cairo_font_face_destroy(face)
             FT_Done_Face(ftFace)
+            FT_Done_FreeType(library)
             return .failure(.cairo("cannot create a font face for \(file.path)"))
         }
         var identity = cairo_matrix_t()

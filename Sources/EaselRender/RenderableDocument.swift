@@ -45,17 +45,20 @@ public struct LoweringContext {
     public var fonts: FontLibrary
     /// Replaces the document's background when set (export's `--background`).
     public var background: Color?
+    /// The document's texts laid out ahead of the lowering, if they were.
+    public var textsAhead: TextLayoutAhead?
 
-    /// A context for one render; by default with a fresh image loader, the shared fonts and
-    /// the document's own background.
+    /// A context for one render; by default with a fresh image loader, the shared fonts,
+    /// the document's own background and no text laid out ahead.
     public init(
         resourceFolder: URL, file: String, images: ImageLoader = ImageLoader(), fonts: FontLibrary = .shared,
-        background: Color? = nil
+        background: Color? = nil, textsAhead: TextLayoutAhead? = nil
     ) {
         self.resourceFolder = resourceFolder
         self.file = file
         self.images = images
         self.fonts = fonts
         self.background = background
+        self.textsAhead = textsAhead
     }
 }

@@ -102,10 +102,12 @@ public enum DocumentRenderer {
     /// `drawnFor`, the options the scene will be exported with when they are known, lets a
     /// PNG's large photos drawn small be decoded at about the size they are drawn at
     /// (`ImageLoader.planDecoding`); such a scene is for those options only (another size
-    /// would draw the photos from too few pixels).
+    /// would draw the photos from too few pixels). `textsAhead` is where the texts are laid
+    /// out ahead of the lowering: a caller that keeps it may help lay them out meanwhile.
     public static func scene(
         for located: LocatedDocument, background: Color? = nil,
-        images: ImageLoader = ImageLoader(), deadline: UInt64? = nil, drawnFor options: RenderOptions? = nil
+        images: ImageLoader = ImageLoader(), deadline: UInt64? = nil, drawnFor options: RenderOptions? = nil,
+        textsAhead: TextLayoutAhead = TextLayoutAhead()
     ) throws(RenderError) -> Scene {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
@@ -115,16 +117,17 @@ public enum DocumentRenderer {
         {
             images.planDecoding(layout, canvasToOutput: toOutput)
         }
-        // The images decode on the idle cores at once, and the texts' fonts load as one more
-        // job among them; the lowering then finds both ready. (On one core the lowering does
-        // both, in order.)
+        // The images decode on the idle cores at once, and the texts are laid out as one more
+        // job among them (which a caller with nothing else to do may help with: `textsAhead`);
+        // the lowering then finds both ready. (On one core the lowering does both, in order.)
         let threads = EncoderParallelism.threads()
         let texts = threads > 1 ? renderable.textsToLayOut : []
         let layOutTexts: (@Sendable () -> Void)?
         if texts.isEmpty {
             layOutTexts = nil
         } else {
-            layOutTexts = { TextPlacement.layOutAhead(texts, fonts: .shared, deadline: deadline) }
+            textsAhead.begin(texts, fonts: .shared, deadline: deadline)
+            layOutTexts = { textsAhead.layOut() }
         }
         images.deadline = deadline
         images.prefetch(
@@ -133,7 +136,7 @@ public enum DocumentRenderer {
         StageTimings.mark("decode images")
         let context = LoweringContext(
             resourceFolder: located.resourceFolder, file: located.displayName, images: images,
-            background: background)
+            background: background, textsAhead: texts.isEmpty ? nil : textsAhead)
         var scene = renderable.scene(in: context)
         scene.file = located.displayName
         scene.deadline = deadline

@@ -8,7 +8,7 @@ extension Card: RenderableDocument {
         if let background = context.background { card.backgroundColor = background }
         return CardLowering.scene(
             for: card, folder: context.resourceFolder, images: context.images, fonts: context.fonts,
-            file: context.file)
+            file: context.file, textsAhead: context.textsAhead)
     }
 
     /// Each image element's frame, as `CardLowering` places it.

@@ -14,10 +14,12 @@ import EaselCairo
 /// - images first, then texts, each in stored order.
 public enum CardLowering {
     /// The card as a scene on its 1300x2000 canvas, with images resolved in `folder`;
-    /// problems drawn around become warnings naming `file`. Never fails.
-    public static func scene(for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String)
-        -> Scene
-    {
+    /// problems drawn around become warnings naming `file`. Never fails. Texts laid out
+    /// `textsAhead` are not laid out again.
+    public static func scene(
+        for card: Card, folder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String,
+        textsAhead: TextLayoutAhead? = nil
+    ) -> Scene {
         var scene = Scene(canvasSize: Card.canvasSize)
         var background = Path()
         background.addRect(Rect(origin: .zero, size: Card.canvasSize))
@@ -56,7 +58,8 @@ public enum CardLowering {
             guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings),
                 let line = TextPlacement.layout(
                     element.text, fontName: element.textFont, fonts: fonts, file: file,
-                    keyPath: keyPath, fontKey: ".textFont", deadline: images.deadline, warnings: &scene.warnings)
+                    keyPath: keyPath, fontKey: ".textFont", deadline: images.deadline, ahead: textsAhead,
+                    warnings: &scene.warnings)
             else { continue }
             let size = TextPlacement.cardFontSize(for: line, frame: frame.size)
             scene.operations.append(

@@ -8,7 +8,7 @@ extension Drawing: RenderableDocument {
         if let background = context.background { drawing.background = background }
         return DrawingLowering.scene(
             for: drawing, imageFolder: context.resourceFolder, images: context.images,
-            fonts: context.fonts, file: context.file)
+            fonts: context.fonts, file: context.file, textsAhead: context.textsAhead)
     }
 
     /// Each image graphic's frame, groups included, as `DrawingLowering` places it.

@@ -12,9 +12,10 @@ public enum DrawingLowering {
     /// The drawing as a scene on its canvas, with images resolved in `imageFolder`;
     /// problems drawn around become warnings naming `file`. Never fails.
     public static func scene(
-        for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String
+        for drawing: Drawing, imageFolder: URL, images: ImageLoader, fonts: FontLibrary = .shared, file: String,
+        textsAhead: TextLayoutAhead? = nil
     ) -> Scene {
-        var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file)
+        var lowering = Lowerer(imageFolder: imageFolder, images: images, fonts: fonts, file: file, textsAhead: textsAhead)
         var scene = Scene(canvasSize: drawing.canvasSize)
         // Most graphics are a fill and a stroke: room for them at once.
         scene.operations.reserveCapacity(1 + 2 * drawing.graphics.count)
@@ -64,6 +65,7 @@ public enum DrawingLowering {
         let images: ImageLoader
         let fonts: FontLibrary
         let file: String
+        let textsAhead: TextLayoutAhead?
 
         mutating func lower(_ graphics: [Graphic], parent: Transform2D, keyPath: String, into scene: inout Scene) {
             for (index, graphic) in graphics.enumerated() {
@@ -207,7 +209,8 @@ public enum DrawingLowering {
             guard !content.string.isEmpty, content.fontSize > 0,
                 let line = TextPlacement.layout(
                     content.string, fontName: content.fontFamily, fonts: fonts, file: file,
-                    keyPath: keyPath, fontKey: ".font", deadline: images.deadline, warnings: &scene.warnings)
+                    keyPath: keyPath, fontKey: ".font", deadline: images.deadline, ahead: textsAhead,
+                    warnings: &scene.warnings)
             else { return }
             let drawnSize = content.fontSize * RenderBudgets.lengthScale(of: frameToCanvas)
             guard drawnSize <= RenderBudgets.maxTextSize else {

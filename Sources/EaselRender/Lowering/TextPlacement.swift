@@ -22,27 +22,16 @@ enum TextPlacement {
         return .text(SceneText(line: line, fontSize: size, color: color, transform: transform))
     }
 
-    /// Lays `texts` out and throws the lines away: their fonts (and the fallbacks they need)
-    /// are then loaded in `fonts` for the lowering, which lays them out again at no cost.
-    static func layOutAhead(_ texts: [(text: String, fontName: String)], fonts: FontLibrary, deadline: UInt64?) {
-        var ignored: [DocumentWarning] = []
-        for (text, fontName) in texts {
-            _ = layout(
-                text, fontName: fontName, fonts: fonts, file: "", keyPath: "", fontKey: "", deadline: deadline,
-                warnings: &ignored)
-        }
-    }
-
     /// Lays `text` out in the font `fontName` maps to, with the fallback fonts for the
     /// characters it lacks (emoji in colour). Warns (at `keyPath` + `fontKey`) when the name
     /// is not mapped, (at `keyPath`) when a character is in no installed font, and returns
     /// nil (with a warning) when no font can be loaded at all. Past `deadline` (the
     /// render's, `DispatchTime` uptime nanoseconds) it lays nothing out and returns nil: the
     /// render then ends as timed out (`DocumentRenderer.scene`), and a document of thousands
-    /// of texts cannot hold a worker past it.
+    /// of texts cannot hold a worker past it. A line `ahead` laid out already is taken from it.
     static func layout(
         _ text: String, fontName: String, fonts: FontLibrary, file: String, keyPath: String, fontKey: String,
-        deadline: UInt64?, warnings: inout [DocumentWarning]
+        deadline: UInt64?, ahead: TextLayoutAhead? = nil, warnings: inout [DocumentWarning]
     ) -> TextLine? {
         if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return nil }
         do {
@@ -53,9 +42,11 @@ enum TextPlacement {
                         file: file, keyPath: keyPath + fontKey,
                         message: "no font is mapped for \"\(fontName)\"; drawn in \(face)"))
             }
-            let line = TextLine.layout(
-                text, primary: face, features: features, fallbacks: fonts.lazyFallbacks,
-                emoji: { try? fonts.face(for: FontMap.colorEmoji) })
+            let line =
+                ahead?.line(for: text, fontName: fontName)
+                ?? TextLine.layout(
+                    text, primary: face, features: features, fallbacks: fonts.lazyFallbacks,
+                    emoji: { try? fonts.face(for: FontMap.colorEmoji) })
             if !line.missing.isEmpty {
                 let characters = line.missing.prefix(5).map { "U+" + String($0.value, radix: 16, uppercase: true) }
                     .joined(separator: ", ")

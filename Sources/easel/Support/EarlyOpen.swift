@@ -52,6 +52,8 @@ enum EarlyOpen {
 
     /// The scene the thread lowers, taken at most once.
     fileprivate final class Lowering: @unchecked Sendable {
+        /// The document's texts, which the taker lays out too while it waits.
+        let texts = TextLayoutAhead()
         private let done = DispatchSemaphore(value: 0)
         private let state = Locked<(scene: Scene?, drawnFor: RenderOptions?, taken: Bool)>((nil, nil, false))
 
@@ -69,6 +71,9 @@ enum EarlyOpen {
                     return !state.taken
                 })
             else { return nil }
+            // The arguments are parsed: this core lays out the texts the lowering has not
+            // reached yet, rather than wait for it to.
+            texts.layOut()
             done.wait()
             return state.withLock { state in
                 defer { state.scene = nil }
@@ -135,7 +140,7 @@ enum EarlyOpen {
             var scene: Scene? = nil
             if case .opened(let located) = opening {
                 if lowerEarly {
-                    scene = try? DocumentRenderer.scene(for: located, drawnFor: drawnFor)
+                    scene = try? DocumentRenderer.scene(for: located, drawnFor: drawnFor, textsAhead: lowering.texts)
                 } else {
                     ImageLoader().prefetch(
                         located.document.referencedFileNames, inFolder: located.resourceFolder,
