@@ -39,9 +39,7 @@ enum BandedPNGExport {
         let output = Locked(FastPNGWriter.BandOutput(count: ranges.count))
         let buffers = Locked<[RasterImage]>([])
         let stop = Locked<Stop?>(nil)
-        let order = drawingOrder(count: ranges.count, workers: threads)
-        Parallel.forEach(count: ranges.count, workers: threads) { turn in
-            let index = order[turn]
+        Parallel.forEach(count: ranges.count, workers: threads) { index in
             guard stop.withLock({ $0 == nil }) else { return }
             let range = ranges[index]
             let buffer: RasterImage
@@ -103,16 +101,6 @@ enum BandedPNGExport {
         if let failure = output.withLock({ $0.failure }) { throw failure }
         FastPNGWriter.emitTrailer(emit: emit)
         return .encoded
-    }
-
-    /// The order the workers take bands in: the image cut into one run of bands a worker,
-    /// and the runs' first bands first, then their second, and so on, so that the bands
-    /// drawn at the same time lie a run apart instead of side by side. Side by side, they
-    /// share the text lines that cross their edge, and each waits for the other to make a
-    /// line's glyphs (cairo makes a font's glyphs under the font's lock).
-    static func drawingOrder(count: Int, workers: Int) -> [Int] {
-        let run = (count + workers - 1) / max(1, workers)
-        return (0..<run).flatMap { step in (0..<workers).map { $0 * run + step } }.filter { $0 < count }
     }
 
     /// Why the bands stopped early.
