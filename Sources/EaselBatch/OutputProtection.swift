@@ -42,17 +42,24 @@ public struct OutputProtection: Sendable {
                 ? bytes : nil
         }
         // Names straight from readdir (FileManager stats every entry: thousands in /tmp).
-        let names = DocumentScanner.rawNames(in: folder.path).compactMap { String(validating: $0, as: UTF8.self) }
+        let folderPath = folder.path
+        let names = DocumentScanner.rawNames(in: folderPath).compactMap { String(validating: $0, as: UTF8.self) }
+        // Paths as strings, the folder's links resolved once: a URL or two a document (made,
+        // resolved, turned back into a path) took 10 µs each, 5 ms of a single export into
+        // the app's folder of 500 cards. A URL is made only for a document that is opened.
+        let resolvedFolder = StateFolder.resolvedFolder(folderPath)
         for entry in names {
-            // By the name's extension alone, before making a URL (URLs of every name in a
-            // folder of thousands, /tmp say, took half a single export's time).
+            // By the name's extension alone, before anything else (every name in a folder
+            // of thousands, /tmp say, is looked at).
             guard registry.isDocument(path: entry) else { continue }
-            let url = folder.appendingPathComponent(entry)
-            protectedPaths.insert(StateFolder.realPath(of: url))
-            if let plain, let mentions = try? FileIO.fileContains(at: url.path, plain, maxBytes: 64 << 20), !mentions {
+            let path = PathNames.appending(entry, to: folderPath)
+            protectedPaths.insert(
+                resolvedFolder.map { StateFolder.realPath(of: entry, inResolvedFolder: $0) }
+                    ?? StateFolder.realPath(of: URL(fileURLWithPath: path)))
+            if let plain, let mentions = try? FileIO.fileContains(at: path, plain, maxBytes: 64 << 20), !mentions {
                 continue
             }
-            if let located = try? registry.open(url) { protect(located) }
+            if let located = try? registry.open(folder.appendingPathComponent(entry)) { protect(located) }
         }
     }
 

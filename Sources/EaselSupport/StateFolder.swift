@@ -50,10 +50,22 @@ package struct StateFolder: Sendable {
     /// The document's path with its folder's symbolic links resolved (the document itself
     /// may not exist yet).
     package static func realPath(of document: URL) -> String {
-        let folder = document.deletingLastPathComponent().path
-        guard let resolved = realpath(folder, nil) else { return document.standardizedFileURL.path }
+        guard let folder = resolvedFolder(document.deletingLastPathComponent().path) else {
+            return document.standardizedFileURL.path
+        }
+        return realPath(of: document.lastPathComponent, inResolvedFolder: folder)
+    }
+
+    /// `folder` with its symbolic links resolved (nil when it cannot be): resolved once, it
+    /// gives the real path of every name in it (`realPath(of:inResolvedFolder:)`).
+    package static func resolvedFolder(_ folder: String) -> String? {
+        guard let resolved = realpath(folder, nil) else { return nil }
         defer { free(resolved) }
-        let base = String(cString: resolved)
-        return (base == "/" ? "" : base) + "/" + document.lastPathComponent
+        return String(cString: resolved)
+    }
+
+    /// What `realPath(of:)` gives for `name` in the folder `resolvedFolder` resolved to.
+    package static func realPath(of name: String, inResolvedFolder folder: String) -> String {
+        (folder == "/" ? "" : folder) + "/" + name
     }
 }
