@@ -17,20 +17,21 @@ public enum DocumentTitle {
                 .trimmingWhitespace ?? ""
             if !line.isEmpty { return line.count > maxCharacters ? line.prefix(maxCharacters - 1) + "…" : line }
         }
-        return dayAndTime(modified)
+        let day = dayAndTime(modified)
+        return day.isEmpty ? fileName : day
     }
 
-    /// `28 Nov 2026, 19:05` in the machine's time zone, month names in English whatever the
-    /// locale (strftime in the C locale Easel runs in).
+    /// `28 Nov 2026, 19:05` in the machine's time zone, the month's name in English whatever
+    /// the locale (as `DateFormatter` with `en_US_POSIX` wrote it).
     static func dayAndTime(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // A time no file can have (past Int64's seconds, or not a number) has no day.
+        guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return "" }
         var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return "" }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%d %b %Y, %H:%M", &parts)
-        let text = String(cString: buffer)
-        // No leading zero on the day, as the title has always been written.
-        return count > 0 && text.hasPrefix("0") ? String(text.dropFirst()) : text
+        guard localtime_r(&seconds, &parts) != nil, (0..<12).contains(parts.tm_mon) else { return "" }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(1900 + Int(parts.tm_year)), "
+            + "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min))"
     }
 
     /// The longest title, in characters; a longer first text is cut, with an ellipsis.

@@ -93,7 +93,8 @@ package enum FileIO {
         let overlap = needle.count - 1
         // One byte past the size, so that one read takes it all and the next sees the end
         // (a file that grows meanwhile is read on, piece by piece).
-        let piece = max(needle.count, min(1 << 18, max(0, Int(status.st_size)) + 1))
+        let size = max(0, Int(status.st_size))  // a sparse file may claim up to Int64.max
+        let piece = max(needle.count, size < 1 << 18 ? size + 1 : 1 << 18)
         var buffer = [UInt8](repeating: 0, count: overlap + piece)
         // The last `overlap` bytes of each piece are kept before the next, so a needle that
         // straddles two pieces is found.

@@ -33,6 +33,12 @@ struct DocumentTitleTests {
         for day in [Self.day, Date(timeIntervalSince1970: 1_796_000_000), Date(timeIntervalSince1970: 0)] {
             #expect(DocumentTitle.title(of: card, fileName: card.appFileName, modified: day) == formatter.string(from: day))
         }
+        // A time no file can have leaves the file's name, rather than a trap.
+        for impossible in [1e300, -1e300, .nan] {
+            let title = DocumentTitle.title(
+                of: card, fileName: card.appFileName, modified: Date(timeIntervalSince1970: impossible))
+            #expect(title == card.appFileName)
+        }
         #expect(DocumentTitle.title(of: Drawing(), fileName: "Poster.drawing", modified: Self.day) == "Poster.drawing")
     }
 }
