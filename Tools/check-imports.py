@@ -20,11 +20,13 @@ package = open("Package.swift").read()
 declaration = re.compile(r'\.(testTarget|target|executableTarget)\(\s*name:\s*"([^"]+)"')
 starts = [(m.start(), m.group(1), m.group(2)) for m in declaration.finditer(package)] + [(len(package), "", "")]
 problems = []
+# Each target's declared dependencies and source folder, for the rules below.
+declared, folders = {}, {}
 for (start, kind, name), (end, _, _) in zip(starts, starts[1:]):
     body = package[start:end]
-    dependencies = set(re.findall(r'"([A-Za-z][\w-]*)"', body)) - {name}
+    dependencies = declared[name] = set(re.findall(r'"([A-Za-z][\w-]*)"', body)) - {name}
     path = re.search(r'path:\s*"([^"]+)"', body)
-    folder = path.group(1) if path else ("Tests/" if kind == "testTarget" else "Sources/") + name
+    folder = folders[name] = path.group(1) if path else ("Tests/" if kind == "testTarget" else "Sources/") + name
     for file in sorted(glob.glob(folder + "/**/*.swift", recursive=True)):
         for module in re.findall(r'^(?:@testable |@_exported )?import (\w+)', open(file).read(), re.M):
             if not module.startswith(("Easel", "CEasel")) or module == name:
@@ -44,19 +46,15 @@ for (start, kind, name), (end, _, _) in zip(starts, starts[1:]):
                 )
 
 # 3. What `easel` links: its own dependencies, and theirs, within this package.
-targets = {name: (kind, package[start:end]) for (start, kind, name), (end, _, _) in zip(starts, starts[1:])}
 linked, pending = set(), ["easel"]
 while pending:
     name = pending.pop()
-    if name in linked or name not in targets:
+    if name in linked or name not in declared:
         continue
     linked.add(name)
-    pending += [dependency for dependency in re.findall(r'"([A-Za-z][\w-]*)"', targets[name][1]) if dependency != name]
+    pending += declared[name]
 for name in sorted(linked):
-    kind, body = targets[name]
-    path = re.search(r'path:\s*"([^"]+)"', body)
-    folder = path.group(1) if path else "Sources/" + name
-    for file in sorted(glob.glob(folder + "/**/*.swift", recursive=True)):
+    for file in sorted(glob.glob(folders[name] + "/**/*.swift", recursive=True)):
         if re.search(r"^(?:@_exported )?import Foundation$", open(file).read(), re.M):
             problems.append(f"{file}: imports Foundation; {name} is linked into easel, which uses FoundationEssentials only")
 

@@ -188,12 +188,7 @@ package struct PreparedFile: Sendable {
             throw failure
         }
         PendingTemporaryFiles.forget(temporary)
-        let folderFD =
-            durable ? open(URL(fileURLWithPath: target).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
-        }
+        if durable { FileIO.syncFolder(holding: target) }
     }
 
     /// Removes the temporary file; the target stays as it was.

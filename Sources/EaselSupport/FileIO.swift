@@ -151,12 +151,19 @@ package enum FileIO {
                 }
             }
         }
-        let folder = open(URL(fileURLWithPath: to).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        syncFolder(holding: to)
         return true
+    }
+
+    /// Makes a rename or a creation in the folder holding `path` durable (the folder's own
+    /// `fsync`; a bare name's folder is the working one). Best effort: a folder that cannot
+    /// be opened is left as the file system keeps it.
+    package static func syncFolder(holding path: String) {
+        let parent = PathNames.parent(of: path)
+        let folder = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        fsync(folder)
+        close(folder)
     }
 
     package static func entryExists(atPath path: String) -> Bool {

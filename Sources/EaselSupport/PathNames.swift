@@ -1,7 +1,7 @@
 /// Path-name arithmetic on plain strings, as `NSString`'s path methods do it (the tests hold
-/// them to NSString's answers; a path of slashes alone is `/` here): the CLI's modules use Foundation's essentials only, which have
-/// these for URLs but not for the paths as the user typed them (a URL would make a relative
-/// path absolute in every message).
+/// them to NSString's answers; a path of slashes alone is `/` here): the CLI's modules use
+/// Foundation's essentials only, which have these for URLs but not for the paths as the user
+/// typed them (a URL would make a relative path absolute in every message).
 package enum PathNames {
     /// The last component: `/tmp/a.png` → `a.png`, `/tmp/` → `tmp`, `/` → `/`.
     package static func lastComponent(of path: String) -> String {

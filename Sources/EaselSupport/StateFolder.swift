@@ -66,6 +66,6 @@ package struct StateFolder: Sendable {
 
     /// What `realPath(of:)` gives for `name` in the folder `resolvedFolder` resolved to.
     package static func realPath(of name: String, inResolvedFolder folder: String) -> String {
-        (folder == "/" ? "" : folder) + "/" + name
+        PathNames.appending(name, to: folder)
     }
 }
