@@ -1,3 +1,4 @@
+import EaselSupport
 import FoundationEssentials
 
 /// Shard reports combined into the report of the whole export (`easel report merge`).
@@ -76,10 +77,7 @@ extension BatchReport {
     /// The report as a page for people: the totals, what kept it from being whole, and
     /// every failed document with its reason (HTML, self-contained).
     public func html(title: String, problems: [String] = []) -> String {
-        func escape(_ text: String) -> String {
-            text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-                .replacing("\"", with: "&quot;")
-        }
+        func escape(_ text: String) -> String { text.htmlEscaped }
         let t = totals
         let failed = entries.filter { $0.status == .failed }
         var page = """

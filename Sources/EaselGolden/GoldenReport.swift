@@ -105,10 +105,7 @@ public struct GoldenReport: Codable, Sendable {
             GoldenReport.self, at: folder.appendingPathComponent(jsonName).path, maxBytes: 256 << 20, what: "the report")
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-            .replacing("\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { text.htmlEscaped }
 
     /// JUnit XML: one test case per document; a golden without a document is skipped, not failed.
     var junit: String {

@@ -45,29 +45,7 @@ enum Terminal {
     /// `text` with every control character shown as an escape (`\n`, `\r`, `\t`, `\e`,
     /// `\x07`, `\u{9B}`), so a name or text inside a document cannot clear the screen, set
     /// the window title or forge a log line. JSON output is exact and does not use this.
-    static func safe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            guard isControl(scalar) else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{1B}": result += "\\e"
-            default:
-                result += scalar.value < 0x80 ? String(printf: "\\x%02X", scalar.value) : String(printf: "\\u{%X}", scalar.value)
-            }
-        }
-        return result
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    static func safe(_ text: String) -> String { text.escapingControlCharacters }
 
     enum Style: String {
         case green = "32"

@@ -1,0 +1,33 @@
+extension String {
+    /// The text with every C0 and C1 control character (and DEL) shown as an escape (`\n`,
+    /// `\r`, `\t`, `\e`, `\x07`, `\u{9B}`), so that a name or text from a document cannot
+    /// clear a terminal, set its title or forge a log line: what the CLI and the server write
+    /// on a terminal or in a log. (JSON output is exact and does not use this.)
+    package var escapingControlCharacters: String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+        guard unicodeScalars.contains(where: isControl) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            guard isControl(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{1B}": result += "\\e"
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{" + hex + "}"
+            }
+        }
+        return result
+    }
+
+    /// The text safe inside HTML, in an element or a quoted attribute: `&`, `<`, `>` and `"`
+    /// as entities (the pages the batch and golden reports write).
+    package var htmlEscaped: String {
+        replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    }
+}
