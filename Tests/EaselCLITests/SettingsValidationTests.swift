@@ -47,6 +47,36 @@ struct SettingsValidationTests {
         #expect(try s.image("d.png").width == 40, "the default scale applies")
     }
 
+    /// Values of every kind a property list holds, as the file's reader gives them to the
+    /// checks: a number as Swift writes it, a list or a date named for what it is, a whole
+    /// number written as a real taken as the number it is, a file that is not a dictionary
+    /// refused whole.
+    @Test func valuesOfEveryKindAreReadAsTextAndCheckedOrRefused() throws {
+        let s = CLIScratch()
+        let settings = s.config.file("easel/settings.plist")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let values: [String: Any] = ["scale": [2, 3], "jobs": 2.0, "format": Date(timeIntervalSince1970: 0), "color": true]
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: settings)
+        try s.ok(["new", "drawing", "d.drawing", "--size", "40x20"])
+        let result = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for (key, shown) in [
+            ("scale", "a list, a dictionary, a date or data"), ("format", "a list, a dictionary, a date or data"),
+            ("color", "true"),
+        ] {
+            #expect(
+                result.stderr.contains("easel: warning: \(settings.path): \(key): \"\(shown)\" is not"),
+                "\(key): \(result.stderr)")
+        }
+        #expect(!result.stderr.contains("jobs"), "2.0 is the whole number 2: \(result.stderr)")
+        #expect(try s.image("d.png").width == 40)
+        try PropertyListSerialization.data(fromPropertyList: ["scale", "2"], format: .xml, options: 0).write(to: settings)
+        let listed = try s.run(["export", "d.drawing", "--out", "d.png"])
+        #expect(
+            listed.status == 0 && listed.stderr.contains("is not a dictionary of settings; using the defaults"),
+            "\(listed.stderr)")
+    }
+
     @Test func anOversizedSettingsFileIsReportedAndNotRead() throws {
         let s = CLIScratch()
         // A valid property list of 100 KB (over the 64 KiB limit) that would set the scale.
