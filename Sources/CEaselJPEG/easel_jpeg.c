@@ -123,7 +123,14 @@ easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, ea
 easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
                                     const easel_jpeg_limits *limits, unsigned eighths, char *message,
                                     size_t message_size) {
-    if (eighths < 1 || eighths > 8) return EASEL_JPEG_ERROR;
+    return easel_jpeg_decode_rows(bytes, length, destination, stride, limits, eighths, 0, UINT32_MAX, message,
+                                  message_size);
+}
+
+easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                         const easel_jpeg_limits *limits, unsigned eighths, uint32_t first_row,
+                                         uint32_t end_row, char *message, size_t message_size) {
+    if (eighths < 1 || eighths > 8 || first_row > end_row) return EASEL_JPEG_ERROR;
     struct jpeg_decompress_struct cinfo;
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
@@ -150,11 +157,20 @@ easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t
         cinfo.output_components != 4) {
         stop(&state, EASEL_JPEG_ERROR, "unexpected output size");
     }
-    while (cinfo.output_scanline < cinfo.output_height) {
+    JDIMENSION end = end_row < cinfo.output_height ? end_row : cinfo.output_height;
+    // The rows above are read past: their coefficients decoded (each row's depend on those
+    // before), no pixels made of them.
+    if (first_row > 0 && first_row < end) jpeg_skip_scanlines(&cinfo, first_row);
+    while (cinfo.output_scanline < end) {
         JSAMPROW row = destination + (size_t)cinfo.output_scanline * stride;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
-    jpeg_finish_decompress(&cinfo);
+    // The whole file is read (its end checked) only by a decode that reaches the last row.
+    if (end == cinfo.output_height) {
+        jpeg_finish_decompress(&cinfo);
+    } else {
+        jpeg_abort_decompress(&cinfo);
+    }
     jpeg_destroy_decompress(&cinfo);
     return state.truncated ? EASEL_JPEG_TRUNCATED : EASEL_JPEG_OK;
 }

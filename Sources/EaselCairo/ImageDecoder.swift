@@ -223,14 +223,19 @@ public enum ImageDecoder {
     {
         let header = try jpegHeader(bytes)
         try check(header, maxPixels: maxPixels)
-        var limits = easel_jpeg_limits()
-        limits.max_scans = Int32(Self.maxJPEGScans)
-        limits.time_allowed_ns = try timeLeft(before: deadline, format: .jpeg) ?? 0
         // The DCT scale, in eighths: the fewest that keep at least 1/factor of the pixels
         // (a photo drawn at a third is decoded at 3/8), at least 1/8.
         let eighths = factor > 1 ? max(1, (8 + factor - 1) / factor) : 8
         func scaled(_ side: Int) -> Int { (side * eighths + 7) / 8 }
         let pixels = PixelBuffer(width: scaled(header.width), height: scaled(header.height))
+        if let split = JPEGRowSplit.row(for: header, eighths: eighths, outputHeight: pixels.height),
+            JPEGRowSplit.decode(bytes, into: pixels, eighths: eighths, splitAt: split, deadline: deadline)
+        {
+            return finishJPEG(pixels, bytes: bytes, header: header, eighths: eighths, factor: factor, damage: nil)
+        }
+        var limits = easel_jpeg_limits()
+        limits.max_scans = Int32(Self.maxJPEGScans)
+        limits.time_allowed_ns = try timeLeft(before: deadline, format: .jpeg) ?? 0
         var message = [CChar](repeating: 0, count: 200)
         // B, G, R, A in memory is cairo's native-endian ARGB32 on little-endian machines; JPEG
         // is opaque, so premultiplying changes nothing.
@@ -241,6 +246,16 @@ public enum ImageDecoder {
         guard status == EASEL_JPEG_OK || status == EASEL_JPEG_TRUNCATED else {
             throw ImageError(format: .jpeg, message: Self.text(message))
         }
+        return finishJPEG(
+            pixels, bytes: bytes, header: header, eighths: eighths, factor: factor,
+            damage: status == EASEL_JPEG_TRUNCATED ? Self.text(message) : nil)
+    }
+
+    /// A decoded JPEG turned upright by its EXIF orientation, past an eighth reduced by the
+    /// rest of `factor`, with the size it was reduced from and its `damage`.
+    private static func finishJPEG(
+        _ pixels: PixelBuffer, bytes: [UInt8], header: Header, eighths: Int, factor: Int, damage: String?
+    ) -> PixelBuffer {
         let orientation = Orientation(exifOf: bytes)
         var oriented = orientation.apply(to: pixels)
         if eighths < 8 {
@@ -248,7 +263,7 @@ public enum ImageDecoder {
             // Past an eighth, the rest of the factor by whole blocks.
             if factor >= 16 { oriented = oriented.reduced(by: factor / 8) }
         }
-        if status == EASEL_JPEG_TRUNCATED { oriented.damage = Self.text(message) }
+        oriented.damage = damage
         return oriented
     }
 

@@ -61,6 +61,17 @@ easel_jpeg_status easel_jpeg_decode(const uint8_t *bytes, size_t length, uint8_t
                                     const easel_jpeg_limits *limits, unsigned eighths, char *message,
                                     size_t message_size);
 
+// Decodes only rows `first_row` to `end_row` (excluded; clamped to the image) of what
+// `easel_jpeg_decode` writes, into the same rows of `destination`, byte for byte as it writes
+// them: the rows above are read past (libjpeg-turbo's jpeg_skip_scanlines decodes their
+// coefficients, which the rows below depend on, but makes no pixels of them), and a decode
+// that stops before the last row does not read the rest of the file. Two threads decoding a
+// top and a bottom part of one file finish sooner than one decoding it all: the bottom's
+// thread reads past the top while the top's makes its pixels.
+easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, uint8_t *destination, size_t stride,
+                                         const easel_jpeg_limits *limits, unsigned eighths, uint32_t first_row,
+                                         uint32_t end_row, char *message, size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif
