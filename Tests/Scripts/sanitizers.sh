@@ -32,8 +32,8 @@ run() {
 
 case "$which" in
   address) run address ;;
-  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns" ;;
+  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit" ;;
   all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
-  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns" ;;
+  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit" ;;
   *) echo "usage: $0 address|thread|all|ci" >&2; exit 64 ;;
 esac
