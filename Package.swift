@@ -208,7 +208,7 @@ let package = Package(
             name: "EaselRenderTests",
             dependencies: [
                 "EaselRender", "EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport", "EaselGoldenTesting",
-                "EaselTestSupport",
+                "EaselTestSupport", "CEaselJPEG",
             ], exclude: ["Images"]),
         .testTarget(
             name: "EaselEditingTests",
