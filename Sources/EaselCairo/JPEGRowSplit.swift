@@ -16,8 +16,9 @@ enum JPEGRowSplit {
     /// photo's pixels, one decoded at an eighth (making pixels then costs next to nothing),
     /// or no idle core.
     static func row(for header: ImageDecoder.Header, eighths: Int, outputHeight: Int) -> Int? {
-        guard header.workBytes == 0, header.width * header.height >= PixelBuffer.cameraPhotoPixels, eighths >= 2,
-            outputHeight >= 64, EncoderParallelism.threads() > 1
+        let pixels = header.width.multipliedReportingOverflow(by: header.height)
+        guard header.workBytes == 0, !pixels.overflow, pixels.partialValue >= PixelBuffer.cameraPhotoPixels,
+            (2...8).contains(eighths), outputHeight >= 64, EncoderParallelism.threads() > 1
         else { return nil }
         // Both threads finish together when the top's share k of the rows, made into pixels
         // (time k·T, T the whole decode's), takes as long as the bottom reading past it (k·C,
