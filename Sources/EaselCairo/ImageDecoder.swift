@@ -118,6 +118,14 @@ public enum ImageDecoder {
         }
     }
 
+    /// Runs `work`, whose decodes are one of several at once on the cores when `several` (a
+    /// document's photos decoded side by side): a camera JPEG in it is then decoded on its
+    /// own thread rather than split between two (`JPEGRowSplit`), which only pays on an idle
+    /// core.
+    package static func decoding<T>(oneOfSeveral several: Bool, _ work: () throws -> T) rethrows -> T {
+        try JPEGRowSplit.decodingOneOfSeveral(several, work)
+    }
+
     /// Decodes into a cairo image of its own (within the thread's deadline, if any).
     public static func decode(_ bytes: [UInt8], maxPixels: Int = RenderLimits.maxImagePixels) throws -> RasterImage {
         try RasterImage(copying: try decodePixels(bytes, maxPixels: maxPixels))

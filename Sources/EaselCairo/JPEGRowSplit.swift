@@ -18,7 +18,7 @@ enum JPEGRowSplit {
     static func row(for header: ImageDecoder.Header, eighths: Int, outputHeight: Int) -> Int? {
         let pixels = header.width.multipliedReportingOverflow(by: header.height)
         guard header.workBytes == 0, !pixels.overflow, pixels.partialValue >= PixelBuffer.cameraPhotoPixels,
-            (2...8).contains(eighths), outputHeight >= 64, EncoderParallelism.threads() > 1
+            (2...8).contains(eighths), outputHeight >= 64, !oneOfSeveral.value, EncoderParallelism.threads() > 1
         else { return nil }
         // Both threads finish together when the top's share k of the rows, made into pixels
         // (time k·T, T the whole decode's), takes as long as the bottom reading past it (k·C,
@@ -28,6 +28,19 @@ enum JPEGRowSplit {
         // 0.47 at 5/8, 0.40 at 6/8, 0.25 at 7/8, 0.37 at 8/8.
         let codeShare = [0.89, 0.70, 0.81, 0.47, 0.40, 0.25, 0.37][eighths - 2]
         return Int(Double(outputHeight) / (2 - codeShare))
+    }
+
+    /// Whether this thread's decodes are among several going on at once (`decodingOneOfSeveral`).
+    private static let oneOfSeveral = ThreadLocal<Bool> { false }
+
+    /// Runs `work` with this thread's JPEG decodes on one thread each: a caller decoding
+    /// several photos at once keeps the cores busy already, and a split would only add the
+    /// bottom's reading past the top (a third more work, done no sooner).
+    static func decodingOneOfSeveral<T>(_ several: Bool, _ work: () throws -> T) rethrows -> T {
+        let previous = oneOfSeveral.value
+        oneOfSeveral.value = several
+        defer { oneOfSeveral.value = previous }
+        return try work()
     }
 
     /// Decodes `bytes` into `pixels` at `eighths`/8, rows from `split` on by another thread;

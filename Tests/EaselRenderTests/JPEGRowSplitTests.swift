@@ -96,6 +96,10 @@ struct JPEGRowSplitTests {
         var small = header
         (small.width, small.height) = (1000, 750)
         #expect(JPEGRowSplit.row(for: small, eighths: 8, outputHeight: 750) == nil)
+        // Nor is one of several photos decoded side by side (a card's, by its prefetch): the
+        // cores are busy already. The thread's own setting comes back after.
+        #expect(ImageDecoder.decoding(oneOfSeveral: true) { JPEGRowSplit.row(for: header, eighths: 3, outputHeight: 563) } == nil)
+        #expect(JPEGRowSplit.row(for: header, eighths: 3, outputHeight: 563) == split)
         // And the decoder's own answer is one decoder's.
         let decoded = try ImageDecoder.decodePixels(bytes, reducedBy: 3)
         #expect(Self.firstDifferentRow(decoded, Self.oneThread(bytes, eighths: 3).pixels) == nil)

@@ -199,10 +199,13 @@ public final class ImageLoader {
                 return
             }
             let factor = Self.reductionFactor(uses: uses[index], header: read.header)
+            // Several photos decode side by side, each on a core of its own.
             let decoded = Result {
-                try sharedImages.image(for: Self.key(read.version, reducedBy: factor)) {
-                    try Self.decodeForCache(
-                        read.bytes, version: read.version, factor: factor, maxPixels: maxPixels, deadline: deadline)
+                try ImageDecoder.decoding(oneOfSeveral: files.count > 1) {
+                    try sharedImages.image(for: Self.key(read.version, reducedBy: factor)) {
+                        try Self.decodeForCache(
+                            read.bytes, version: read.version, factor: factor, maxPixels: maxPixels, deadline: deadline)
+                    }
                 }
             }
             results.withLock { $0[index] = Prefetched(version: read.version, bytes: read.bytes, decoded: decoded) }
