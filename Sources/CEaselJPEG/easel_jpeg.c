@@ -18,6 +18,7 @@ typedef struct {
     int truncated;
     uint64_t deadline_ns;
     int max_scans;
+    int stop_when_cut_short;
     char *message;
     size_t message_size;
 } decode_state;
@@ -51,6 +52,7 @@ static void on_message(j_common_ptr cinfo, int level) {
     decode_state *state = (decode_state *)cinfo->err;
     int code = cinfo->err->msg_code;
     if (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER) {
+        if (state->stop_when_cut_short) stop(state, EASEL_JPEG_TRUNCATED, "the file ends early");
         // A truncated file: libjpeg pads it out; keep what arrived.
         state->truncated = 1;
         write_message(state, "the file ends early (Premature end of JPEG file)");
@@ -135,6 +137,7 @@ easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, ui
     decode_state state;
     prepare(&cinfo, &state, message, message_size);
     state.max_scans = limits != NULL ? limits->max_scans : 0;
+    state.stop_when_cut_short = limits != NULL ? limits->stop_when_cut_short : 0;
     if (limits != NULL && limits->time_allowed_ns != 0) state.deadline_ns = now_ns() + limits->time_allowed_ns;
     if (setjmp(state.jump)) {
         jpeg_destroy_decompress(&cinfo);

@@ -58,6 +58,9 @@ enum JPEGRowSplit {
             var limits = easel_jpeg_limits()
             limits.max_scans = Int32(ImageDecoder.maxJPEGScans)
             limits.time_allowed_ns = timeAllowed ?? 0
+            // A file cut short is decoded again on one thread, which pads it as always: both
+            // halves stop where the data ends rather than pad a large image twice over.
+            limits.stop_when_cut_short = 1
             return easel_jpeg_decode_rows(
                 bytes, bytes.count, target.value, stride, &limits, UInt32(eighths), UInt32(rows.lowerBound),
                 UInt32(rows.upperBound), nil, 0)

@@ -45,6 +45,9 @@ typedef struct {
     uint64_t time_allowed_ns;
     // The most scans read; 0 for libjpeg's own behaviour (no limit).
     int max_scans;
+    // 1: a file that ends early stops the decode at once (EASEL_JPEG_TRUNCATED) instead of
+    // padding the rest grey; for a decode that will be done again whole if anything is amiss.
+    int stop_when_cut_short;
 } easel_jpeg_limits;
 
 // Reads the header of `length` bytes at `bytes` into `header`; on failure writes libjpeg's
