@@ -52,7 +52,8 @@ final class EditSession {
     private let input = InputQueue()
     /// Commands that failed (usage errors and refused edits).
     private var failures = 0
-    private var signalSources: [DispatchSourceSignal] = []
+    /// SIGINT and SIGTERM, told to the session's loop, which saves and stops between commands.
+    private var signals: SignalWatcher?
 
     init(editor: DocumentEditor, path: String, autosaveDelay: Double) {
         self.editor = editor
@@ -62,7 +63,12 @@ final class EditSession {
 
     func run() throws {
         if let note = editor.historyNote { Terminal.note(note) }
-        installSignalHandlers()
+        // A real handler (SignalWatcher), not a Dispatch source over SIG_IGN: the kernel
+        // throws an ignored signal away when the thread it picks does not block it, and a
+        // SIGTERM sent while commands were queued was sometimes lost that way.
+        let input = self.input
+        signals = SignalWatcher { input.caught($0) }
+        defer { signals?.stop() }
         startReader()
         if interactive {
             Terminal.printLine("editing \(path) — type help for the verbs (Tab completes), quit to leave")
@@ -305,17 +311,6 @@ final class EditSession {
             if !line.isEmpty { input.append(.line(String(decoding: line, as: UTF8.self))) }
             input.end()
         }?.detach()
-    }
-
-    private func installSignalHandlers() {
-        let input = self.input
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { input.caught(signalNumber) }
-            source.resume()
-            signalSources.append(source)
-        }
     }
 
     /// Tab completes verbs, element indices, order directions, colour names and options.
