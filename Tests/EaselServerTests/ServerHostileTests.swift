@@ -211,7 +211,7 @@ struct ServerHostileTests {
         // The one worker is free again soon after (the slow render stopped at its deadline,
         // instead of drawing on for a minute and more, as it would under ThreadSanitizer): a
         // small render is served. Bounded by the part that cannot be stopped, four times over,
-        // and 12 s more: well short of the whole drawing's time on any machine.
+        // and 12 s more: well short of the whole drawing's time (about 15 times that part).
         var status = 0
         let unstoppableSeconds = Double(unstoppable.components.seconds) + Double(unstoppable.components.attoseconds) * 1e-18
         let deadline = Date().addingTimeInterval(12 + 4 * unstoppableSeconds)

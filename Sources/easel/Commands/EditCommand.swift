@@ -52,8 +52,6 @@ final class EditSession {
     private let input = InputQueue()
     /// Commands that failed (usage errors and refused edits).
     private var failures = 0
-    /// SIGINT and SIGTERM, told to the session's loop, which saves and stops between commands.
-    private var signals: SignalWatcher?
 
     init(editor: DocumentEditor, path: String, autosaveDelay: Double) {
         self.editor = editor
@@ -66,9 +64,10 @@ final class EditSession {
         // A real handler (SignalWatcher), not a Dispatch source over SIG_IGN: the kernel
         // throws an ignored signal away when the thread it picks does not block it, and a
         // SIGTERM sent while commands were queued was sometimes lost that way.
+        // SIGINT and SIGTERM go to the session's loop, which saves and stops between commands.
         let input = self.input
-        signals = SignalWatcher { input.caught($0) }
-        defer { signals?.stop() }
+        let signals = SignalWatcher { input.caught($0) }
+        defer { signals.stop() }
         startReader()
         if interactive {
             Terminal.printLine("editing \(path) — type help for the verbs (Tab completes), quit to leave")
