@@ -246,7 +246,7 @@ def card_on_a_phone(session):
     settle(page, card)
     accessible_everywhere(page, "phone upright")
 
-    # A pressed button shows the editor's press colour; the browser's own tap flash, which fades
+    # A pressed button shows the editor's pressed colour (the chosen tool's); the browser's own tap flash, which fades
     # on its own clock (and once left a button tinted in the screenshot below), is off. Headless
     # chromium does not set :active for the protocol's touches, so the DevTools protocol forces it.
     toggle_style = "(p) => getComputedStyle(document.getElementById('inspector-toggle'))[p]"
@@ -257,7 +257,7 @@ def card_on_a_phone(session):
     fingers.cdp.send("CSS.forcePseudoState", {"nodeId": toggle, "forcedPseudoClasses": ["active"]})
     pressed = page.evaluate(toggle_style, "backgroundColor")
     fingers.cdp.send("CSS.forcePseudoState", {"nodeId": toggle, "forcedPseudoClasses": []})
-    check(pressed == "rgba(10, 100, 216, 0.18)" and page.evaluate(toggle_style, "webkitTapHighlightColor") == "rgba(0, 0, 0, 0)",
+    check(pressed == "rgba(10, 100, 216, 0.15)" and page.evaluate(toggle_style, "webkitTapHighlightColor") == "rgba(0, 0, 0, 0)",
           f"a pressed button shows the editor's colour ({pressed}), not the browser's tap flash")
     check(page.evaluate(toggle_style, "backgroundColor") == "rgb(255, 255, 255)", "a press lifted leaves the button as it was")
     page.locator("#viewport").focus()

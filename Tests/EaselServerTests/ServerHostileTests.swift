@@ -213,8 +213,7 @@ struct ServerHostileTests {
         // small render is served. Bounded by the part that cannot be stopped, four times over,
         // and 12 s more: well short of the whole drawing's time (about 15 times that part).
         var status = 0
-        let unstoppableSeconds = Double(unstoppable.components.seconds) + Double(unstoppable.components.attoseconds) * 1e-18
-        let deadline = Date().addingTimeInterval(12 + 4 * unstoppableSeconds)
+        let deadline = Date().addingTimeInterval(12 + 4 * (unstoppable / .seconds(1)))
         while status != 200, Date() < deadline {
             status = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=100").status
             if status != 200 { try await Task.sleep(for: .milliseconds(50)) }  // the polling interval

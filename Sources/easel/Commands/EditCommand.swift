@@ -61,10 +61,8 @@ final class EditSession {
 
     func run() throws {
         if let note = editor.historyNote { Terminal.note(note) }
-        // A real handler (SignalWatcher), not a Dispatch source over SIG_IGN: the kernel
-        // throws an ignored signal away when the thread it picks does not block it, and a
-        // SIGTERM sent while commands were queued was sometimes lost that way.
         // SIGINT and SIGTERM go to the session's loop, which saves and stops between commands.
+        // SignalWatcher, the handler `export --watch` uses, says why not a Dispatch source.
         let input = self.input
         let signals = SignalWatcher { input.caught($0) }
         defer { signals.stop() }
