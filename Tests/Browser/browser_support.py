@@ -112,6 +112,15 @@ def served_samples(easel, prefix="easel-browser-", **context_options):
             server.wait(timeout=10)
 
 
+def unexpected_errors(errors):
+    """What the page logged as errors, less a busy server's refusals: the browser logs each
+    503 it is answered, and the editor asks again for a rendering (as Retry-After says) or
+    draws a gesture without its layers. A debug server on a slow host answers a heavy
+    document's renders so, one user or not (`RenderPool`: at most `maxQueueWait` of renders
+    ahead)."""
+    return [error for error in errors if "the server responded with a status of 503" not in error]
+
+
 def compare_screenshot(easel, actual, name, screenshots, record=False):
     """Easel's comparator (perceptual, anti-aliasing aware) against the golden; `record` writes it."""
     golden = GOLDENS / name
