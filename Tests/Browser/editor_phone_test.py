@@ -205,10 +205,25 @@ def card_on_a_phone(session):
     stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
     low = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
     level = page.inner_text("#zoom-level")
+    # The whole-canvas picture asked for during the pinch (not a layer's, not a detail's).
+    whole = re.compile(r"/render\.png\?width=(\d+)&rev=[^&]*$")
+    asked = []
+    listener = lambda request: asked.append(whole.search(request.url).group(1)) if whole.search(request.url) else None
+    page.on("request", listener)
     fingers.gesture([(low[0] - 30, low[1]), (low[0] + 30, low[1])], [(low[0] - 70, low[1]), (low[0] + 70, low[1])])
     check(eventually(lambda: page.inner_text("#zoom-level") != level, 5)
           and page.evaluate("() => window.visualViewport.scale") == 1,
           f"a pinch on the empty canvas zooms the view ({level} -> {page.inner_text('#zoom-level')}), not the page")
+    # Playwright hands the page's events over only while it is called: wait through it.
+    for _ in range(50):
+        if asked:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)
+    page.remove_listener("request", listener)
+    # Twelve steps, each a new width: one picture once the view settles (two at most, when
+    # a slow host lets the view rest mid-pinch), not a render for each step.
+    check(1 <= len(asked) <= 2, f"a pinch asks the server for the picture at its new zoom once it settles: widths {asked}")
     page.select_option("#zoom", "fit") if page.is_visible("#zoom") else page.evaluate(
         "() => { const z = document.getElementById('zoom'); z.value = 'fit'; z.dispatchEvent(new Event('change')); }")
     settle(page, card)

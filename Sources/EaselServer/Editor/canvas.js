@@ -11,6 +11,8 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 8;
 /** The most pixels the whole-canvas image is rendered with (a 1300x2000 card at 250 %). */
 const MAX_IMAGE_PIXELS = 16e6;
+/** How long the view stays still before the server is asked for a picture at its new zoom. */
+const SETTLE_MS = 150;
 
 export class Canvas {
   constructor({ viewport, stage, image, detail, gridOverlay }) {
@@ -127,15 +129,32 @@ export class Canvas {
     const width = Math.round(this.size.width * this.scale), height = Math.round(this.size.height * this.scale);
     this.stage.style.width = `${width}px`;
     this.stage.style.height = `${height}px`;
-    const url = this.imageURL();
-    if (this.image.dataset.url !== url) {
-      this.image.dataset.url = url;
-      this.image.dataset.revision = this.revision;
-      this.image.src = url;
-    }
+    this.requestImage(this.imageURL());
     this.drawGrid(width, height);
     this.scheduleDetail();
     this.onLayout?.();
+  }
+
+  /** Shows the whole-canvas image at `url`: at once for another document or version, and
+   * once the view settles when only the zoom changed, since a pinch or a wheel passes through
+   * many widths on its way (the stage scales the picture it has meanwhile) and each asked
+   * for would be a render the server makes for nobody. */
+  requestImage(url) {
+    const version = `${this.path}|${this.revision}`;
+    if (this.image.dataset.url === url) {
+      clearTimeout(this.imageTimer);
+      return;
+    }
+    const load = () => {
+      clearTimeout(this.imageTimer);
+      this.image.dataset.url = url;
+      this.image.dataset.revision = this.revision;
+      this.image.dataset.version = version;
+      this.image.src = url;
+    };
+    if (this.image.dataset.version !== version) return load();
+    clearTimeout(this.imageTimer);
+    this.imageTimer = setTimeout(load, SETTLE_MS);
   }
 
   /** The pixel width the whole-canvas image is rendered at: the displayed size times the
@@ -155,7 +174,7 @@ export class Canvas {
   /** Past the pixel budget, the visible part at full resolution, a moment after the view settles. */
   scheduleDetail() {
     clearTimeout(this.detailTimer);
-    this.detailTimer = setTimeout(() => this.updateDetail(), 150);
+    this.detailTimer = setTimeout(() => this.updateDetail(), SETTLE_MS);
   }
 
   updateDetail() {
