@@ -11,7 +11,7 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 8;
 /** The most pixels the whole-canvas image is rendered with (a 1300x2000 card at 250 %). */
 const MAX_IMAGE_PIXELS = 16e6;
-/** How long the view stays still before the server is asked for a picture at its new zoom. */
+/** How long a zoom gesture rests before the server is asked for a picture at its new zoom. */
 const SETTLE_MS = 150;
 
 export class Canvas {
@@ -72,19 +72,21 @@ export class Canvas {
   }
 
   /** 'fit' or a scale (1 is 100 %), kept within 10 % to 800 %; `around` (client
-   * coordinates) stays where it is on screen, by default the viewport's middle. */
-  setZoom(zoom, around) {
+   * coordinates) stays where it is on screen, by default the viewport's middle. `gesture`:
+   * a step of a pinch or a wheel, which asks for its picture once the gesture rests. */
+  setZoom(zoom, around, { gesture = false } = {}) {
     const view = this.viewport.getBoundingClientRect();
     const anchor = around || { clientX: view.left + view.width / 2, clientY: view.top + view.height / 2 };
     const fixed = this.path ? this.canvasPoint(anchor) : null;
     this.zoom = zoom === 'fit' ? 'fit' : Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Number(zoom) || 1));
-    this.layout();
+    this.layout({ gesture });
     if (fixed) this.scrollToPlace(fixed, anchor);
   }
 
-  /** Multiplies the zoom by `factor` about `around` (a pinch, Ctrl-wheel, the buttons). */
-  zoomBy(factor, around) {
-    this.setZoom(this.scale * factor, around);
+  /** Multiplies the zoom by `factor` about `around` (a pinch, Ctrl-wheel, the buttons);
+   * `options` as `setZoom`'s. */
+  zoomBy(factor, around, options) {
+    this.setZoom(this.scale * factor, around, options);
   }
 
   /** Zooms so that `rect` (canvas units) fills the viewport, and centres it. */
@@ -123,23 +125,24 @@ export class Canvas {
     return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
   }
 
-  layout() {
+  /** Sizes the stage and asks for the picture it needs; `gesture` as `setZoom`'s. */
+  layout({ gesture = false } = {}) {
     if (!this.path) return;
     this.scale = this.zoom === 'fit' ? this.fitScale : this.zoom;
     const width = Math.round(this.size.width * this.scale), height = Math.round(this.size.height * this.scale);
     this.stage.style.width = `${width}px`;
     this.stage.style.height = `${height}px`;
-    this.requestImage(this.imageURL());
+    this.requestImage(this.imageURL(), { settle: gesture });
     this.drawGrid(width, height);
     this.scheduleDetail();
     this.onLayout?.();
   }
 
-  /** Shows the whole-canvas image at `url`: at once for another document or version, and
-   * once the view settles when only the zoom changed, since a pinch or a wheel passes through
-   * many widths on its way (the stage scales the picture it has meanwhile) and each asked
-   * for would be a render the server makes for nobody. */
-  requestImage(url) {
+  /** Shows the whole-canvas image at `url`: at once, or with `settle` (a step of a zoom
+   * gesture on the same version) once the gesture has rested for `SETTLE_MS`, since a pinch
+   * or a wheel passes through many widths on its way (the stage scales the picture it has
+   * meanwhile) and each asked for would be a render the server makes for nobody. */
+  requestImage(url, { settle = false } = {}) {
     const version = `${this.path}|${this.revision}`;
     if (this.image.dataset.url === url) {
       clearTimeout(this.imageTimer);
@@ -152,7 +155,7 @@ export class Canvas {
       this.image.dataset.version = version;
       this.image.src = url;
     };
-    if (this.image.dataset.version !== version) return load();
+    if (!settle || this.image.dataset.version !== version) return load();
     clearTimeout(this.imageTimer);
     this.imageTimer = setTimeout(load, SETTLE_MS);
   }

@@ -94,7 +94,7 @@ export class Touch {
     clearTimeout(this.longPress);
     if (gesture.kind === 'view') {
       if (points.length > 1 && from.spread) this.canvas.zoomBy(spread(points) / from.spread * (from.scale / this.canvas.scale),
-        { clientX: now.x, clientY: now.y });
+        { clientX: now.x, clientY: now.y }, { gesture: true });
       else this.canvas.panBy(event.clientX - last.x, event.clientY - last.y);
       if (points.length > 1) this.canvas.panBy(now.x - (gesture.lastMiddle?.x ?? now.x), now.y - (gesture.lastMiddle?.y ?? now.y));
       gesture.lastMiddle = now;

@@ -32,7 +32,7 @@ export function installView({ canvas, viewport, selection, onChange }) {
     const area = canvas.visibleRect();
     onChange({ zoom: canvas.zoom, centre: [Math.round(area.x + area.width / 2), Math.round(area.y + area.height / 2)] });
   };
-  const zoomBy = (factor, around) => { canvas.zoomBy(factor, around); report(); };
+  const zoomBy = (factor, around, options) => { canvas.zoomBy(factor, around, options); report(); };
   const toSelection = () => {
     const box = selection.selectionBounds;
     canvas.zoomTo(box || { x: 0, y: 0, width: canvas.size.width, height: canvas.size.height });
@@ -47,7 +47,7 @@ export function installView({ canvas, viewport, selection, onChange }) {
     if (!event.ctrlKey && !event.metaKey) return;  // a plain wheel scrolls: that pans
     event.preventDefault();
     const factor = Math.exp(-Math.max(-50, Math.min(50, event.deltaY)) * 0.01);
-    zoomBy(factor, event);
+    zoomBy(factor, event, { gesture: true });
   }, { passive: false });
 
   let spaceHeld = false;
