@@ -118,6 +118,7 @@ browser-test: browser-deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_scenarios_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/editor_phone_test.py .build/debug/easel out/browser
+	$(BROWSER_VENV)/bin/python Tests/Browser/editor_busy_server_test.py .build/debug/easel out/browser
 	$(BROWSER_VENV)/bin/python Tests/Browser/vector_viewers_test.py .build/debug/easel out/browser
 
 # Many machines on one (about 2 minutes): deploy/slurm/export.sbatch on a real Slurm cluster

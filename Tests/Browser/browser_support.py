@@ -54,11 +54,12 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_server(easel, folder, state):
-    """`easel serve folder` on a free loopback port; returns the process, port and environment."""
+def start_server(easel, folder, state, arguments=()):
+    """`easel serve folder` (with `arguments`) on a free loopback port; returns the process,
+    port and environment."""
     port = free_port()
     environment = dict(os.environ, XDG_STATE_HOME=str(state), TZ="UTC")
-    process = subprocess.Popen([str(easel), "serve", str(folder), "--port", str(port)], env=environment,
+    process = subprocess.Popen([str(easel), "serve", str(folder), "--port", str(port), *arguments], env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen = []
     for line in process.stderr:
@@ -87,16 +88,17 @@ class Session:
 
 
 @contextlib.contextmanager
-def served_samples(easel, prefix="easel-browser-", **context_options):
+def served_samples(easel, prefix="easel-browser-", server_arguments=(), **context_options):
     """Serves a copy of the samples (their dates fixed: a card with no text is named by its
-    date) and opens a chromium page on it; `context_options` are Playwright's (viewport,
-    has_touch, device_scale_factor...). Stops both afterwards."""
+    date; `server_arguments` added to `easel serve`'s) and opens a chromium page on it;
+    `context_options` are Playwright's (viewport, has_touch, device_scale_factor...). Stops
+    both afterwards."""
     with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         folder, state = Path(scratch) / "docs", Path(scratch) / "state"
         shutil.copytree(ROOT / "Assets" / "Samples", folder)
         for sample in folder.iterdir():
             os.utime(sample, (1_795_000_000, 1_795_000_000))
-        server, port, environment = start_server(easel, folder, state)
+        server, port, environment = start_server(easel, folder, state, server_arguments)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -110,6 +112,25 @@ def served_samples(easel, prefix="easel-browser-", **context_options):
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+def many_shapes(path, count=1000):
+    """Writes a drawing of `count` shapes (five kinds, each its own colour and turn) at
+    `path`, 800x600: a document whose renders take a debug server about a second."""
+    kinds = ["rectangle", "ellipse", "star", "polygon", "diamond"]
+    graphics = []
+    for i in range(count):
+        graphic = {"kind": kinds[i % 5], "transform": {"center": [20 + (i * 37) % 760, 20 + (i * 53) % 560], "size": [40, 30],
+                                                         "rotation": (i * 7) % 360},
+                   "fill": "#%02X%02X%02X" % ((i * 5) % 256, (i * 11) % 256, (i * 17) % 256)}
+        if graphic["kind"] == "star":
+            graphic.update({"points": 5, "innerRadiusRatio": 0.5})
+        if graphic["kind"] == "polygon":
+            graphic["sides"] = 6
+        graphics.append(graphic)
+    path.write_text(json.dumps({"format": "org.easel.drawing", "version": 1,
+                                "canvas": {"size": [800, 600], "background": "#FFFFFF"}, "graphics": graphics}))
+    return path
 
 
 def unexpected_errors(errors):
@@ -135,8 +156,10 @@ def compare_screenshot(easel, actual, name, screenshots, record=False):
     check(result.returncode == 0, f"the {name} screenshot matches its golden ({result.stdout.strip()} {result.stderr.strip()})")
 
 
-def eventually(condition, timeout=10, what="a condition"):
-    """Waits (at most `timeout` seconds) until `condition()` is true; returns its last value."""
+def eventually(condition, timeout=10, what="a condition", page=None):
+    """Waits (at most `timeout` seconds) until `condition()` is true; returns its last value.
+    With `page`, waits through it: Playwright delivers the page's events (responses, console
+    messages) only while it is called, not while the test sleeps."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -144,7 +167,10 @@ def eventually(condition, timeout=10, what="a condition"):
             if not value:
                 print(f"note gave up waiting for {what} after {timeout} s")
             return value
-        time.sleep(0.05)
+        if page is None:
+            time.sleep(0.05)
+        else:
+            page.wait_for_timeout(50)
 
 
 def read_json(path):

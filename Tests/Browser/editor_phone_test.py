@@ -214,11 +214,7 @@ def card_on_a_phone(session):
     check(eventually(lambda: page.inner_text("#zoom-level") != level, 5)
           and page.evaluate("() => window.visualViewport.scale") == 1,
           f"a pinch on the empty canvas zooms the view ({level} -> {page.inner_text('#zoom-level')}), not the page")
-    # Playwright hands the page's events over only while it is called: wait through it.
-    for _ in range(50):
-        if asked:
-            break
-        page.wait_for_timeout(100)
+    eventually(lambda: asked, 5, "the picture at the pinch's zoom", page=page)
     page.wait_for_timeout(500)
     page.remove_listener("request", listener)
     # Twelve steps, each a new width: one picture once the view settles (two at most, when

@@ -28,8 +28,8 @@ import time
 import zlib
 from pathlib import Path
 
-from browser_support import (ROOT, centre, check, compare_screenshot, drag, drop_files, eventually, finish, paste_files,
-                             percentile, read_json, revision, served_samples, settle, stage_point, unexpected_errors,
+from browser_support import (ROOT, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
+                             paste_files, percentile, read_json, revision, served_samples, settle, stage_point, unexpected_errors,
                              unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -541,24 +541,6 @@ def typical_card(folder):
     return path
 
 
-def thousand_shapes(folder):
-    kinds = ["rectangle", "ellipse", "star", "polygon", "diamond"]
-    graphics = []
-    for i in range(1000):
-        graphic = {"kind": kinds[i % 5], "transform": {"center": [20 + (i * 37) % 760, 20 + (i * 53) % 560], "size": [40, 30],
-                                                         "rotation": (i * 7) % 360},
-                   "fill": "#%02X%02X%02X" % ((i * 5) % 256, (i * 11) % 256, (i * 17) % 256)}
-        if graphic["kind"] == "star":
-            graphic.update({"points": 5, "innerRadiusRatio": 0.5})
-        if graphic["kind"] == "polygon":
-            graphic["sides"] = 6
-        graphics.append(graphic)
-    path = folder / "thousand-shapes.drawing"
-    path.write_text(json.dumps({"format": "org.easel.drawing", "version": 1,
-                                "canvas": {"size": [800, 600], "background": "#FFFFFF"}, "graphics": graphics}))
-    return path
-
-
 def measure(page, base, document, canvas_width, element, rounds=20):
     """Mouse-up to the server's new picture on screen, `rounds` drags of `element`: p50, p95
     (ms), and frames per second during the drags. Printed, not asserted."""
@@ -675,7 +657,7 @@ def main():
         drawing_scenario(page, base, folder)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)
-        measure(page, base, thousand_shapes(folder), 800, 500)
+        measure(page, base, many_shapes(folder / "thousand-shapes.drawing"), 800, 500)
         check(unexpected_errors(session.errors) == [], f"no console errors but a busy server's: {session.errors}")
     finish("editor scenario")
 

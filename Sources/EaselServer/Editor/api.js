@@ -2,28 +2,50 @@
 // server's problem document (RFC 9457), so callers can tell a conflict from a bad request.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  /** `retryAfter`: for a busy server's 503, how long it asks to be left alone (ms). */
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || `HTTP ${status}`);
     this.status = status;
     this.problem = problem || {};
+    this.retryAfter = retryAfter;
   }
 }
 
 const documentsURL = (path) => '/api/documents/' + path.split('/').map(encodeURIComponent).join('/');
 
+/** How many times a read the server is too busy for (503) is made again. */
+const BUSY_TRIES = 5;
+
+/** How long a busy server (503) asks to be left alone, in milliseconds: its Retry-After
+ * (seconds), within 0.5 to 5 s. */
+export function retryAfter(response) {
+  return 1000 * Math.min(5, Math.max(0.5, Number(response.headers.get('Retry-After')) || 1));
+}
+
+export const pause = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** `fetch`, with every failure an ApiError; a read (GET) that a busy server refuses (503:
+ * its render queue full, nothing done) is made again as Retry-After says, a few times. */
 async function request(url, options = {}) {
-  let response;
-  try {
-    response = await fetch(url, options);
-  } catch (error) {
-    throw new ApiError(0, { detail: 'the server cannot be reached' });
+  const read = (options.method || 'GET') === 'GET';
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (error) {
+      throw new ApiError(0, { detail: 'the server cannot be reached' });
+    }
+    if (response.status === 503 && read && attempt < BUSY_TRIES) {
+      await pause(retryAfter(response));
+      continue;
+    }
+    if (!response.ok) {
+      let problem = null;
+      try { problem = await response.json(); } catch { /* not JSON */ }
+      throw new ApiError(response.status, problem, response.status === 503 ? retryAfter(response) : null);
+    }
+    return response;
   }
-  if (!response.ok) {
-    let problem = null;
-    try { problem = await response.json(); } catch { /* not JSON */ }
-    throw new ApiError(response.status, problem);
-  }
-  return response;
 }
 
 /** The element property table: what the inspector offers for each kind of element. */
@@ -48,6 +70,11 @@ export async function describe(path) {
 export function renderURL(path, format, query = {}) {
   const search = new URLSearchParams(query).toString();
   return `${documentsURL(path)}/render.${format}${search ? '?' + search : ''}`;
+}
+
+/** The server's rendering of the document at `path`, as a Blob (asked again while the server is busy). */
+export async function rendering(path, format, query = {}) {
+  return (await request(renderURL(path, format, query))).blob();
 }
 
 /** `POST …/preview.png`: the document as `operations` would make it, not saved. */

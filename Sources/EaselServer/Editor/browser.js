@@ -7,6 +7,7 @@
 // every change event, so documents made or changed by the CLI appear or update.
 
 import * as api from './api.js';
+import { showPicture } from './pictures.js';
 
 /** The documents newest first (by when they were last saved), then by path. */
 function newestFirst(documents) {
@@ -37,7 +38,7 @@ export async function renderBrowser(list, { carousel, onOpen, onError }) {
       image.loading = 'lazy';
       // Each revision is its own URL: a changed document loads anew, an unchanged one is
       // revalidated by ETag (a 304).
-      image.src = api.renderURL(document.path, 'png', { preset: 'thumbnail', rev: document.revision });
+      showPicture(image, api.renderURL(document.path, 'png', { preset: 'thumbnail', rev: document.revision }));
       image.dataset.revision = document.revision;
       link.append(image);
     }
@@ -82,7 +83,7 @@ function renderCarousel(list, documents) {
     const image = new Image();
     image.alt = `${document.kind} ${title}`;
     image.loading = 'lazy';
-    image.src = api.renderURL(document.path, 'png', { width: 650, rev: document.revision });
+    showPicture(image, api.renderURL(document.path, 'png', { width: 650, rev: document.revision }));
     const name = window.document.createElement('span');
     name.className = 'name';
     name.textContent = title;

@@ -5,13 +5,15 @@
 // at the budget and a detail image of the visible part is rendered at full resolution.
 
 import { renderURL } from './api.js';
+import { forgetPicture, showPicture } from './pictures.js';
 import { GRID } from './settings.js';
 
 export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 8;
 /** The most pixels the whole-canvas image is rendered with (a 1300x2000 card at 250 %). */
 const MAX_IMAGE_PIXELS = 16e6;
-/** How long a zoom gesture rests before the server is asked for a picture at its new zoom. */
+/** How long the view rests before the server is asked for what it now shows: the picture at a
+ * zoom gesture's new zoom, the sharp detail of the part in view. */
 const SETTLE_MS = 150;
 
 export class Canvas {
@@ -29,19 +31,7 @@ export class Canvas {
     new ResizeObserver(() => this.layout()).observe(viewport);
     viewport.addEventListener('scroll', () => this.scheduleDetail());
     image.addEventListener('load', () => {
-      this.failures = 0;
       for (const listener of this.loadedListeners) listener(image.dataset.revision);
-    });
-    // A rendering the server was too busy for (503) is asked for again, a few times, a
-    // little later each time; one that is no longer wanted is not.
-    this.failures = 0;
-    image.addEventListener('error', () => {
-      const url = image.dataset.url;
-      if (!url || this.failures >= 5) return;
-      this.failures += 1;
-      // `rev` is the renderer's to ignore: another spelling of it is another URL to the browser.
-      const again = url.replace(/([?&]rev=[^&]*)/, `$1~${this.failures}`);
-      setTimeout(() => { if (image.dataset.url === url) image.src = again; }, 500 * this.failures);
     });
   }
 
@@ -143,20 +133,16 @@ export class Canvas {
    * or a wheel passes through many widths on its way (the stage scales the picture it has
    * meanwhile) and each asked for would be a render the server makes for nobody. */
   requestImage(url, { settle = false } = {}) {
+    // The latest request is the one that counts: one still waiting for its gesture to rest is dropped.
+    clearTimeout(this.imageTimer);
+    if (this.image.dataset.url === url) return;
     const version = `${this.path}|${this.revision}`;
-    if (this.image.dataset.url === url) {
-      clearTimeout(this.imageTimer);
-      return;
-    }
     const load = () => {
-      clearTimeout(this.imageTimer);
-      this.image.dataset.url = url;
       this.image.dataset.revision = this.revision;
       this.image.dataset.version = version;
-      this.image.src = url;
+      showPicture(this.image, url);
     };
     if (!settle || this.image.dataset.version !== version) return load();
-    clearTimeout(this.imageTimer);
     this.imageTimer = setTimeout(load, SETTLE_MS);
   }
 
@@ -186,7 +172,8 @@ export class Canvas {
     const area = this.visibleRect();
     if (!this.path || sharp || area.width <= 0 || area.height <= 0) {
       this.detail.hidden = true;
-      this.detail.removeAttribute('src');
+      // Forgotten, not only removed: the same part asked for again later is shown again.
+      forgetPicture(this.detail);
       return;
     }
     const round = (v) => Math.round(v * 100) / 100;
@@ -199,10 +186,9 @@ export class Canvas {
       width: `${area.width * this.scale}px`, height: `${area.height * this.scale}px`,
     });
     if (this.detail.dataset.url !== url) {
-      this.detail.dataset.url = url;
       this.detail.hidden = true;
       this.detail.onload = () => { this.detail.hidden = false; };
-      this.detail.src = url;
+      showPicture(this.detail, url);
     }
   }
 

@@ -2,21 +2,12 @@
 // card) as a PNG file, through the Web Share API where the browser can share files, and
 // downloaded where it cannot.
 
-import { renderURL } from './api.js';
+import { rendering } from './api.js';
 
 /** Shares the document at `path` as a PNG; says whether it was shared, downloaded or not. */
 export async function share(path) {
   const name = `${path.split('/').pop().replace(/\.[^.]*$/, '')}.png`;
-  // A busy server says when to ask again (503 with Retry-After): asked again, a few times.
-  let response;
-  for (let attempt = 0; ; attempt++) {
-    response = await fetch(renderURL(path, 'png', { preset: 'share' }));
-    if (response.status !== 503 || attempt >= 5) break;
-    const wait = Math.min(5, Number(response.headers.get('Retry-After')) || 1);
-    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-  }
-  if (!response.ok) throw new Error(`the picture could not be made (HTTP ${response.status})`);
-  const blob = await response.blob();
+  const blob = await rendering(path, 'png', { preset: 'share' });
   const file = new File([blob], name, { type: 'image/png' });
   if (navigator.canShare?.({ files: [file] })) {
     try {

@@ -5,6 +5,8 @@
 // empty text is not added). The pictures are drawn by the server: the browser has neither
 // the stickers nor the fonts.
 
+import { showPicture } from './pictures.js';
+
 const $ = (id) => document.getElementById(id);
 
 function button(content, label, action, pressed) {
@@ -19,10 +21,10 @@ function button(content, label, action, pressed) {
 
 function picture(src, alt = '') {
   const image = new Image();
-  image.src = src;
   image.alt = alt;
   image.loading = 'lazy';
   image.draggable = false;
+  showPicture(image, src);
   return image;
 }
 

@@ -6,11 +6,15 @@
 // hiding the tab sends what is pending (keepalive requests outlive the page). What could
 // not be sent (the server unreachable) is kept in the page's storage with the revision it
 // was made on, and sent when the document is opened again, after a reload too: a change
-// made elsewhere meanwhile makes it a conflict, never an overwrite.
+// made elsewhere meanwhile makes it a conflict, never an overwrite. One a busy server
+// refuses unread (503) is sent again, as its Retry-After says.
 
 const PENDING = 'easel.pending';
 
 import * as api from './api.js';
+
+/** How many times in a row a gesture a busy server refused (503) is sent again before it counts as refused. */
+const BUSY_TRIES = 10;
 
 export class Sync {
   constructor({ statusElement, onSaved, onConflict }) {
@@ -78,6 +82,7 @@ export class Sync {
   async pump() {
     if (this.sending) return;
     this.sending = true;
+    let busy = 0;
     while (this.queue.length && this.state !== 'conflict') {
       const { operations, meta } = this.queue[0];
       this.inFlight = this.queue[0];
@@ -85,6 +90,7 @@ export class Sync {
         // While the page is being left, requests are keepalive: they outlive the page.
         const outcome = await api.edit(this.path, operations, this.revision, { keepalive: this.leaving });
         this.reachable = true;
+        busy = 0;
         this.queue.shift();
         this.revision = outcome.revision;
         this.persist();
@@ -103,7 +109,13 @@ export class Sync {
         } else if (error.status === 0) {
           this.reachable = false;
           this.setState('offline');
-          await new Promise((resolve) => setTimeout(resolve, 2000));
+          await api.pause(2000);
+          continue;
+        } else if (error.status === 503 && busy < BUSY_TRIES) {
+          // Refused unread by a busy server (the request bodies it may hold at once all
+          // taken): kept, and sent again when it says.
+          busy += 1;
+          await api.pause(error.retryAfter);
           continue;
         } else {
           this.queue.shift();

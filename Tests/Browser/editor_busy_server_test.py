@@ -1,0 +1,169 @@
+"""The editor on a busy server, in Debian's chromium driven by Playwright. First `easel serve
+--render-queue 0` (a render that finds both workers busy is refused at once with 503 and
+Retry-After) while this test keeps both workers busy for a while: each picture the server
+draws for the page is refused at first and must still arrive (the document list's
+thumbnails, the card opened meanwhile and its picture, the Stickers sheet's pictures). Then
+a server whose budget of request bodies this test holds with slow uploads: a nudge made
+meanwhile is refused unread at first and must still be saved. The refusals are counted from
+the page's responses, so the test fails if nothing was refused (it would prove nothing) or
+if what was refused never came.
+
+Usage: editor_busy_server_test.py EASEL_BINARY [SCREENSHOT_FOLDER]
+"""
+
+import re
+import socket
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from browser_support import (check, eventually, finish, many_shapes, read_json, revision, served_samples,
+                             unexpected_errors, wait_for_rendering)
+
+EASEL = Path(sys.argv[1]).resolve()
+SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
+CARD = "1A2B3C4D-0000-4000-8000-000000000001.rwcard"
+# How long the workers are kept busy: past the editor's first three tries (0.5, 1.5 and 3 s
+# after the first refusal), within its last (7.5 s).
+BUSY_SECONDS = 2.5
+
+# The pictures that every image element on the page has loaded (or not yet), by selector.
+LOADED = """(selector) => [...document.querySelectorAll(selector)]
+    .filter((image) => { const box = image.getBoundingClientRect();
+                         return box.bottom > 0 && box.top < innerHeight && box.width > 0; })
+    .map((image) => image.complete && image.naturalWidth > 0)"""
+
+
+def keep_busy(base, document, seconds):
+    """Two clients that ask for renders of `document` back to back, each at a width not asked
+    for before (the cache would answer a repeat), until `seconds` have passed: both workers
+    stay busy, and a request that arrives meanwhile finds no place."""
+    deadline = time.monotonic() + seconds
+    widths = iter(range(1000, 100_000))
+    lock = threading.Lock()
+
+    def client():
+        while time.monotonic() < deadline:
+            with lock:
+                width = next(widths)
+            try:
+                urllib.request.urlopen(f"{base}api/documents/{document}/render.png?width={width}", timeout=30).read()
+            except urllib.error.HTTPError:
+                pass  # refused because the page's request took the worker: ask again
+
+    threads = [threading.Thread(target=client) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)  # both renders under way before the page asks
+    return threads
+
+
+def hold_bodies(port, seconds):
+    """Four uploads that declare 32 MiB each (the server's whole budget of bodies held at
+    once, 128 MiB) and send a few bytes of it, then nothing until `seconds` have passed: a
+    request with a body that arrives meanwhile finds no room and is refused unread."""
+    uploads = []
+    for _ in range(4):
+        upload = socket.create_connection(("127.0.0.1", port))
+        upload.sendall(b"POST /api/render?format=png&kind=card HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: 33554432\r\n\r\n{")
+        uploads.append(upload)
+    time.sleep(0.3)  # the server has reserved their bodies before the page sends
+
+    def release():
+        time.sleep(seconds)
+        for upload in uploads:
+            upload.close()
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    return thread
+
+
+def all_loaded(page, selector):
+    loaded = page.evaluate(LOADED, selector)
+    return bool(loaded) and all(loaded)
+
+
+def refused(responses, pattern):
+    return [url for url, status in responses if status == 503 and re.search(pattern, url)]
+
+
+def main():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with served_samples(EASEL, "easel-busy-", server_arguments=["--render-queue", "0"],
+                        viewport={"width": 1280, "height": 800}) as session:
+        page, base = session.page, session.base
+        busy = many_shapes(session.folder / "busy.drawing").name
+        responses = []
+        page.on("response", lambda response: responses.append((response.url, response.status)))
+
+        # The document list while the server is busy: every thumbnail comes.
+        threads = keep_busy(base, busy, BUSY_SECONDS)
+        page.goto(base)
+        page.wait_for_selector("#grid img")
+        check(eventually(lambda: all_loaded(page, "#grid img"), 15, "the thumbnails", page=page),
+              f"every thumbnail in view arrives from a busy server: {page.evaluate(LOADED, '#grid img')}")
+        for thread in threads:
+            thread.join()
+        thumbnails = refused(responses, r"/render\.png\?preset=thumbnail")
+        check(len(thumbnails) > 0, f"the busy server refused thumbnails at first ({len(thumbnails)} times)")
+        page.screenshot(path=str(SCREENSHOTS / "busy-browser.png"))
+
+        # A card opened while the server is busy: its picture comes.
+        responses.clear()
+        threads = keep_busy(base, busy, BUSY_SECONDS)
+        page.goto(base + f"#/edit/{CARD}")
+        waited = wait_for_rendering(page, revision(session.folder / CARD), timeout=15)
+        check(page.evaluate("() => document.getElementById('rendering').naturalWidth") > 0,
+              f"the card's picture arrives from a busy server (after {waited:.1f} s)")
+        for thread in threads:
+            thread.join()
+        # Its description is worked out by the render workers too: refused first, asked again.
+        asked = refused(responses, rf"/{re.escape(CARD)}(/render\.png\?width=.*)?$")
+        check(len(asked) > 0, f"the busy server refused the card (its description or picture) at first ({len(asked)} times)")
+
+        # The Stickers sheet opened while the server is busy: every sticker's picture comes.
+        responses.clear()
+        threads = keep_busy(base, busy, BUSY_SECONDS)
+        page.click("button[data-tool='stickers']")
+        page.wait_for_selector(".sticker-grid img")
+        check(eventually(lambda: all_loaded(page, ".sticker-grid img"), 15, "the stickers", page=page),
+              f"every sticker's picture in view arrives from a busy server: {page.evaluate(LOADED, '.sticker-grid img')}")
+        for thread in threads:
+            thread.join()
+        stickers = refused(responses, r"/api/stickers/.+\.png")
+        check(len(stickers) > 0, f"the busy server refused stickers' pictures at first ({len(stickers)} times)")
+        page.screenshot(path=str(SCREENSHOTS / "busy-stickers.png"))
+
+        check(unexpected_errors(session.errors) == [], f"no console errors but the busy server's 503s: {unexpected_errors(session.errors)}")
+
+    with served_samples(EASEL, "easel-busy-", viewport={"width": 1280, "height": 800}) as session:
+        page, base, card = session.page, session.base, session.folder / CARD
+        page.goto(base + f"#/edit/{CARD}")
+        page.wait_for_selector(".box[data-index='1']")
+        wait_for_rendering(page, revision(card))
+        responses = []
+        page.on("response", lambda response: responses.append((response.url, response.status)))
+
+        # A nudge while the server holds as many bodies as it may: saved once there is room.
+        offset = read_json(card)["imageElements"][1]["transform"]["offset"]
+        releasing = hold_bodies(int(base.rsplit(":", 1)[1].strip("/")), BUSY_SECONDS)
+        page.locator(".box[data-index='1']").focus()
+        page.keyboard.press("ArrowRight")
+        moved = eventually(lambda: (read_json(card) or {}).get("imageElements", [{}, {}])[1].get("transform", {})
+                           .get("offset") == [offset[0] + 1, offset[1]], 15, "the nudge on disk", page=page)
+        releasing.join()
+        edits = refused(responses, r"/edits$")
+        check(len(edits) > 0, f"the busy server refused the nudge at first ({len(edits)} times)")
+        check(moved and page.inner_text("#status") == "Saved",
+              f"the nudge is saved once the server has room: {offset} -> "
+              f"{read_json(card)['imageElements'][1]['transform']['offset']}, status {page.inner_text('#status')}")
+        check(unexpected_errors(session.errors) == [], f"no console errors but the busy server's 503s: {unexpected_errors(session.errors)}")
+    finish("busy server")
+
+
+main()
