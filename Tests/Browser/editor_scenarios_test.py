@@ -374,6 +374,18 @@ def red_team_steps(page, base, folder):
         return !d.hidden && d.complete && d.naturalWidth > 0 && d.src.includes('area='); }"""), 10),
           "at 800 % the visible part is rendered sharp (a detail image of that area)")
     page.screenshot(path=str(SCREENSHOTS / "red-team-zoom-800.png"))
+    # Down to 100 % (sharp as it is: no detail) and back to the same place at 800 %: the
+    # same part's detail shows again.
+    shown = page.evaluate("""() => { const view = document.getElementById('viewport');
+        return [document.getElementById('detail').dataset.url, view.scrollLeft, view.scrollTop]; }""")
+    page.select_option("#zoom", "1")
+    check(eventually(lambda: page.evaluate("() => document.getElementById('detail').hidden"), 5), "at 100 % no detail is shown")
+    page.select_option("#zoom", "8")
+    page.evaluate("([x, y]) => { const view = document.getElementById('viewport'); view.scrollLeft = x; view.scrollTop = y; }",
+                  shown[1:])
+    check(eventually(lambda: page.evaluate("""(url) => { const d = document.getElementById('detail');
+        return d.dataset.url === url && !d.hidden && d.complete && d.naturalWidth > 0; }""", shown[0]), 10),
+          "back at 800 % in the same place, the same part's detail shows again")
     before = page.evaluate("() => [document.getElementById('viewport').scrollLeft, document.getElementById('viewport').scrollTop]")
     page.keyboard.down(" ")
     drag(page, middle, (middle[0] - 150, middle[1] - 100), steps=6)

@@ -13,8 +13,9 @@ export class ApiError extends Error {
 
 const documentsURL = (path) => '/api/documents/' + path.split('/').map(encodeURIComponent).join('/');
 
-/** How many times a read the server is too busy for (503) is made again. */
-const BUSY_TRIES = 5;
+/** How many times what a busy server refused (503) is asked for again: a read, a picture
+ * (`pictures.js`), a gesture (`sync.js`). */
+export const BUSY_TRIES = 8;
 
 /** How long a busy server (503) asks to be left alone, in milliseconds: its Retry-After
  * (seconds), within 0.5 to 5 s. */

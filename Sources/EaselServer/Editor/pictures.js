@@ -5,17 +5,26 @@
 // few times and a little later each time, while the element is on the page and still wants
 // that picture. (The live-preview layers are not: a gesture goes on without them.)
 
-/** How many times a picture is asked for again, and the first wait; each wait is longer by as much. */
-const TRIES = 5;
+import { BUSY_TRIES } from './api.js';
+
+/** The first wait before a picture is asked for again; each is longer by as much, up to
+ * `LONGEST_WAIT_MS`, and a quarter shorter or longer at random, so that pictures refused
+ * together (a list's thumbnails) do not all come back together to be refused again. */
 const WAIT_MS = 500;
+const LONGEST_WAIT_MS = 2500;
 
 /** Per element: the picture it wants and how often that one has failed. */
 const wanted = new WeakMap();
+/** The elements whose failures are listened to (once each, whatever they want since). */
+const listening = new WeakSet();
 
 /** Shows the server's picture at `url` in `image` (`image.dataset.url` says which it wants),
  * asking again when it fails to load. */
 export function showPicture(image, url) {
-  if (!wanted.has(image)) image.addEventListener('error', () => askAgain(image));
+  if (!listening.has(image)) {
+    listening.add(image);
+    image.addEventListener('error', () => askAgain(image));
+  }
   wanted.set(image, { url, failures: 0 });
   image.dataset.url = url;
   image.src = url;
@@ -30,13 +39,14 @@ export function forgetPicture(image) {
 
 function askAgain(image) {
   const state = wanted.get(image);
-  if (!state || state.failures >= TRIES) return;
+  if (!state || state.failures >= BUSY_TRIES) return;
   state.failures += 1;
   const { url, failures } = state;
+  const wait = Math.min(WAIT_MS * failures, LONGEST_WAIT_MS) * (0.75 + Math.random() / 2);
   setTimeout(() => {
     // Not for an element since replaced (the list drawn again) or given another picture.
     if (wanted.get(image) === state && image.isConnected) image.src = anotherSpelling(url, failures);
-  }, WAIT_MS * failures);
+  }, wait);
 }
 
 /** The same picture under another URL, so that the browser asks the server again instead of

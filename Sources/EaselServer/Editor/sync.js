@@ -13,9 +13,6 @@ const PENDING = 'easel.pending';
 
 import * as api from './api.js';
 
-/** How many times in a row a gesture a busy server refused (503) is sent again before it counts as refused. */
-const BUSY_TRIES = 10;
-
 export class Sync {
   constructor({ statusElement, onSaved, onConflict }) {
     this.status = statusElement;
@@ -111,7 +108,7 @@ export class Sync {
           this.setState('offline');
           await api.pause(2000);
           continue;
-        } else if (error.status === 503 && busy < BUSY_TRIES) {
+        } else if (error.status === 503 && busy < api.BUSY_TRIES) {
           // Refused unread by a busy server (the request bodies it may hold at once all
           // taken): kept, and sent again when it says.
           busy += 1;
