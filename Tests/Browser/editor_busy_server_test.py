@@ -11,6 +11,7 @@ if what was refused never came.
 Usage: editor_busy_server_test.py EASEL_BINARY [SCREENSHOT_FOLDER]
 """
 
+import contextlib
 import itertools
 import re
 import socket
@@ -43,10 +44,12 @@ LOADED = """(selector) => [...document.querySelectorAll(selector)]
     .map((image) => image.complete && image.naturalWidth > 0)"""
 
 
-def keep_busy(base, document, seconds):
+@contextlib.contextmanager
+def kept_busy(base, document, seconds=BUSY_SECONDS):
     """Two clients that ask for renders of `document` back to back, each at a width not asked
     for before (the cache would answer a repeat), until `seconds` have passed: both workers
-    stay busy, and a request that arrives meanwhile finds no place."""
+    stay busy, and a request that arrives meanwhile finds no place. The block runs while they
+    do; leaving it waits for them to end."""
     deadline = time.monotonic() + seconds
     lock = threading.Lock()
 
@@ -63,13 +66,17 @@ def keep_busy(base, document, seconds):
     for thread in threads:
         thread.start()
     time.sleep(0.2)  # both renders under way before the page asks
-    return threads
+    yield
+    for thread in threads:
+        thread.join()
 
 
-def hold_bodies(port, seconds):
+@contextlib.contextmanager
+def bodies_held(port, seconds=BUSY_SECONDS):
     """Four uploads that declare 32 MiB each (the server's whole budget of bodies held at
     once, 128 MiB) and send a few bytes of it, then nothing until `seconds` have passed: a
-    request with a body that arrives meanwhile finds no room and is refused unread."""
+    request with a body that arrives meanwhile finds no room and is refused unread. The
+    block runs meanwhile; leaving it waits for the uploads to be closed."""
     uploads = []
     for _ in range(4):
         upload = socket.create_connection(("127.0.0.1", port))
@@ -85,7 +92,8 @@ def hold_bodies(port, seconds):
 
     thread = threading.Thread(target=release)
     thread.start()
-    return thread
+    yield
+    thread.join()
 
 
 def all_loaded(page, selector):
@@ -95,6 +103,20 @@ def all_loaded(page, selector):
 
 def refused(responses, pattern):
     return [url for url, status in responses if status == 503 and re.search(pattern, url)]
+
+
+def pictures_arrive(page, responses, base, busy, act, selector, what, pattern):
+    """`act()` while the server is kept busy, then checks that every picture `selector`
+    finds in view arrives, and that the server refused some (`pattern` of their URLs) at
+    first: else this proved nothing."""
+    responses.clear()
+    with kept_busy(base, busy):
+        act()
+        page.wait_for_selector(selector)
+        check(eventually(lambda: all_loaded(page, selector), 30, f"the {what}s", page=page),
+              f"every {what} in view arrives from a busy server: {page.evaluate(LOADED, selector)}")
+    pictures = refused(responses, pattern)
+    check(len(pictures) > 0, f"the busy server refused {what}s at first ({len(pictures)} times)")
 
 
 def main():
@@ -107,41 +129,24 @@ def main():
         page.on("response", lambda response: responses.append((response.url, response.status)))
 
         # The document list while the server is busy: every thumbnail comes.
-        threads = keep_busy(base, busy, BUSY_SECONDS)
-        page.goto(base)
-        page.wait_for_selector("#grid img")
-        check(eventually(lambda: all_loaded(page, "#grid img"), 30, "the thumbnails", page=page),
-              f"every thumbnail in view arrives from a busy server: {page.evaluate(LOADED, '#grid img')}")
-        for thread in threads:
-            thread.join()
-        thumbnails = refused(responses, r"/render\.png\?preset=thumbnail")
-        check(len(thumbnails) > 0, f"the busy server refused thumbnails at first ({len(thumbnails)} times)")
+        pictures_arrive(page, responses, base, busy, lambda: page.goto(base), "#grid img", "thumbnail",
+                        r"/render\.png\?preset=thumbnail")
         page.screenshot(path=str(SCREENSHOTS / "busy-browser.png"))
 
         # A card opened while the server is busy: its picture comes.
         responses.clear()
-        threads = keep_busy(base, busy, BUSY_SECONDS)
-        page.goto(base + f"#/edit/{CARD}")
-        waited = wait_for_rendering(page, revision(session.folder / CARD), timeout=30)
-        check(page.evaluate("() => document.getElementById('rendering').naturalWidth") > 0,
-              f"the card's picture arrives from a busy server (after {waited:.1f} s)")
-        for thread in threads:
-            thread.join()
+        with kept_busy(base, busy):
+            page.goto(base + f"#/edit/{CARD}")
+            waited = wait_for_rendering(page, revision(session.folder / CARD), timeout=30)
+            check(page.evaluate("() => document.getElementById('rendering').naturalWidth") > 0,
+                  f"the card's picture arrives from a busy server (after {waited:.1f} s)")
         # Its description is worked out by the render workers too: refused first, asked again.
         asked = refused(responses, rf"/{re.escape(CARD)}(/render\.png\?width=.*)?$")
         check(len(asked) > 0, f"the busy server refused the card (its description or picture) at first ({len(asked)} times)")
 
         # The Stickers sheet opened while the server is busy: every sticker's picture comes.
-        responses.clear()
-        threads = keep_busy(base, busy, BUSY_SECONDS)
-        page.click("button[data-tool='stickers']")
-        page.wait_for_selector(".sticker-grid img")
-        check(eventually(lambda: all_loaded(page, ".sticker-grid img"), 30, "the stickers", page=page),
-              f"every sticker's picture in view arrives from a busy server: {page.evaluate(LOADED, '.sticker-grid img')}")
-        for thread in threads:
-            thread.join()
-        stickers = refused(responses, r"/api/stickers/.+\.png")
-        check(len(stickers) > 0, f"the busy server refused stickers' pictures at first ({len(stickers)} times)")
+        pictures_arrive(page, responses, base, busy, lambda: page.click("button[data-tool='stickers']"),
+                        ".sticker-grid img", "sticker picture", r"/api/stickers/.+\.png")
         page.screenshot(path=str(SCREENSHOTS / "busy-stickers.png"))
 
         check(unexpected_errors(session.errors) == [], f"no console errors but the busy server's 503s: {unexpected_errors(session.errors)}")
@@ -156,14 +161,13 @@ def main():
 
         # A nudge while the server holds as many bodies as it may: saved once there is room.
         offset = read_json(card)["imageElements"][1]["transform"]["offset"]
-        releasing = hold_bodies(int(base.rsplit(":", 1)[1].strip("/")), BUSY_SECONDS)
-        page.locator(".box[data-index='1']").focus()
-        page.keyboard.press("ArrowRight")
-        # On disk, and the page told so (the file is written before the answer reaches it).
-        moved = eventually(lambda: (read_json(card) or {}).get("imageElements", [{}, {}])[1].get("transform", {})
-                           .get("offset") == [offset[0] + 1, offset[1]] and page.inner_text("#status") == "Saved",
-                           30, "the nudge on disk and Saved", page=page)
-        releasing.join()
+        with bodies_held(int(base.rsplit(":", 1)[1].strip("/"))):
+            page.locator(".box[data-index='1']").focus()
+            page.keyboard.press("ArrowRight")
+            # On disk, and the page told so (the file is written before the answer reaches it).
+            moved = eventually(lambda: (read_json(card) or {}).get("imageElements", [{}, {}])[1].get("transform", {})
+                               .get("offset") == [offset[0] + 1, offset[1]] and page.inner_text("#status") == "Saved",
+                               30, "the nudge on disk and Saved", page=page)
         edits = refused(responses, r"/edits$")
         check(len(edits) > 0, f"the busy server refused the nudge at first ({len(edits)} times)")
         check(moved,
