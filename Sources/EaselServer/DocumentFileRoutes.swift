@@ -79,13 +79,15 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         guard type.hasPrefix("image/") || type.hasPrefix("application/octet-stream") else {
             throw Problem(.unsupportedMediaType, "upload a PNG or JPEG image (Content-Type image/png or image/jpeg)")
         }
-        // A place among the renders first, then the body: an upload the pool or the body
-        // budget refuses is refused before any of it is read.
+        // Room among the renders first, then the body, then a place: an upload the pool or
+        // the body budget refuses is refused before any of it is read, and one sent slowly
+        // holds no render's place while it comes.
         _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
-        let ticket = try pool.admit()
-        defer { ticket.release() }
+        try pool.checkRoom()
         let body = try await AdmittedBody.read(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
         defer { body.release() }
+        let ticket = try pool.admit()
+        defer { ticket.release() }
         let bytes = body.bytes
         guard let format = ImageFormat.sniff(bytes) else {
             throw Problem(.unsupportedMediaType, "the upload is not a PNG, JPEG or WebP image", document: documentPath)

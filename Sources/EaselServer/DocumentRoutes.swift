@@ -190,11 +190,13 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) ?? false else {
             throw Problem(.unsupportedMediaType, "a preview's edits are JSON: send Content-Type: application/json")
         }
+        // As an upload's (DocumentFileRoutes): room, the body, then a place.
         _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
-        let ticket = try pool.admit()
-        defer { ticket.release() }
+        try pool.checkRoom()
         let body = try await AdmittedBody.read(request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
         defer { body.release() }
+        let ticket = try pool.admit()
+        defer { ticket.release() }
         let bytes = body.bytes, service = self.service, folder = service.folder
         let png = try await pool.run(with: ticket) { () throws -> [UInt8] in
             do {

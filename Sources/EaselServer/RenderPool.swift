@@ -20,8 +20,11 @@ import NIOPosix
 /// of small thumbnails; one in seconds alone would let cheap renders queue for many times
 /// their own length.)
 ///
-/// A request with a body (a sent document, an upload) takes its place (`admit()`) before
-/// its body is read, so a request the queue refuses never costs the memory of its body.
+/// A request with a body (a sent document, an upload) checks for room (`checkRoom()`)
+/// before its body is read, so a request the queue would refuse never costs the memory of
+/// its body, and takes its place (`admit()`) once the body has arrived: a client sending
+/// its body slowly holds no place that renders need meanwhile (three such clients, each
+/// holding a place until the idle timeout, once had every render refused by an idle server).
 final class RenderPool: Sendable {
     /// Renders at a time.
     let workers: Int
@@ -57,11 +60,16 @@ final class RenderPool: Sendable {
         try await run(with: try admit(), work)
     }
 
-    /// A place among the renders running or waiting, taken before the request's body is read:
-    /// a request the queue refuses is refused at once, before any of its bytes are buffered.
-    /// Throws a 503 `Problem` (with `Retry-After`) when the queue is full or the renders
-    /// ahead would take longer than `maxWait`. The place counts against the queue from now
-    /// until the ticket is released or the work it runs ends.
+    /// Throws the 503 `admit()` would throw now, without taking a place: checked before a
+    /// request's body is read, so that a body the queue would refuse is never read.
+    func checkRoom() throws {
+        try admit().release()
+    }
+
+    /// A place among the renders running or waiting: a request the queue refuses is refused
+    /// at once. Throws a 503 `Problem` (with `Retry-After`) when the queue is full or the
+    /// renders ahead would take longer than `maxWait`. The place counts against the queue
+    /// from now until the ticket is released or the work it runs ends.
     func admit() throws -> Ticket {
         let average = averageRender.withLock { $0 }
         let refusal = admitted.withLock { count -> String? in

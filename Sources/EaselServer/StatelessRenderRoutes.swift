@@ -49,15 +49,17 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         let query = try RenderQuery.parse(format: format, query: rest, also: ["format", "kind"])
         let contentType = (request.headers[.contentType] ?? "").lowercased()
         guard Self.bodyTypes.contains(where: contentType.hasPrefix) else { throw Self.unsupportedBody }
-        // Admitted before a byte of the body is read: a body over the limit, a full render
+        // Checked before a byte of the body is read: a body over the limit, a full render
         // queue and a spent body budget are each refused at once, so a flood of large POSTs
-        // is answered without being buffered.
+        // is answered without being buffered. The render's place is taken once the body has
+        // arrived: a body sent slowly holds none while it comes.
         _ = try AdmittedBody.declaredLength(of: request, limit: limits.maxBodyBytes)
-        let ticket = try pool.admit()
-        defer { ticket.release() }
+        try pool.checkRoom()
         let admitted = try await AdmittedBody.read(
             request, limit: limits.maxBodyBytes, timeout: limits.idleTimeout, budget: bodies)
         defer { admitted.release() }
+        let ticket = try pool.admit()
+        defer { ticket.release() }
         let body = admitted.bytes
         let boundary = MultipartBody.boundary(in: request.headers[.contentType] ?? "")
         let registry = service.registry, unpackLimits = limits

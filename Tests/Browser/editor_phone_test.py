@@ -7,7 +7,10 @@ app's), a drag, a pinch and a turn at once (one undo step), a text typed in the 
 in a picker font and colour, a frame from the Frames sheet, the long-press menu, the view
 pinched on the empty canvas with the page itself never zooming, Share (downloaded where the
 browser cannot share files), a gesture made offline and sent after a reload, and the card
-list's carousel swiped. Files on disk are checked each time. Screenshots of a phone upright,
+list's carousel swiped. Where a finger could mean two things, it means what the screen shows:
+the room around the card (an element's undrawn part under it) and a one-line text's middle
+(no handle under it); a double tap fits the card again. On its side, the Stickers sheet's
+tabs, the Text sheet and the carousel's captions fit. Files on disk are checked each time. Screenshots of a phone upright,
 a phone on its side and a tablet are compared with goldens, and the keyboard and
 screen-reader checks of the desktop hold at each size.
 
@@ -278,6 +281,86 @@ def card_on_a_phone(session):
     return path
 
 
+def hands_on_a_phone(session, path):
+    """Where a finger could mean two things, it means what the screen shows: the room around
+    the card is empty canvas even where an element reaches past the card's edge (a part that is
+    not drawn), a finger on a one-line text's middle moves it (no handle under it to stretch it
+    instead), and a double tap on the empty canvas fits the card in the view again."""
+    page, base, folder = session.page, session.base, session.folder
+    card = folder / path
+    fingers = Fingers(page)
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='0']")
+    wait_for_rendering(page, revision(card))
+    # The top sticker made larger than the card and moved down: most of it hangs past the card's
+    # bottom edge, where it is not drawn, under the grey room below the card.
+    original = read_json(card)["imageElements"][1]["transform"]
+    page.evaluate("""async (path) => { const api = await import('/editor/api.js');
+        await api.edit(path, [{ verb: 'set', index: 1, at: [650, 1900], size: [1400, 1400], rotation: 0 }]); }""", path)
+    eventually(lambda: read_json(card)["imageElements"][1]["transform"]["size"] == [1400, 1400], 10, "the large sticker")
+    settle(page, card)
+    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    scale = stage["width"] / 1300
+    below = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
+    check(view["y"] + view["height"] - (stage["y"] + stage["height"]) > 40, "there is room below the card to touch")
+    large = read_json(card)["imageElements"][1]["transform"]
+    fingers.tap((below[0], stage["y"] + 1970 * scale))  # its drawn part, at the card's bottom
+    page.wait_for_selector(".box[data-index='1'].selected")
+    fingers.tap(below)
+    check(eventually(lambda: page.locator(".box.selected").count() == 0, 3, page=page),
+          "a tap on the room below the card deselects, though the sticker's undrawn part lies under it")
+    fingers.gesture([below], [(below[0] + 50, below[1] - 30)])
+    level = page.inner_text("#zoom-level")
+    fingers.gesture([(below[0] - 30, below[1]), (below[0] + 30, below[1])], [(below[0] - 70, below[1]), (below[0] + 70, below[1])])
+    check(eventually(lambda: page.inner_text("#zoom-level") != level, 5, page=page),
+          f"a pinch there zooms the view ({level} -> {page.inner_text('#zoom-level')})")
+    page.wait_for_timeout(600)
+    check(read_json(card)["imageElements"][1]["transform"] == large and page.inner_text("#status") == "Saved",
+          f"and neither the drag nor the pinch changed the sticker: {read_json(card)['imageElements'][0]['transform']}")
+    fingers.tap(below)
+    page.wait_for_timeout(100)
+    fingers.tap(below)
+    check(eventually(lambda: page.inner_text("#zoom-level") == level, 5, page=page),
+          f"a double tap on the empty canvas fits the card again ({page.inner_text('#zoom-level')}, fit {level})")
+    page.click("#undo")
+    check(eventually(lambda: read_json(card)["imageElements"][1]["transform"] == original, 10), "undo puts the sticker back")
+    settle(page, card)
+
+    # A one-line text made thin (under a grip's 44 px on screen): a finger on its middle moves it.
+    text_box = page.locator(".box[data-kind='text']").first
+    text_index, original = int(text_box.get_attribute("data-index")), read_json(card)["textElements"][0]["transform"]
+    page.evaluate("""async ([path, index]) => { const api = await import('/editor/api.js');
+        await api.edit(path, [{ verb: 'set', index, size: [1090, 100] }]); }""", [path, text_index])
+    eventually(lambda: read_json(card)["textElements"][0]["transform"]["size"] == [1090, 100], 10, "the thin text")
+    settle(page, card)
+    box = text_box.bounding_box()
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    fingers.tap(middle)
+    page.wait_for_selector(".box[data-kind='text'].selected")
+    handles = page.eval_on_selector(".box.selected", "b => [...b.querySelectorAll('.handle')].map(h => h.dataset.handle)")
+    check(box["height"] < 44 and not {"n", "s"} & set(handles),
+          f"a text {box['height']:.0f} px tall has no top or bottom handle under a finger: {handles}")
+    before = read_json(card)["textElements"][0]["transform"]
+    fingers.gesture([middle], [(middle[0], middle[1] + 60)])
+    settle(page, card)
+    after = read_json(card)["textElements"][0]["transform"]
+    check(after["size"] == before["size"] and abs(after["offset"][1] - before["offset"][1] - 60 / scale) < 3,
+          f"a finger on the text's middle moves it, keeping its size: {before} -> {after}")
+    page.click("#undo")
+    eventually(lambda: read_json(card)["textElements"][0]["transform"] == before, 10, "the undone drag")
+    settle(page, card)
+    page.click("#undo")
+    check(eventually(lambda: read_json(card)["textElements"][0]["transform"] == original, 10), "undo puts the text back")
+    settle(page, card)
+    page.locator("#viewport").focus()
+    page.keyboard.press("Escape")
+    tap(fingers, page, "#inspector-toggle")
+    page.wait_for_selector("#inspector button[aria-label='Background random2']")
+    check("Tap an element" in page.inner_text("#inspector") and "Shift" not in page.inner_text("#inspector"),
+          "the inspector tells a finger what it can do, not a mouse and keyboard")
+    tap(fingers, page, "#inspector-toggle")
+
+
 def carousel_on_a_phone(session):
     page, base = session.page, session.base
     fingers = Fingers(page)
@@ -315,12 +398,50 @@ def other_sizes(session, path):
         accessible_everywhere(page, name)
 
 
+def sheets_on_its_side(session, path):
+    """A phone on its side is 390 px tall: the Stickers sheet's tabs are whole, the Text
+    sheet shows its field, fonts, colours and Add at once, and the carousel its captions."""
+    page, base, folder = session.page, session.base, session.folder
+    fingers = Fingers(page)
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='0']")
+    wait_for_rendering(page, revision(folder / path))
+    tap(fingers, page, "button[data-tool='stickers']")
+    page.wait_for_selector("#sheet[open] .sheet-tabs button")
+    tabs = page.eval_on_selector("#sheet .sheet-tabs", """t => ({ shown: t.clientHeight, whole: t.scrollHeight,
+        tallest: Math.max(...[...t.children].map(b => b.offsetHeight)) })""")
+    check(tabs["shown"] >= tabs["tallest"] >= 44 and tabs["whole"] <= tabs["shown"],
+          f"on its side, the Stickers sheet's tabs are whole, not cut: {tabs}")
+    page.screenshot(path=str(SCREENSHOTS / "phone-landscape-stickers.png"))
+    tap(fingers, page, "#sheet-close")
+    tap(fingers, page, "button[data-tool='text']")
+    page.wait_for_selector("#sheet[open] input[aria-label='Enter text']")
+    shown = page.evaluate("""() => { const body = document.getElementById('sheet-body').getBoundingClientRect();
+        return ['input[aria-label="Enter text"]', '.swatch:last-child', 'button[aria-label="Add the text"]', '.font-list']
+          .filter((s) => { const r = document.querySelector('#sheet-body ' + s).getBoundingClientRect();
+            return r.top < body.top - 1 || r.bottom > Math.min(body.bottom, innerHeight) + 1; }); }""")
+    check(shown == [], f"on its side, the Text sheet shows its field, colours, Add and fonts at once (cut: {shown})")
+    page.screenshot(path=str(SCREENSHOTS / "phone-landscape-text.png"))
+    tap(fingers, page, "#sheet-close")
+    page.goto(base + "#/")
+    page.wait_for_selector("#grid li")
+    tap(fingers, page, "#mode-carousel")
+    page.wait_for_selector("#carousel:not([hidden]) li .name")
+    bottom = page.eval_on_selector("#carousel li .name", "n => n.getBoundingClientRect().bottom")
+    check(bottom <= 390, f"on its side, the carousel's card and its caption fit the screen (the caption ends at {bottom:.0f} px)")
+    page.screenshot(path=str(SCREENSHOTS / "phone-landscape-carousel.png"))
+    tap(fingers, page, "#mode-list")
+
+
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with served_samples(EASEL, "easel-phone-", accept_downloads=True, **PHONE) as session:
         path = card_on_a_phone(session)
+        hands_on_a_phone(session, path)
         carousel_on_a_phone(session)
         other_sizes(session, path)
+        sheets_on_its_side(session, path)
         # The offline step's refused requests (ERR_FAILED) are expected.
         check(all("net::ERR_FAILED" in e for e in unexpected_errors(session.errors)),
               f"no console errors but the offline step's and a busy server's: {session.errors}")

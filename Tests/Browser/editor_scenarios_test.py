@@ -458,6 +458,27 @@ def red_team_steps(page, base, folder):
     drag(page, (stage["x"] - 20, heart[1] - 10), heart, steps=10)
     check(1 in selected(page) and 3 not in selected(page), f"a marquee from beside the card selects what it touches: {selected(page)}")
 
+    # A click beside the card where an element reaches past its edge (a part not drawn) is a
+    # click on the empty space, as it looks: it deselects, and does not take the element.
+    page.keyboard.press("Escape")
+    hanging = len(read_json(card)["imageElements"]) - 1
+    page.evaluate("""async ([path, index]) => { const api = await import('/editor/api.js');
+        await api.edit(path, [{ verb: 'set', index, at: [0, 1000], size: [600, 600] }]); }""", [SAMPLE_CARD, hanging])
+    eventually(lambda: read_json(card)["imageElements"][hanging]["transform"]["size"] == [600, 600], 10, "the element past the edge")
+    settle(page, card)
+    stage = page.locator("#stage").bounding_box()
+    scale, placed = stage["width"] / 1300, card.read_bytes()
+    check(page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.index", [stage["x"] - 15, stage["y"] + 1000 * scale])
+          == str(hanging), "its box reaches beside the card")
+    page.locator(f".box[data-index='{hanging}']").focus()
+    check(selected(page) == [hanging], f"selected: {selected(page)}")
+    page.mouse.click(stage["x"] - 15, stage["y"] + 1000 * scale)
+    check(selected(page) == [] and card.read_bytes() == placed,
+          f"a click beside the card on its undrawn part deselects it: {selected(page)}")
+    page.locator("#undo").click()
+    check(eventually(lambda: card.read_bytes() != placed, 10), "undo puts it back")
+    settle(page, card)
+
     # Distribute and order several: each one undo step.
     page.keyboard.press("Escape")
     page.locator("#viewport").focus()

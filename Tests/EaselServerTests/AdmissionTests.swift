@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// Admission before work: a body is refused before it is read (over its limit, a full
-/// render queue, a spent body budget), and a flood of idle connections cannot keep a new
+/// render queue, a spent body budget), one sent slowly holds no render's place, and a flood of idle connections cannot keep a new
 /// client out, while a connection in the middle of a request is never closed for it.
 @Suite("easel serve: admission before work")
 struct AdmissionTests {
@@ -40,37 +40,63 @@ struct AdmissionTests {
     }
 
     @Test func aRenderTheQueueRefusesNeverReadsItsBody() async throws {
-        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+        let folder = try ServerFixtures.samples()
+        try folder.write(SlowDrawing.json, to: "slow.drawing")
+        let server = try await LiveServer.start(folder) {
             $0.limits.renderWorkers = 1
             $0.limits.renderQueue = 0
+            $0.limits.renderTimeout = 3
         }
         defer { Task { try await server.stop() } }
         let port = server.port
-        // A render whose body is on its way holds the only place.
-        let first = try RawHTTP.connect(port: port, timeout: 10)
-        defer { close(first) }
-        try RawHTTP.send(
-            first,
-            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
-                + Self.drawing.prefix(10))
+        // A render slow to draw holds the only place (answered at the timeout, then stopped).
+        let busy = try RawHTTP.connect(port: port, timeout: 10)
+        defer { close(busy) }
+        try RawHTTP.send(busy, Array("GET /api/documents/slow.drawing/render.png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         try await Self.waitForQueueDepth(1, server: server)
-        // A render and an upload, heads only: refused at once, bodies unread.
+        // A render, an upload and a preview, heads only: refused at once, bodies unread.
         for (path, type) in [
             ("/api/render", "application/json"), ("/api/documents/\(ServerFixtures.card)/images", "image/png"),
+            ("/api/documents/\(ServerFixtures.card)/preview.png", "application/json"),
         ] {
             let refused = try await Self.exchange(
                 port: port, head: Self.head("POST", path, port: port, type: type, length: 1 << 20))
             #expect(refused.status == 503, "\(path): \(refused.status) \(refused.text)")
             #expect(refused.headers["retry-after"] != nil)
         }
-        // The first goes on, and gives its place back.
-        let rest = Array(Self.drawing.dropFirst(10))
+    }
+
+    @Test func bodiesSentSlowlyHoldNoPlaceThatRendersNeed() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.renderWorkers = 1
+            $0.limits.renderQueue = 0
+            $0.limits.maxBufferedBodyBytes = 3 * (100 << 10)
+        }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        // Three renders declaring 100 KiB each and sending 10 bytes of it (as a client on a
+        // slow line, or one that means harm, would, until the idle timeout).
+        var slow: [Int32] = []
+        defer { slow.forEach { close($0) } }
+        for _ in 0..<3 {
+            let socket = try RawHTTP.connect(port: port, timeout: 10)
+            slow.append(socket)
+            try RawHTTP.send(
+                socket,
+                Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 100 << 10).utf8)
+                    + Self.drawing.prefix(10))
+        }
+        // Their heads are read once their bodies' bytes are reserved: the budget is spent.
+        _ = try await Self.waitUntilBodiesRefused(port: port, length: 1 << 10)
+        // Renders are served meanwhile: the one worker is free, and no place is held.
+        let render = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=120")
+        #expect(render.status == 200, "\(render.status) \(render.text)")
+        #expect(render.body.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        // And a body that arrives whole is rendered after them.
+        let rest = Array(Self.drawing.dropFirst(10)) + [UInt8](repeating: 0x20, count: (100 << 10) - Self.drawing.count)
+        let first = slow[0]
         let served = try await offThread { try RawHTTP.parse(RawHTTP.sendWhileReading(first, rest)) }
         #expect(served.status == 200, "\(served.text)")
-        #expect(served.body.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
-        let again = try await server.request(
-            "POST", "/api/render", headers: ["Content-Type": "application/json"], body: Self.drawing)
-        #expect(again.status == 200, "\(again.text)")
     }
 
     @Test func aSpentBodyBudgetRefusesTheNextBodyUntilTheFirstEnds() async throws {
@@ -83,13 +109,11 @@ struct AdmissionTests {
             first,
             Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 200 << 10).utf8)
                 + Self.drawing.prefix(10))
-        try await Self.waitForQueueDepth(1, server: server)
         // An edit declaring 100 KiB more than is free: refused before its body is read.
         let edits = "/api/documents/\(ServerFixtures.card)/edits"
         let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
         let padded = edit + [UInt8](repeating: 0x20, count: (100 << 10) - edit.count)
-        let refused = try await Self.exchange(
-            port: port, head: Self.head("POST", edits, port: port, type: "application/json", length: padded.count))
+        let refused = try await Self.waitUntilBodiesRefused(port: port, length: padded.count)
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(refused.headers["retry-after"] != nil)
         #expect(refused.text.contains("request bodies"), "\(refused.text)")
@@ -125,7 +149,11 @@ struct AdmissionTests {
     }
 
     @Test func aConnectionInTheMiddleOfARequestIsNotClosedAtTheCap() async throws {
-        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxConnections = 4 }
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.maxConnections = 4
+            // The busy request's body spends the whole budget: a probe's refusal says its head was read.
+            $0.limits.maxBufferedBodyBytes = Self.drawing.count
+        }
         defer { Task { try await server.stop() } }
         let port = server.port
         // The oldest connection: a render whose body is still coming.
@@ -135,7 +163,7 @@ struct AdmissionTests {
             busy,
             Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
                 + Self.drawing.prefix(10))
-        try await Self.waitForQueueDepth(1, server: server)
+        _ = try await Self.waitUntilBodiesRefused(port: port, length: 1)
         // More idle connections than the cap leaves room for: the idle ones are closed, the busy one stays.
         let idle = try (0..<6).map { _ in try RawHTTP.connect(port: port, timeout: 10) }
         defer { idle.forEach { close($0) } }
@@ -164,6 +192,29 @@ struct AdmissionTests {
             try RawHTTP.send(socket, Array(head.utf8))
             return try RawHTTP.parse(RawHTTP.readAll(socket))
         }
+    }
+
+    /// Waits (10 s at most) until an edit declaring a body of `length` bytes is refused for
+    /// the body budget, and returns the refusal: the sign that the bodies on their way have had
+    /// their heads read (a render's place is taken only once its body has arrived, so the
+    /// queue's depth says nothing of a body still coming). A probe the budget admits would
+    /// wait for its body: it is given up after half a second, its bytes given back as its
+    /// connection closes.
+    static func waitUntilBodiesRefused(port: Int, length: Int) async throws -> RawHTTP.Response {
+        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let probe = try? await offThread { () throws -> RawHTTP.Response in
+                let socket = try RawHTTP.connect(port: port, timeout: 0.5)
+                defer { close(socket) }
+                let head = Self.head("POST", edits, port: port, type: "application/json", length: length)
+                try RawHTTP.send(socket, Array(head.utf8))
+                return try RawHTTP.parse(RawHTTP.readAll(socket))
+            }
+            if let probe, probe.status == 503, probe.text.contains("request bodies") { return probe }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("a body of \(length) bytes was never refused for the body budget")
     }
 
     /// Waits (10 s at most) until the render queue holds `depth` requests.

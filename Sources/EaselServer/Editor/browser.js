@@ -59,7 +59,7 @@ export async function renderBrowser(list, { carousel, onOpen, onError }) {
         try { await api.duplicate(document.path); await renderBrowser(list, { carousel, onOpen, onError }); } catch (error) { onError(error); }
       });
       const remove = button('Delete', `Delete ${title}`, async () => {
-        if (!window.confirm(`Delete ${title}? It is moved to Easel's trash in its state folder.`)) return;
+        if (!window.confirm(`Delete ${title}? The file is kept in Easel's trash on the server.`)) return;
         try { await api.remove(document.path); await renderBrowser(list, { carousel, onOpen, onError }); } catch (error) { onError(error); }
       });
       actions.append(duplicate, remove);

@@ -189,7 +189,10 @@ export function renderInspector(panel, { description, elements, schema, onChange
     panel.append(field('Background', colorInput(description.background, (hex) => onChange([{ verb: 'background', color: hex }]), 'Background colour')));
     if (isCard) panel.append(swatches(palettes.cardBackgrounds, (name) => onChange([{ verb: 'background', color: name }]), 'Background'));
     const hint = document.createElement('p');
-    hint.textContent = 'Select an element to change it. Shift-click or drag around several.';
+    // A finger has no Shift key and its drag on the empty canvas pans: say what it can do.
+    hint.textContent = matchMedia('(pointer: coarse)').matches
+      ? 'Tap an element to change it; press and hold it for more.'
+      : 'Select an element to change it. Shift-click or drag around several.';
     panel.append(hint);
     return;
   }

@@ -15,6 +15,8 @@ import { lineHandles, pathHandles } from './points.js';
 const RESIZE_HANDLES = ['nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w'];
 /** The fewest screen pixels a box is across. */
 const MIN_BOX = 8;
+/** A finger's grip on a handle, in screen pixels (editor.css: a handle and its ::after). */
+const GRIP = 44;
 /** Two clicks on one element within this many milliseconds are a double click. */
 const DOUBLE_CLICK_MS = 350;
 
@@ -109,7 +111,9 @@ export class Selection {
       lineHandles(this, element, index);
       return;
     }
-    for (const kind of RESIZE_HANDLES) box.append(handle(kind, (event) => startResize(this, event, index, kind)));
+    for (const kind of RESIZE_HANDLES) {
+      if (roomFor(kind, box)) box.append(handle(kind, (event) => startResize(this, event, index, kind)));
+    }
     box.append(handle('rotate', (event) => startRotate(this, event, index)));
     if (element.kind === 'path' && element.path) pathHandles(this, element, index);
   }
@@ -129,11 +133,17 @@ export class Selection {
     return under.length ? under[(position + 1) % under.length] : index;
   }
 
-  /** A press on an element's box. */
+  /** A press on an element's box. Its part beyond the canvas's edge is not drawn: a press
+   * there is a press on the room around the canvas (a marquee), as it looks. */
   press(event, index) {
     if (event.button !== 0 || this.tool?.active) return;
     event.stopPropagation();
     const point = this.canvas.canvasPoint(event);
+    const [width, height] = this.canvasSize;
+    if (point.x < 0 || point.y < 0 || point.x > width || point.y > height) {
+      this.startMarquee(event);
+      return;
+    }
     if (event.shiftKey) {
       const next = this.isSelected(index) ? this.indices.filter((i) => i !== index) : [...this.indices, index];
       this.select(next);
@@ -255,6 +265,19 @@ export function place(box, element, scale) {
   box.style.width = `${w}px`;
   box.style.height = `${h}px`;
   box.style.transform = `rotate(${element.rotation || 0}deg)`;
+}
+
+/** Whether a box has room for a resize handle of `kind`. A finger's grip on a handle is
+ * 44 px, half of it inside the box: on a box under two grips tall, the top and bottom
+ * handles would cover its middle (a finger meaning to move a one-line text would stretch
+ * it), and likewise across; corners go when neither side has room. A finger resizes by
+ * pinching as well; a mouse's handles are small and always there. */
+function roomFor(kind, box) {
+  if (!matchMedia('(pointer: coarse)').matches) return true;
+  const tall = parseFloat(box.style.height) >= 2 * GRIP, wide = parseFloat(box.style.width) >= 2 * GRIP;
+  if (kind === 'n' || kind === 's') return tall;
+  if (kind === 'e' || kind === 'w') return wide;
+  return tall || wide;
 }
 
 /** A handle of `kind` on a box; `start(event)` when it is pressed. */

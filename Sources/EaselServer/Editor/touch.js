@@ -1,8 +1,11 @@
 // Touch, as the Cards app's gestures compose: one finger drags an element; two fingers
 // resize it (its proportions kept, as the app's pinch keeps them) and turn it at the same
 // time, and a finger lifted or added carries on from where the element is; a long press
-// opens the element's menu; on the empty canvas one finger pans the view (a tap deselects)
-// and two zoom it about their middle. Each gesture is one undo step, sent when the last
+// opens the element's menu; on the empty canvas one finger pans the view (a tap deselects,
+// a double tap fits the canvas in the view) and two zoom it about their middle. Outside the
+// canvas is empty canvas: an element's part beyond the card's edge is not drawn, so a finger
+// there does not take it (a hidden part of a large sticker would take every touch around the
+// card, its outline off the screen). Each gesture is one undo step, sent when the last
 // finger lifts; while it lasts the element moves on its own layer (layers.js). The page
 // itself never scrolls or zooms under the canvas (`touch-action: none`). A handle, a text
 // being typed and the drawing tools take their touches as they take a mouse's.
@@ -15,6 +18,8 @@ const LONG_PRESS_MS = 550;
 const SLOP = 8;
 /** The smallest side a pinch leaves an element with, in canvas units. */
 const MIN_SIDE = 10;
+/** Two taps on the empty canvas within this many milliseconds are a double tap. */
+const DOUBLE_TAP_MS = 350;
 
 const middle = (points) => ({
   x: points.reduce((sum, p) => sum + p.x, 0) / points.length, y: points.reduce((sum, p) => sum + p.y, 0) / points.length,
@@ -47,7 +52,7 @@ export class Touch {
     try { this.viewport.setPointerCapture(event.pointerId); } catch { /* a synthetic touch */ }
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (this.pointers.size === 1) {
-      const box = event.target.closest?.('.box');
+      const box = this.onCanvas(event) ? event.target.closest?.('.box') : null;
       const index = box ? Number(box.dataset.index) : null;
       if (index !== null && !this.selection.isSelected(index)) this.selection.select(index);
       this.gesture = index === null
@@ -67,6 +72,12 @@ export class Touch {
       if (this.gesture) this.gesture.moved = true;
     }
     this.baseline();
+  }
+
+  /** Whether `event` is over the canvas (its drawn part), not the room around it. */
+  onCanvas(event) {
+    const box = this.canvas.stage.getBoundingClientRect();
+    return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
   }
 
   /** Starts measuring from where the fingers and the element are now (a finger came or went). */
@@ -124,7 +135,11 @@ export class Touch {
     this.gesture = null;
     if (!gesture) return;
     if (gesture.kind === 'view') {
-      if (!gesture.moved) this.selection.select(null);
+      if (gesture.moved) return;
+      const now = performance.now(), doubled = now - (this.lastTap ?? -Infinity) < DOUBLE_TAP_MS;
+      this.lastTap = doubled ? null : now;
+      if (doubled) this.canvas.setZoom('fit');
+      else this.selection.select(null);
       return;
     }
     const element = this.selection.elements[gesture.index], original = gesture.original;
