@@ -6,9 +6,12 @@ import Glibc
 /// /dev/zero) cannot exhaust memory.
 package enum FileIO {
     /// Reads at most `maxBytes` of the file at `path`. Unless `allowingStreams` (for paths a
-    /// user names, such as a pipe from `<(…)`), only a regular file is read: the file is
-    /// opened without blocking (a FIFO planted in a folder cannot hang Easel) and checked
-    /// with `fstat` after opening.
+    /// user names, such as a pipe from `<(…)`), only a regular file is read. Either way the
+    /// file is opened without blocking and checked with `fstat` after opening: a FIFO that no
+    /// program writes to (planted in a folder, or named by mistake) is refused or reads as
+    /// nothing instead of hanging Easel in `open` — holding a document's lock, it would hold
+    /// up every editor of that document. A pipe with a writer (`<(…)`, a shell's pipe) is
+    /// read as it comes.
     package static func readBytes(at path: String, maxBytes: Int, allowingStreams: Bool = false) throws(DocumentError) -> [UInt8]
     {
         let (fd, status) = try openForReading(path, allowingStreams: allowingStreams)
@@ -45,7 +48,13 @@ package enum FileIO {
                 if errno == EINTR { continue }
                 throw DocumentError(file: path, kind: .io(describeErrno("cannot read the file")))
             }
-            if count == 0 { return bytes }
+            if count == 0 {
+                // Opened without blocking, a FIFO no program has opened for writing ends at once.
+                if bytes.isEmpty && (status.st_mode & S_IFMT) == S_IFIFO {
+                    throw DocumentError(file: path, kind: .io("is a pipe that no program wrote to; nothing was read"))
+                }
+                return bytes
+            }
             if bytes.count + count > maxBytes {
                 throw DocumentError(file: path, kind: .limitExceeded("the file is larger than the limit of \(maxBytes) bytes"))
             }
@@ -58,7 +67,7 @@ package enum FileIO {
     /// Easel), checked with `fstat` after opening, then set back to blocking reads. A folder is
     /// refused either way. The caller closes the descriptor.
     private static func openForReading(_ path: String, allowingStreams: Bool) throws(DocumentError) -> (Int32, stat) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (allowingStreams ? 0 : O_NONBLOCK))
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw DocumentError(file: path, kind: .io(describeErrno("cannot open the file"))) }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
@@ -75,8 +84,9 @@ package enum FileIO {
                 close(fd)
                 throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
             }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         }
+        // Reads block again: a pipe's writer may be slower than Easel.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return (fd, status)
     }
 
