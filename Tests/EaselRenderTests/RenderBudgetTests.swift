@@ -51,6 +51,26 @@ struct RenderBudgetTests {
         #expect(try lower(Drawing(graphics: [dashed])).warnings.isEmpty)
     }
 
+    @Test func textsPastTheDocumentsCharacterBudgetAreNotLaidOut() throws {
+        // 21 texts of 10,000 characters (the most one text may have): the 21st would take the
+        // document past 200,000; it and the short one after it are not drawn, one warning says so.
+        let long = String(String(repeating: "Easel ", count: 1_700).prefix(10_000))
+        let texts = Array(repeating: long, count: 21) + ["Hello"]
+        let drawing = Drawing(
+            graphics: texts.map { Graphic(kind: .text(TextContent(string: $0, fontSize: 1)), transform: frame(), fill: .black) })
+        let scene = try lower(drawing)
+        #expect(scene.warnings.map(\.keyPath) == ["graphics[20].text"], "\(scene.warnings)")
+        #expect(scene.warnings.first?.message.contains("more than 200000 characters in all") == true)
+        #expect(scene.operations.count == 1 + 20, "the background and 20 texts")
+        #expect(drawing.textsToLayOut.count == 20, "nothing past the budget is laid out ahead either")
+        // A card likewise, by its text elements.
+        var card = Card()
+        card.textElements = texts.map { TextElement(text: $0) }
+        #expect(card.textsToLayOut.count == 20)
+        let cardScene = try DocumentRenderer.scene(for: LocatedDocument(card, at: folder.file("c.rwcard")))
+        #expect(cardScene.warnings.map(\.keyPath) == ["textElements[20].text"], "\(cardScene.warnings)")
+    }
+
     @Test func aHugeTextIsNotDrawnAndTheRenderSucceeds() throws {
         let text = Graphic(kind: .text(TextContent(string: "Hello", fontSize: 100_000)), transform: frame(), fill: .black)
         let located = LocatedDocument(Drawing(graphics: [text]), at: folder.file("d.drawing"))

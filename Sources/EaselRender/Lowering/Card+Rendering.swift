@@ -21,8 +21,9 @@ extension Card: RenderableDocument {
         return ImageLayout(canvasSize: Card.canvasSize, uses: uses)
     }
 
-    /// The card's non-empty texts in their fonts.
+    /// The card's non-empty texts in their fonts, within the text budget.
     public var textsToLayOut: [(text: String, fontName: String)] {
-        textElements.filter { !$0.text.isEmpty }.map { ($0.text, $0.textFont) }
+        var budget = TextBudget()
+        return textElements.filter { !$0.text.isEmpty }.prefix { budget.take($0.text) }.map { ($0.text, $0.textFont) }
     }
 }

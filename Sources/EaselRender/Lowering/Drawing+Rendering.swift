@@ -29,13 +29,16 @@ extension Drawing: RenderableDocument {
         return ImageLayout(canvasSize: canvasSize, uses: uses)
     }
 
-    /// The drawing's texts in their fonts, groups included.
+    /// The drawing's texts in their fonts, groups included, within the text budget.
     public var textsToLayOut: [(text: String, fontName: String)] {
         var texts: [(text: String, fontName: String)] = []
+        var budget = TextBudget()
         func collect(_ graphics: [Graphic]) {
             for graphic in graphics {
                 switch graphic.kind {
-                case .text(let content) where !content.string.isEmpty: texts.append((content.string, content.fontFamily))
+                case .text(let content) where !content.string.isEmpty:
+                    guard budget.take(content.string) else { return }
+                    texts.append((content.string, content.fontFamily))
                 case .group(let children): collect(children)
                 default: break
                 }

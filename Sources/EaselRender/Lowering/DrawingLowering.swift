@@ -75,6 +75,8 @@ public enum DrawingLowering {
 
         /// Shadows drawn so far; past `RenderBudgets.maxShadows` they are left out.
         var shadows = 0
+        /// What is left of the text budget.
+        var textBudget = TextBudget()
 
         /// `keyPath` names the graphic in warnings, made only for one (a string for each of a
         /// drawing's graphics was a tenth of the lowering).
@@ -203,10 +205,16 @@ public enum DrawingLowering {
             return false
         }
 
-        func lowerText(
+        mutating func lowerText(
             _ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene
         ) {
-            guard !content.string.isEmpty, content.fontSize > 0,
+            guard !content.string.isEmpty else { return }
+            let wasSpent = textBudget.spent
+            guard textBudget.take(content.string) else {
+                if !wasSpent { scene.warnings.append(TextBudget.warning(file: file, keyPath: keyPath + ".text")) }
+                return
+            }
+            guard content.fontSize > 0,
                 let line = TextPlacement.layout(
                     content.string, fontName: content.fontFamily, fonts: fonts, file: file,
                     keyPath: keyPath, fontKey: ".font", deadline: images.deadline, ahead: textsAhead,
