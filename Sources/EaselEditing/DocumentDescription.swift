@@ -21,6 +21,10 @@ public struct DocumentDescription: Codable, Equatable, Sendable {
     /// (the folder that holds a card; a drawing's folder or package); nil unless set by
     /// whoever names it (`easel serve`, relative to its folder, for the editor's copy and paste).
     public var resourceFolder: String?
+    /// What the document is called where a person sees it (`DocumentTitle`: the file name,
+    /// or a card's first text when its name is only its id); nil unless set by whoever shows
+    /// it (`easel serve`, for the editor's Share, which names the picture by it).
+    public var title: String?
     /// The warnings from opening and from drawing the document (a missing image, an
     /// unknown font), each with its JSON key path, as `validate` gives them.
     public var warnings: [String]

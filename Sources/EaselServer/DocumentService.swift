@@ -144,6 +144,11 @@ final class DocumentService: Sendable {
         description.resourceFolder =
             resources == folder.realPath || resources == folder.url.standardizedFileURL.path
             ? "" : folder.relativePath(of: editor.located.resourceFolder)
+        if let stamp = registry.location(of: url).flatMap({ FileStamp.of($0.contentFile.path) }) {
+            description.title = DocumentTitle.title(
+                of: editor.document, fileName: url.lastPathComponent,
+                modified: Date(timeIntervalSince1970: TimeInterval(stamp.modified) / 1e9))
+        }
         description.warnings = description.warnings.map { ServedFolder.hidingServerPaths(in: $0, folder: folder.url) }
         for index in description.elements.indices {
             description.elements[index].imageStatus = description.elements[index].imageStatus.map {

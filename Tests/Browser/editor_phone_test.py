@@ -232,6 +232,8 @@ def card_on_a_phone(session):
         tap(fingers, page, "#share")
     saved = Path(download.value.path())
     check(png_size(saved) == (True, (1300, 2000)), f"Share gives the card's picture at the app's share size: {png_size(saved)}")
+    check(download.value.suggested_filename == "Hello phone.png",
+          f"named by the card's title (its first text), not its id: {download.value.suggested_filename}")
 
     # A gesture made while the server cannot be reached is kept, across a reload, and sent.
     page.route("**/edits", lambda route: route.abort())

@@ -50,8 +50,16 @@ struct ServerRouteTests {
         var expected = editor.description
         expected.path = ServerFixtures.drawing
         expected.resourceFolder = ""  // the served folder itself, named relative to it
+        expected.title = ServerFixtures.drawing  // a drawing is called by its file's name
         let decoded = try JSONDecoder().decode(DocumentDescription.self, from: Data(response.body))
         #expect(decoded == expected)
+        // A card named only by its id is called what the list calls it (its first text):
+        // the editor's Share names the picture so.
+        let listed = try await server.request("GET", "/api/documents").json["documents"] as? [[String: Any]] ?? []
+        let listedTitle = listed.first { $0["path"] as? String == ServerFixtures.card }?["title"] as? String
+        let card = try await server.request("GET", "/api/documents/\(ServerFixtures.card)").json
+        #expect(listedTitle != nil && card["title"] as? String == listedTitle, "\(String(describing: card["title"]))")
+        #expect(listedTitle != ServerFixtures.card, "the card is titled by its text: \(String(describing: listedTitle))")
         let etag = try #require(response.headers["etag"])
         #expect(
             try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)", headers: ["If-None-Match": etag]).status

@@ -413,7 +413,7 @@ $('inspector-toggle').addEventListener('click', () => {
 $('share').addEventListener('click', async () => {
   if (!state.path) return;
   try {
-    const how = await share(state.path);
+    const how = await share(state.path, state.description?.title);
     if (how === 'downloaded') notify('The picture was downloaded (this browser cannot share files).');
   } catch (error) { showError(error); }
 });

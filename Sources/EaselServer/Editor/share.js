@@ -4,9 +4,11 @@
 
 import { rendering } from './api.js';
 
-/** Shares the document at `path` as a PNG; says whether it was shared, downloaded or not. */
-export async function share(path) {
-  const name = `${path.split('/').pop().replace(/\.[^.]*$/, '')}.png`;
+/** Shares the document at `path` as a PNG named by its `title` (a card named by its id is
+ * titled by its first text, as the list shows it), or else by its file's name; says whether
+ * it was shared, downloaded or not. */
+export async function share(path, title) {
+  const name = `${fileName(title) || path.split('/').pop().replace(/\.[^.]*$/, '')}.png`;
   const blob = await rendering(path, 'png', { preset: 'share' });
   const file = new File([blob], name, { type: 'image/png' });
   if (navigator.canShare?.({ files: [file] })) {
@@ -26,4 +28,13 @@ export async function share(path) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   return 'downloaded';
+}
+
+/** `title` as a file's name: no path separators or control characters, at most 100
+ * characters, without a document's extension (a drawing is titled by its file's name);
+ * '' when nothing is left. */
+function fileName(title) {
+  const name = [...String(title || '').replace(/\.(rwcard|drawing)$/i, '').replace(/[\/\\:*?"<>|\u0000-\u001f]/g, ' ')]
+    .slice(0, 100).join('').trim();
+  return name.replace(/^\.+/, '');
 }
