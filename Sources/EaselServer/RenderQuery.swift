@@ -48,16 +48,22 @@ struct RenderQuery: Hashable, Sendable {
             guard values[key] == nil else { throw Problem(.badRequest, "the query parameter \"\(key)\" is given twice") }
             values[key] = value
         }
+        // Decimal digits only (Swift's own parsing would also take "0x10" as 16 and "+100" as
+        // 100): a value means what it reads as.
+        func decimal(_ text: String, fraction: Bool) -> Bool {
+            text.first.map { $0.isASCII && $0.isNumber || fraction && $0 == "." } == true
+                && text.allSatisfy { $0.isASCII && ($0.isNumber || fraction && ".eE+-".contains($0)) }
+        }
         func number(_ key: String) throws(Problem) -> Double? {
             guard let text = values[key] else { return nil }
-            guard let value = Double(text), value.isFinite, value > 0 else {
+            guard decimal(text, fraction: true), let value = Double(text), value.isFinite, value > 0 else {
                 throw Problem(.badRequest, "\(key) must be a positive number, not \"\(text)\"")
             }
             return value
         }
         func pixels(_ key: String) throws(Problem) -> Int? {
             guard let text = values[key] else { return nil }
-            guard let value = Int(text), value > 0 else {
+            guard decimal(text, fraction: false), let value = Int(text), value > 0 else {
                 throw Problem(.badRequest, "\(key) must be a positive whole number of pixels, not \"\(text)\"")
             }
             return value

@@ -124,6 +124,8 @@ struct ServerRouteTests {
             ("scale=1&preset=share", "give one of scale, preset"), ("background=mauvish", "background must be a colour"),
             ("fit=cover", "give both"), ("fit=bogus", "fit must be contain, cover or stretch, not \"bogus\""),
             ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
+            ("scale=0x10", "scale must be a positive number, not \"0x10\""),
+            ("width=%2B100", "width must be a positive whole number of pixels, not \"+100\""),
         ] {
             let response = try await server.request("GET", base + "?" + query)
             #expect([400, 413].contains(response.status), "\(query)")
