@@ -95,7 +95,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         // Named by what the bytes are, not by the declared type: a drawing keeps the name.
         let ext = format == .png ? "png" : format == .jpeg ? "jpg" : "webp"
         let ifMatch = request.headers[.ifMatch], placed = placement
-        let outcome = try await pool.run(with: ticket) { () throws -> DocumentService.EditOutcome in
+        let outcome = try await pool.run(with: ticket, doing: "adding the image") { () throws -> DocumentService.EditOutcome in
             do {
                 return try service.addUploadedImage(
                     bytes, extension: ext, placed: placed, to: url, relativePath: documentPath, ifMatch: ifMatch)

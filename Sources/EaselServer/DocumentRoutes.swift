@@ -62,7 +62,8 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         // In the render pool: describing lays out every text (a card within the limits can
         // take seconds), so it is bounded as renders are: as many at once as there are
         // workers, and a 503 to retry when the queue is full, never memory and CPU without end.
-        let (json, revision, canUndo, canRedo) = try await pool.run { () throws -> ([UInt8], String, Bool, Bool) in
+        let (json, revision, canUndo, canRedo) = try await pool.run(doing: "working out the document's description") {
+            () throws -> ([UInt8], String, Bool, Bool) in
             do {
                 return try service.describe(url, relativePath: path)
             } catch {

@@ -55,9 +55,10 @@ final class RenderPool: Sendable {
     private let queued = Locked(0)
 
     /// Runs `work` on a worker and returns its result; throws a 503 `Problem` when the
-    /// queue is full or the render takes longer than the timeout.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await run(with: try admit(), work)
+    /// queue is full or the render takes longer than the timeout. `doing` names the work in
+    /// that message ("the render", "working out the document's description").
+    func run<T: Sendable>(doing: String = "the render", _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(with: try admit(), doing: doing, work)
     }
 
     /// Throws the 503 `admit()` would throw now, without taking a place: checked before a
@@ -93,7 +94,9 @@ final class RenderPool: Sendable {
 
     /// Runs `work` on a worker in the place `ticket` holds (see `run(_:)`); the place is
     /// given back when the work ends, even when the request was answered at the timeout first.
-    func run<T: Sendable>(with ticket: Ticket, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(
+        with ticket: Ticket, doing: String = "the render", _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         guard ticket.start() else { throw Self.busy("the render's place in the queue was given up") }
         // Set once the request is answered: work still waiting for a worker by then is not started.
         let answered = Locked(false)
@@ -117,7 +120,7 @@ final class RenderPool: Sendable {
             }
             let timer = Task {
                 guard (try? await Task.sleep(for: self.timeout)) != nil else { return }
-                answer(.failure(Self.busy("the render took longer than \(self.timeout) and was given up")))
+                answer(.failure(Self.busy("\(doing) took longer than \(self.timeout) and was given up")))
             }
             // Queued here, synchronously, in the order requests arrive: the workers take the
             // oldest first, so none waits behind later ones (first come, first served).
