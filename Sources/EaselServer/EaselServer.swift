@@ -76,7 +76,8 @@ public struct EaselServer: Sendable {
         router.get("/metrics") { _, _ in
             let cache = service.cache.usage
             metrics.gauges(
-                queueDepth: pool.depth, cacheEntries: cache.entries, cacheBytes: cache.bytes, subscribers: feed.subscriberCount)
+                queueDepth: pool.depth, bodyBytes: bodies.inUse, cacheEntries: cache.entries, cacheBytes: cache.bytes,
+                subscribers: feed.subscriberCount)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))

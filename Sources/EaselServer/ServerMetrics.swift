@@ -41,8 +41,9 @@ final class ServerMetrics: Sendable {
     }
 
     /// Sets the gauges read at scrape time.
-    func gauges(queueDepth: Int, cacheEntries: Int, cacheBytes: Int, subscribers: Int) {
+    func gauges(queueDepth: Int, bodyBytes: Int, cacheEntries: Int, cacheBytes: Int, subscribers: Int) {
         Gauge(label: "easel_render_queue_depth", factory: factory).record(queueDepth)
+        Gauge(label: "easel_request_body_bytes_reserved", factory: factory).record(bodyBytes)
         Gauge(label: "easel_render_cache_entries", factory: factory).record(cacheEntries)
         Gauge(label: "easel_render_cache_bytes", factory: factory).record(cacheBytes)
         Gauge(label: "easel_event_subscribers", factory: factory).record(subscribers)

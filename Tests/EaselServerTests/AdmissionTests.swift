@@ -87,7 +87,7 @@ struct AdmissionTests {
                     + Self.drawing.prefix(10))
         }
         // Their heads are read once their bodies' bytes are reserved: the budget is spent.
-        _ = try await Self.waitUntilBodiesRefused(port: port, length: 1 << 10)
+        try await Self.waitForBodyBytes(3 * (100 << 10), server: server)
         // Renders are served meanwhile: the one worker is free, and no place is held.
         let render = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=120")
         #expect(render.status == 200, "\(render.status) \(render.text)")
@@ -113,7 +113,9 @@ struct AdmissionTests {
         let edits = "/api/documents/\(ServerFixtures.card)/edits"
         let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
         let padded = edit + [UInt8](repeating: 0x20, count: (100 << 10) - edit.count)
-        let refused = try await Self.waitUntilBodiesRefused(port: port, length: padded.count)
+        try await Self.waitForBodyBytes(200 << 10, server: server)
+        let refused = try await Self.exchange(
+            port: port, head: Self.head("POST", edits, port: port, type: "application/json", length: padded.count))
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(refused.headers["retry-after"] != nil)
         #expect(refused.text.contains("request bodies"), "\(refused.text)")
@@ -151,8 +153,6 @@ struct AdmissionTests {
     @Test func aConnectionInTheMiddleOfARequestIsNotClosedAtTheCap() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples()) {
             $0.limits.maxConnections = 4
-            // The busy request's body spends the whole budget: a probe's refusal says its head was read.
-            $0.limits.maxBufferedBodyBytes = Self.drawing.count
         }
         defer { Task { try await server.stop() } }
         let port = server.port
@@ -163,7 +163,7 @@ struct AdmissionTests {
             busy,
             Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
                 + Self.drawing.prefix(10))
-        _ = try await Self.waitUntilBodiesRefused(port: port, length: 1)
+        try await Self.waitForBodyBytes(Self.drawing.count, server: server)
         // More idle connections than the cap leaves room for: the idle ones are closed, the busy one stays.
         let idle = try (0..<6).map { _ in try RawHTTP.connect(port: port, timeout: 10) }
         defer { idle.forEach { close($0) } }
@@ -194,27 +194,17 @@ struct AdmissionTests {
         }
     }
 
-    /// Waits (10 s at most) until an edit declaring a body of `length` bytes is refused for
-    /// the body budget, and returns the refusal: the sign that the bodies on their way have had
-    /// their heads read (a render's place is taken only once its body has arrived, so the
-    /// queue's depth says nothing of a body still coming). A probe the budget admits would
-    /// wait for its body: it is given up after half a second, its bytes given back as its
-    /// connection closes.
-    static func waitUntilBodiesRefused(port: Int, length: Int) async throws -> RawHTTP.Response {
-        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+    /// Waits (10 s at most) until the bodies on their way hold `bytes` of the body budget:
+    /// the sign that their heads were read (a render's place is taken only once its body has
+    /// arrived, so the queue's depth says nothing of a body still coming).
+    static func waitForBodyBytes(_ bytes: Int, server: LiveServer) async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let probe = try? await offThread { () throws -> RawHTTP.Response in
-                let socket = try RawHTTP.connect(port: port, timeout: 0.5)
-                defer { close(socket) }
-                let head = Self.head("POST", edits, port: port, type: "application/json", length: length)
-                try RawHTTP.send(socket, Array(head.utf8))
-                return try RawHTTP.parse(RawHTTP.readAll(socket))
-            }
-            if let probe, probe.status == 503, probe.text.contains("request bodies") { return probe }
+            let metrics = try await server.request("GET", "/metrics").text
+            if metrics.contains("easel_request_body_bytes_reserved \(bytes).0\n") { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestFailure("a body of \(length) bytes was never refused for the body budget")
+        throw TestFailure("the bodies on their way never held \(bytes) bytes of the budget")
     }
 
     /// Waits (10 s at most) until the render queue holds `depth` requests.

@@ -175,6 +175,7 @@ struct ServerRouteTests {
         #expect(text.contains("easel_render_cache_misses_total 1"))
         #expect(text.contains("easel_render_duration_seconds_bucket"))
         #expect(text.contains("easel_render_queue_depth 0"))
+        #expect(text.contains("easel_request_body_bytes_reserved 0"), "no body is being read")
         #expect(!text.contains("missing.rwcard"), "routes, not raw paths, label the metrics")
     }
 
