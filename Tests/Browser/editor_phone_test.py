@@ -7,12 +7,13 @@ app's), a drag, a pinch and a turn at once (one undo step), a text typed in the 
 in a picker font and colour, a frame from the Frames sheet, the long-press menu, the view
 pinched on the empty canvas with the page itself never zooming, Share (downloaded where the
 browser cannot share files), a gesture made offline and sent after a reload, and the card
-list's carousel swiped. Where a finger could mean two things, it means what the screen shows:
-the room around the card (an element's undrawn part under it) and a one-line text's middle
-(no handle under it); a double tap fits the card again. On its side, the Stickers sheet's
-tabs, the Text sheet and the carousel's captions fit. Files on disk are checked each time. Screenshots of a phone upright,
-a phone on its side and a tablet are compared with goldens, and the keyboard and
-screen-reader checks of the desktop hold at each size.
+list's carousel swiped. Where a finger could mean two things, it means what the screen
+shows: the room around the card (an element's undrawn part under it) and a one-line text's
+middle (no handle under it); a double tap on the empty canvas fits the card again, and a
+long press there pastes what the menu copied. On its side, the Stickers sheet's tabs, the
+Text sheet and the carousel's captions fit. Files on disk are checked each time.
+Screenshots of a phone upright, a phone on its side and a tablet are compared with goldens,
+and the keyboard and screen-reader checks of the desktop hold at each size.
 
 Usage: editor_phone_test.py EASEL_BINARY [SCREENSHOT_FOLDER] [--record]
 """
@@ -200,6 +201,26 @@ def card_on_a_phone(session):
     page.screenshot(path=str(SCREENSHOTS / "phone-menu.png"))
     tap(fingers, page, "#element-menu button:has-text('Duplicate')")
     check(eventually(lambda: len(read_json(card)["imageElements"]) == 2, 10), "the long press menu's Duplicate copies the sticker")
+    settle(page, card)
+
+    # The menu's Copy says so, and a long press on the empty canvas offers Paste (a finger
+    # has no Ctrl-V); the paste is then undone.
+    fingers.press(centre_of(page, ".box[data-index='0']"))
+    page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Copy')")
+    tap(fingers, page, "#element-menu button:has-text('Copy')")
+    check(eventually(lambda: page.inner_text("#notice") == "Copied.", 5, page=page), "the menu's Copy says it copied")
+    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    empty = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
+    page.locator("#viewport").focus()
+    page.keyboard.press("Escape")  # no handle of the selection where the finger goes
+    fingers.press(empty)
+    page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Paste')")
+    check(page.locator("#element-menu button").count() == 1, "on the empty canvas the menu is Paste alone")
+    tap(fingers, page, "#element-menu button:has-text('Paste')")
+    check(eventually(lambda: len(read_json(card)["imageElements"]) == 3, 10), "a long press on the empty canvas pastes what was copied")
+    settle(page, card)
+    page.click("#undo")
+    eventually(lambda: len(read_json(card)["imageElements"]) == 2, 10, "the paste undone")
     settle(page, card)
 
     # Two fingers on the empty canvas zoom the view, and the page itself does not zoom.

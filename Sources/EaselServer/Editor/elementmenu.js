@@ -1,6 +1,7 @@
 // An element's menu, as the Cards app's context menu: opened by a long press (touch) or a
-// right click, at the pointer. Copy, Duplicate, Bring to front, Send to back, Delete; the
-// arrow keys move between them, Escape or a press elsewhere closes it.
+// right click, at the pointer. Copy, Duplicate, Paste (when something was copied), Bring to
+// front, Send to back, Delete; on the empty canvas Paste alone. The arrow keys move between
+// them, Escape or a press elsewhere closes it.
 
 export class ElementMenu {
   constructor(menu) {

@@ -76,13 +76,25 @@ function pick(name) {
   if (name === 'text') sheets.text(fonts, colors);
 }
 
-/** The element's menu (a long press, a right click): copy, duplicate, order, delete. */
+/** The element's menu (a long press, a right click): copy, duplicate, paste what was
+ * copied, order, delete; on the empty canvas (`index` null) Paste alone, when something
+ * was copied: a finger has no Ctrl-V. */
 function openElementMenu(index, point) {
+  const stored = clipboard.read();
+  const pasting = stored ? [['Paste', () => pasteElements(stored)]] : [];
+  if (index === null) {
+    if (pasting.length) menu.open(point, pasting);
+    return;
+  }
   if (!selection.isSelected(index)) selection.select(index);
   const indices = selection.indices;
   menu.open(point, [
-    ['Copy', () => clipboard.write(clipboard.copied(state.description, indices))],
+    ['Copy', () => {
+      clipboard.write(clipboard.copied(state.description, indices));
+      notify(indices.length > 1 ? `${indices.length} elements copied.` : 'Copied.');
+    }],
     ['Duplicate', () => pasteElements(clipboard.copied(state.description, indices))],
+    ...pasting,
     ['Bring to front', () => commit([{ verb: 'order', indices, direction: 'front' }])],
     ['Send to back', () => commit([{ verb: 'order', indices, direction: 'back' }])],
     ['Delete', () => commit([{ verb: 'remove', indices }])],

@@ -85,9 +85,13 @@ export class Sheets {
     this.open('Frames', 'frames');
     const grid = document.createElement('div');
     grid.className = 'frame-grid';
+    // Each named in words under its shape ('rounded-rectangle' reads 'Rounded rectangle');
+    // no frame is an empty dashed square where the others have their shape.
+    const label = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, ' ');
     for (const name of ['none', ...names.filter((n) => n !== 'none')]) {
-      const content = name === 'none' ? [document.createTextNode('none')] : [picture(`/api/clip-samples/${name}.png?size=96`), name];
-      grid.append(button(content, `Frame ${name}`, () => { this.close(); this.onFrame(name); }, (current || 'none') === name));
+      const shape = name === 'none' ? Object.assign(document.createElement('span'), { className: 'frame-none' })
+        : picture(`/api/clip-samples/${name}.png?size=96`);
+      grid.append(button([shape, label(name)], `Frame ${name}`, () => { this.close(); this.onFrame(name); }, (current || 'none') === name));
     }
     this.body.append(grid);
   }

@@ -2,13 +2,14 @@
 // resize it (its proportions kept, as the app's pinch keeps them) and turn it at the same
 // time, and a finger lifted or added carries on from where the element is; a long press
 // opens the element's menu; on the empty canvas one finger pans the view (a tap deselects,
-// a double tap fits the canvas in the view) and two zoom it about their middle. Outside the
-// canvas is empty canvas: an element's part beyond the card's edge is not drawn, so a finger
-// there does not take it (a hidden part of a large sticker would take every touch around the
-// card, its outline off the screen). Each gesture is one undo step, sent when the last
-// finger lifts; while it lasts the element moves on its own layer (layers.js). The page
-// itself never scrolls or zooms under the canvas (`touch-action: none`). A handle, a text
-// being typed and the drawing tools take their touches as they take a mouse's.
+// a double tap fits the canvas in the view, a long press offers Paste) and two zoom it
+// about their middle. Outside the canvas is empty canvas: an element's part beyond the
+// card's edge is not drawn, so a finger there does not take it (a hidden part of a large
+// sticker would take every touch around the card, its outline off the screen). Each
+// gesture is one undo step, sent when the last finger lifts; while it lasts the element
+// moves on its own layer (layers.js). The page itself never scrolls or zooms under the
+// canvas (`touch-action: none`). A handle, a text being typed and the drawing tools take
+// their touches as they take a mouse's.
 
 import { frameMap, round } from './geometry.js';
 
@@ -61,9 +62,9 @@ export class Touch {
       if (index !== null) this.layers.begin([index]);
       const start = { x: event.clientX, y: event.clientY };
       this.longPress = setTimeout(() => {
-        if (!this.gesture || this.gesture.moved || this.gesture.kind !== 'element') return;
-        const { index: pressed } = this.gesture;
-        this.layers.end(null);
+        if (!this.gesture || this.gesture.moved) return;
+        const pressed = this.gesture.kind === 'element' ? this.gesture.index : null;
+        if (pressed !== null) this.layers.end(null);
         this.gesture = null;
         this.onLongPress(pressed, start);
       }, LONG_PRESS_MS);
