@@ -65,7 +65,7 @@ public enum RenderBudgets {
 struct TextBudget {
     private var left = RenderBudgets.maxTextCodePointsPerDocument
     /// Whether a text was refused: every later one is too.
-    private(set) var spent = false
+    private var spent = false
 
     /// Takes `text`'s code points; false, from the first text over what is left on.
     mutating func take(_ text: String) -> Bool {
@@ -79,12 +79,21 @@ struct TextBudget {
         return true
     }
 
-    /// The warning for the first text not drawn, at `keyPath` of `file`.
-    static func warning(file: String, keyPath: String) -> DocumentWarning {
-        DocumentWarning(
-            file: file, keyPath: keyPath,
-            message:
-                "the document's texts have more than \(formatNumber(Double(RenderBudgets.maxTextCodePointsPerDocument))) characters in all, the budget; this text and every text after it are not drawn"
-        )
+    /// `take(_:)` for a text the lowering draws, at `keyPath` of `file`: the first text
+    /// refused adds the one warning, which speaks for every text after it too.
+    mutating func take(_ text: String, file: String, keyPath: String, warnings: inout [DocumentWarning]) -> Bool {
+        let wasSpent = spent
+        guard take(text) else {
+            if !wasSpent {
+                warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath,
+                        message:
+                            "the document's texts have more than \(formatNumber(Double(RenderBudgets.maxTextCodePointsPerDocument))) characters in all, the budget; this text and every text after it are not drawn"
+                    ))
+            }
+            return false
+        }
+        return true
     }
 }

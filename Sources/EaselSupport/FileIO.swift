@@ -62,9 +62,9 @@ package enum FileIO {
         }
     }
 
-    /// Opens `path` for reading and describes it. Unless `allowingStreams`, only a regular
-    /// file is accepted: it is opened without blocking (a FIFO planted in a folder cannot hang
-    /// Easel), checked with `fstat` after opening, then set back to blocking reads. A folder is
+    /// Opens `path` for reading and describes it: opened without blocking (a FIFO no program
+    /// writes to cannot hang Easel), checked with `fstat` after opening, then set back to
+    /// blocking reads. Unless `allowingStreams`, only a regular file is accepted; a folder is
     /// refused either way. The caller closes the descriptor.
     private static func openForReading(_ path: String, allowingStreams: Bool) throws(DocumentError) -> (Int32, stat) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)

@@ -198,25 +198,24 @@ struct AdmissionTests {
     /// the sign that their heads were read (a render's place is taken only once its body has
     /// arrived, so the queue's depth says nothing of a body still coming).
     static func waitForBodyBytes(_ bytes: Int, server: LiveServer) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let metrics = try await server.request("GET", "/metrics").text
-            if metrics.contains("easel_request_body_bytes_reserved \(bytes).0\n") { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestFailure("the bodies on their way never held \(bytes) bytes of the budget")
+        try await waitForGauge("easel_request_body_bytes_reserved", bytes, server: server)
     }
 
     /// Waits (10 s at most) until the render queue holds `depth` requests.
     static func waitForQueueDepth(_ depth: Int, server: LiveServer) async throws {
+        try await waitForGauge("easel_render_queue_depth", depth, server: server)
+    }
+
+    /// Waits (10 s at most) until `/metrics` shows the gauge `name` at `value`.
+    static func waitForGauge(_ name: String, _ value: Int, server: LiveServer) async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            // Prometheus writes the gauge as a decimal ("1.0").
+            // Prometheus writes a gauge as a decimal ("1.0").
             let metrics = try await server.request("GET", "/metrics").text
-            if metrics.contains("easel_render_queue_depth \(depth).0\n") { return }
+            if metrics.contains("\(name) \(value).0\n") { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestFailure("the render queue never held \(depth) requests")
+        throw TestFailure("/metrics never showed \(name) at \(value)")
     }
 
     /// Waits (10 s at most) until the server has closed `atLeast` of `sockets`; returns those

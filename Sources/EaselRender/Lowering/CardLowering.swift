@@ -56,11 +56,7 @@ public enum CardLowering {
         for (index, element) in card.textElements.enumerated() where !element.text.isEmpty {
             let keyPath = "textElements[\(index)]"
             let frame = element.transform
-            let wasSpent = budget.spent
-            guard budget.take(element.text) else {
-                if !wasSpent { scene.warnings.append(TextBudget.warning(file: file, keyPath: keyPath + ".text")) }
-                continue
-            }
+            guard budget.take(element.text, file: file, keyPath: keyPath + ".text", warnings: &scene.warnings) else { continue }
             guard hasArea(frame, keyPath: keyPath, file: file, warnings: &scene.warnings),
                 let line = TextPlacement.layout(
                     element.text, fontName: element.textFont, fonts: fonts, file: file,

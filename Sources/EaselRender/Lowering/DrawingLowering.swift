@@ -208,13 +208,9 @@ public enum DrawingLowering {
         mutating func lowerText(
             _ content: TextContent, graphic: Graphic, frameToCanvas: Transform2D, keyPath: String, into scene: inout Scene
         ) {
-            guard !content.string.isEmpty else { return }
-            let wasSpent = textBudget.spent
-            guard textBudget.take(content.string) else {
-                if !wasSpent { scene.warnings.append(TextBudget.warning(file: file, keyPath: keyPath + ".text")) }
-                return
-            }
-            guard content.fontSize > 0,
+            guard !content.string.isEmpty,
+                textBudget.take(content.string, file: file, keyPath: keyPath + ".text", warnings: &scene.warnings),
+                content.fontSize > 0,
                 let line = TextPlacement.layout(
                     content.string, fontName: content.fontFamily, fonts: fonts, file: file,
                     keyPath: keyPath, fontKey: ".font", deadline: images.deadline, ahead: textsAhead,
