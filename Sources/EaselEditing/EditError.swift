@@ -7,7 +7,8 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
     public var isInvalidRequest: Bool
 
     /// The property at fault when one is, named as an edit request names it (`at`, `size`,
-    /// `rotation`, `strokeWidth`, `opacity`, `fontSize`, `dash`, `text`, `fill`, `stroke`):
+    /// `rotation`, `strokeWidth`, `opacity`, `fontSize`, `dash`, `text`, `fill`, `stroke`, and
+    /// an added element's `kind` and `value`):
     /// for the server's key path. Nil when the edit as a whole is at fault.
     public var property: String?
 

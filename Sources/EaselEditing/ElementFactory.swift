@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
+import EaselSupport
 import FoundationEssentials
 
 /// Makes new elements from requests, with the defaults `easel add` documents: shapes
@@ -26,8 +27,8 @@ public enum ElementFactory {
             let commands = try value(of: request, naming: "path commands")
             guard let path = Path(parsing: commands) else {
                 throw EditError(
-                    "the path \"\(commands)\" is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\".",
-                    isInvalidRequest: true)
+                    "the path \(commands.quotedForMessage) is not M/L/Q/C/Z commands starting with M, such as \"M 0 1 L 0.5 0 L 1 1 Z\".",
+                    isInvalidRequest: true, property: "value")
             }
             kind = .path(path)
         case "text":
@@ -45,8 +46,8 @@ public enum ElementFactory {
         default:
             guard let shape = defaultKind(named: name) else {
                 throw EditError(
-                    "unknown kind \"\(request.kind)\"; use \((ShapeNames.drawingKindNames + ["sticker"]).joined(separator: ", ")).",
-                    isInvalidRequest: true)
+                    "unknown kind \(request.kind.quotedForMessage); use \((ShapeNames.drawingKindNames + ["sticker"]).joined(separator: ", ")).",
+                    isInvalidRequest: true, property: "kind")
             }
             kind = shape
         }
@@ -128,8 +129,8 @@ public enum ElementFactory {
         default:
             let name = request.documentName
             throw EditError(
-                "a card holds only images and texts, not a \(request.kind); use `add \(name) image FILE.png`, `add \(name) sticker THEME/NAME` or `add \(name) text \"...\"`"
-            )
+                "a card holds only images and texts, not a \(request.kind.quotedForMessage); use `add \(name) image FILE.png`, `add \(name) sticker THEME/NAME` or `add \(name) text \"...\"`",
+                property: "kind")
         }
         return try element.applying(request.style)
     }
@@ -155,7 +156,9 @@ public enum ElementFactory {
         let id = try value(of: request, naming: "sticker (THEME/NAME, such as camping/fire)")
         guard let sticker = StickerCatalog.sticker(named: id) else {
             let all = StickerCatalog.themes.flatMap(\.stickers).map(\.id)
-            throw EditError("no sticker \"\(id)\"; the stickers are \(all.joined(separator: ", "))", isInvalidRequest: true)
+            throw EditError(
+                "no sticker \(id.quotedForMessage); the stickers are \(all.joined(separator: ", "))", isInvalidRequest: true,
+                property: "value")
         }
         return sticker
     }
@@ -163,7 +166,7 @@ public enum ElementFactory {
     /// The request's value, which its kind needs.
     private static func value(of request: ElementRequest, naming what: String) throws(EditError) -> String {
         guard let value = request.value else {
-            throw EditError("`add \(request.kind)` needs its \(what) after the kind.", isInvalidRequest: true)
+            throw EditError("`add \(request.kind)` needs its \(what) after the kind.", isInvalidRequest: true, property: "value")
         }
         return value
     }
@@ -171,7 +174,7 @@ public enum ElementFactory {
     /// The request's text, within `TextLimits`.
     private static func text(of request: ElementRequest) throws(EditError) -> String {
         let text = try value(of: request, naming: "string")
-        if let problem = TextLimits.problem(with: text) { throw EditError(problem) }
+        if let problem = TextLimits.problem(with: text) { throw EditError(problem, property: "value") }
         return text
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import EaselSupport
 
 /// Who may do what, checked before any route runs:
 /// - **Host**: on loopback without a token, the `Host` header must name this machine
@@ -70,7 +71,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if gated && !hasToken, let host = clientHost, !Self.isLoopbackHost(host), !configuration.isPublicHost(host) {
             throw Problem(
                 .forbidden,
-                "the Host header \"\(host)\" is not this machine; easel serve answers only to 127.x.x.x, localhost, [::1] and the names given with --public-host"
+                "the Host header \(host.quotedForMessage) is not this machine; easel serve answers only to 127.x.x.x, localhost, [::1] and the names given with --public-host"
             )
         }
         // A CORS preflight from an allowed origin is answered before the token is asked

@@ -66,7 +66,9 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         }
         var placement = ElementChanges()
         for (key, value) in request.uri.queryParameters {
-            guard key == "at" else { throw Problem(.badRequest, "unknown query parameter \"\(key)\"; images takes at") }
+            guard key == "at" else {
+                throw Problem(.badRequest, "unknown query parameter \(key.quotedForMessage); images takes at")
+            }
             do {
                 placement[.at] = try ElementProperty.at.value(fromText: String(value))
             } catch {
@@ -131,7 +133,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
     static func create(_ body: [UInt8], service: DocumentService) throws -> Created {
         let root = try JSONNode.parse(body, file: "request body")
         for (key, node) in try root.members() where !["kind", "folder"].contains(key) {
-            throw node.invalid("a new document takes kind and folder, not \"\(key)\"")
+            throw node.invalid("a new document takes kind and folder, not \(key.quotedForMessage)")
         }
         let kindNode = try root.required("kind")
         let kind = try kindNode.string()
@@ -140,14 +142,16 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         if let sub = try root.optionalNonNull("folder")?.string(), !sub.isEmpty {
             guard ServedFolder.components(of: sub) != nil else {
                 throw Problem(
-                    .badRequest, "the folder \"\(sub)\" is not a plain path inside the served folder", keyPath: "folder")
+                    .badRequest, "the folder \(sub.quotedForMessage) is not a plain path inside the served folder",
+                    keyPath: "folder")
             }
             guard let found = service.folder.plainPath(sub), found.type == S_IFDIR else {
-                throw Problem(.notFound, "no folder \"\(sub)\" in the served folder", keyPath: "folder")
+                throw Problem(.notFound, "no folder \(sub.quotedForMessage) in the served folder", keyPath: "folder")
             }
             guard !service.registry.isDocument(URL(fileURLWithPath: found.path)) else {
                 throw Problem(
-                    .badRequest, "\"\(sub)\" is a document (a drawing package), not a folder for documents", keyPath: "folder")
+                    .badRequest, "\(sub.quotedForMessage) is a document (a drawing package), not a folder for documents",
+                    keyPath: "folder")
             }
             folder = found.path
         }

@@ -44,7 +44,7 @@ final class DocumentService: Sendable {
             // Named as decoded (`a b.drawing`, not `a%20b.drawing`), as every other message names it.
             let shown = relativePath.split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.removingPercentEncoding ?? String($0) }.joined(separator: "/")
-            throw Problem(.notFound, "no document \"\(shown)\" in the served folder", document: shown)
+            throw Problem(.notFound, "no document \(shown.quotedForMessage) in the served folder", document: shown)
         }
         return url
     }

@@ -67,7 +67,7 @@ struct EditRequest {
         let list = try root.optional("operations")
         if let list {
             let extra = try root.members().map(\.key).filter { $0 != "operations" }
-            if let key = extra.first { throw root.error(.invalidValue("unknown key \"\(key)\" beside operations")) }
+            if let key = extra.first { throw root.error(.invalidValue("unknown key \(key.quotedForMessage) beside operations")) }
             nodes = try list.array(maxCount: maxOperations, of: "operations")
         } else {
             nodes = [root]
@@ -93,11 +93,13 @@ struct EditRequest {
         case "background": allowed = ["verb", "color"]
         default:
             throw try node.required("verb").invalid(
-                "unknown verb \"\(verb)\"; the verbs are add, set, move, remove, order, align, distribute and background")
+                "unknown verb \(verb.quotedForMessage); the verbs are add, set, move, remove, order, align, distribute and background"
+            )
         }
         for (key, member) in try node.members() where !allowed.contains(key) {
             throw member.invalid(
-                "\(verb) takes no \"\(key)\"; it takes \(allowed.subtracting(["verb"]).sorted().joined(separator: ", "))")
+                "\(verb) takes no \(key.quotedForMessage); it takes \(allowed.subtracting(["verb"]).sorted().joined(separator: ", "))"
+            )
         }
         func index() throws(DocumentError) -> Int {
             let node = try node.required("index")
@@ -136,7 +138,8 @@ struct EditRequest {
             if kind.lowercased() == "image", let name = value {
                 guard let file = images(name) else {
                     throw try node.required("value").invalid(
-                        "the image \"\(name)\" is not a file inside the served folder (give its path relative to the folder)")
+                        "the image \(name.quotedForMessage) is not a file inside the served folder (give its path relative to the folder)"
+                    )
                 }
                 value = file.path
             }
@@ -178,7 +181,7 @@ struct EditRequest {
         let text = try node.string()
         guard let color = try? Color(parsing: text) else {
             throw node.invalid(
-                "\"\(text)\" is not a colour (#RRGGBB[AA], a CSS name such as tomato, r,g,b[,a] from 0 to 1, random1-8, appColor1-7)"
+                "\(text.quotedForMessage) is not a colour (#RRGGBB[AA], a CSS name such as tomato, r,g,b[,a] from 0 to 1, random1-8, appColor1-7)"
             )
         }
         return color

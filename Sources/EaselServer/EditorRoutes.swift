@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import EaselSupport
 
 /// The browser editor at `/`: its HTML, CSS and ES modules, bundled as the package's
 /// resources and served as they are (no build step), each with a strong ETag of its bytes.
@@ -56,7 +57,7 @@ struct EditorRoutes<Context: RequestContext>: Sendable {
 
     private func serve(_ name: String, _ request: Request) throws -> Response {
         if let missing { throw Problem(.serviceUnavailable, missing) }
-        guard let file = files[name] else { throw Problem(.notFound, "no editor file \"\(name)\"") }
+        guard let file = files[name] else { throw Problem(.notFound, "no editor file \(name.quotedForMessage)") }
         var headers: HTTPFields = [.eTag: file.etag, .cacheControl: "no-cache", .contentType: Self.contentType(of: name)]
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Content-Security-Policy")!] =

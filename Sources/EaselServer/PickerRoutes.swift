@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import EaselSupport
 
 /// What the editor's pickers show, drawn by Easel's renderer: the stickers (`GET
 /// /api/stickers`, their themes; `GET /api/stickers/{theme}/{name}.png?size=N`, one drawn N
@@ -19,7 +20,7 @@ struct PickerRoutes<Context: RequestContext>: Sendable {
         router.get("/api/stickers/:theme/:file") { request, context in
             let theme = context.parameters.get("theme") ?? "", file = context.parameters.get("file") ?? ""
             guard file.hasSuffix(".png"), let sticker = StickerCatalog.sticker(named: "\(theme)/\(file.dropLast(4))") else {
-                throw Problem(.notFound, "no sticker \"\(theme)/\(file)\"; GET /api/stickers lists them")
+                throw Problem(.notFound, "no sticker \("\(theme)/\(file)".quotedForMessage); GET /api/stickers lists them")
             }
             let size = try Self.number("size", in: request, default: 128)
             return try await picture(request) { try StickerCatalog.png(sticker, size: size) }
@@ -49,7 +50,9 @@ struct PickerRoutes<Context: RequestContext>: Sendable {
     /// A whole number from the query, `default` when absent; anything else is a 400.
     static func number(_ key: String, in request: Request, default fallback: Int) throws -> Int {
         guard let text = request.uri.queryParameters[key[...]].map(String.init) else { return fallback }
-        guard let value = Int(text) else { throw Problem(.badRequest, "\(key) must be a whole number, not \"\(text)\"") }
+        guard let value = Int(text) else {
+            throw Problem(.badRequest, "\(key) must be a whole number, not \(text.quotedForMessage)")
+        }
         return value
     }
 

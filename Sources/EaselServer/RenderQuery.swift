@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselGeometry
 import EaselRender
+import EaselSupport
 import Hummingbird
 
 /// The export options of a render request, read from its query string as `easel export`
@@ -42,29 +43,30 @@ struct RenderQuery: Hashable, Sendable {
             guard parameters.contains(key) else {
                 throw Problem(
                     .badRequest,
-                    "unknown query parameter \"\(key)\"; render takes \(parameters.union(also).sorted().joined(separator: ", "))"
+                    "unknown query parameter \(key.quotedForMessage); render takes \(parameters.union(also).sorted().joined(separator: ", "))"
                 )
             }
             guard values[key] == nil else { throw Problem(.badRequest, "the query parameter \"\(key)\" is given twice") }
             values[key] = value
         }
         // Decimal digits only (Swift's own parsing would also take "0x10" as 16 and "+100" as
-        // 100): a value means what it reads as.
-        func decimal(_ text: String, fraction: Bool) -> Bool {
-            text.first.map { $0.isASCII && $0.isNumber || fraction && $0 == "." } == true
-                && text.allSatisfy { $0.isASCII && ($0.isNumber || fraction && ".eE+-".contains($0)) }
+        // 100): a value means what it reads as. A signed one may start with a minus.
+        func decimal(_ text: some StringProtocol, fraction: Bool, signed: Bool = false) -> Bool {
+            let digits = signed && text.first == "-" ? text.dropFirst() : text[...]
+            return digits.first.map { $0.isASCII && $0.isNumber || fraction && $0 == "." } == true
+                && digits.allSatisfy { $0.isASCII && ($0.isNumber || fraction && ".eE+-".contains($0)) }
         }
         func number(_ key: String) throws(Problem) -> Double? {
             guard let text = values[key] else { return nil }
             guard decimal(text, fraction: true), let value = Double(text), value.isFinite, value > 0 else {
-                throw Problem(.badRequest, "\(key) must be a positive number, not \"\(text)\"")
+                throw Problem(.badRequest, "\(key) must be a positive number, not \(text.quotedForMessage)")
             }
             return value
         }
         func pixels(_ key: String) throws(Problem) -> Int? {
             guard let text = values[key] else { return nil }
             guard decimal(text, fraction: false), let value = Int(text), value > 0 else {
-                throw Problem(.badRequest, "\(key) must be a positive whole number of pixels, not \"\(text)\"")
+                throw Problem(.badRequest, "\(key) must be a positive whole number of pixels, not \(text.quotedForMessage)")
             }
             return value
         }
@@ -72,7 +74,7 @@ struct RenderQuery: Hashable, Sendable {
         let preset = values["preset"]
         // The value first: a wrong one is named as such, whatever else is missing.
         if let fit = values["fit"], !["contain", "cover", "stretch"].contains(fit) {
-            throw Problem(.badRequest, "fit must be contain, cover or stretch, not \"\(fit)\"")
+            throw Problem(.badRequest, "fit must be contain, cover or stretch, not \(fit.quotedForMessage)")
         }
         if [scale != nil, preset != nil, width != nil || height != nil].filter({ $0 }).count > 1 {
             throw Problem(.badRequest, "give one of scale, preset, or width/height")
@@ -83,7 +85,7 @@ struct RenderQuery: Hashable, Sendable {
         case (let s?, _, _, _): options.size = .scale(s)
         case (_, "share"?, _, _): options.size = .share
         case (_, "thumbnail"?, _, _): options.size = .thumbnail
-        case (_, let other?, _, _): throw Problem(.badRequest, "preset must be share or thumbnail, not \"\(other)\"")
+        case (_, let other?, _, _): throw Problem(.badRequest, "preset must be share or thumbnail, not \(other.quotedForMessage)")
         case (_, _, let w?, let h?):
             switch values["fit"] ?? "contain" {
             case "contain": options.size = .fitted(width: w, height: h, fit: .contain)
@@ -105,28 +107,33 @@ struct RenderQuery: Hashable, Sendable {
             } else {
                 throw Problem(
                     .badRequest,
-                    "background must be a colour (#RRGGBB, a CSS name, r,g,b[,a], appColor1-7...) or none, not \"\(background)\"")
+                    "background must be a colour (#RRGGBB, a CSS name, r,g,b[,a], appColor1-7...) or none, not \(background.quotedForMessage)"
+                )
             }
         }
         options.dpi = dpi
         if let area = values["area"] {
-            let numbers = area.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            let numbers = area.split(separator: ",", omittingEmptySubsequences: false).map {
+                decimal($0, fraction: true, signed: true) ? Double($0) : nil
+            }
             guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3],
                 [x, y, w, h].allSatisfy(\.isFinite), w > 0, h > 0
             else {
                 throw Problem(
-                    .badRequest, "area must be x,y,w,h in canvas units with a width and height above 0, not \"\(area)\"")
+                    .badRequest,
+                    "area must be x,y,w,h in canvas units with a width and height above 0, not \(area.quotedForMessage)")
             }
             options.area = RenderOptions.Area(Rect(x: x, y: y, width: w, height: h))
         }
         func indices(_ key: String) throws(Problem) -> [Int]? {
             guard let text = values[key] else { return nil }
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            let numbers = parts.prefix(maxIndices + 1).compactMap { Int($0) }.filter { $0 >= 0 }
+            let numbers = parts.prefix(maxIndices + 1).compactMap { decimal($0, fraction: false) ? Int($0) : nil }
             guard !parts.isEmpty, numbers.count == parts.count, numbers.count <= maxIndices else {
                 throw Problem(
                     .badRequest,
-                    "\(key) takes element indices (0 or more) separated by commas, at most \(maxIndices), not \"\(text)\"")
+                    "\(key) takes element indices (0 or more) separated by commas, at most \(maxIndices), not \(text.quotedForMessage)"
+                )
             }
             return Array(Set(numbers)).sorted()
         }

@@ -39,7 +39,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
             switch key {
             case "format":
                 guard let value = OutputFormat(rawValue: String(value)) else {
-                    throw Problem(.badRequest, "format must be png, svg or pdf, not \"\(value)\"")
+                    throw Problem(.badRequest, "format must be png, svg or pdf, not \(value.quotedForMessage)")
                 }
                 format = value
             case "kind": kind = String(value)
@@ -143,7 +143,8 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         for part in parts where part.name != "document" {
             let name = part.filename ?? part.name
             guard !name.isEmpty, images[name] == nil else {
-                throw Problem(.badRequest, "every image part needs its own filename (\"\(name)\" is empty or repeated)")
+                throw Problem(
+                    .badRequest, "every image part needs its own filename (\(name.quotedForMessage) is empty or repeated)")
             }
             images[name] = part.bytes
         }
@@ -159,7 +160,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
         switch kind {
         case "card"?: wanted = "rwcard"
         case "drawing"?: wanted = "drawing"
-        case let other?: throw Problem(.badRequest, "kind must be card or drawing, not \"\(other)\"")
+        case let other?: throw Problem(.badRequest, "kind must be card or drawing, not \(other.quotedForMessage)")
         case nil:
             let isDrawing =
                 document.regularFileContents.flatMap { try? JSONNode.parse($0, file: "request body") }

@@ -1,6 +1,7 @@
 import EaselDocuments
 import Foundation
 import ZIPFoundation
+import EaselSupport
 
 /// A zip of a document and its images (`application/zip`), read in memory with
 /// ZIPFoundation: the document is the one entry (a file, or a package folder) that a
@@ -61,11 +62,11 @@ package enum ZipBody {
             let path = entry.path.hasSuffix("/") ? String(entry.path.dropLast()) : entry.path
             let components = path.split(separator: "/", omittingEmptySubsequences: false)
             guard !path.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
-                throw Problem(.badRequest, "the zip entry \"\(entry.path)\" is not a plain relative path")
+                throw Problem(.badRequest, "the zip entry \(entry.path.quotedForMessage) is not a plain relative path")
             }
             switch entry.type {
             case .directory: continue
-            case .symlink: throw Problem(.badRequest, "the zip entry \"\(entry.path)\" is a symbolic link")
+            case .symlink: throw Problem(.badRequest, "the zip entry \(entry.path.quotedForMessage) is a symbolic link")
             case .file: break
             }
             var bytes: [UInt8] = []
@@ -78,11 +79,11 @@ package enum ZipBody {
             } catch is TooLarge {
                 throw tooLarge(limits)
             } catch {
-                throw Problem(.badRequest, "the zip entry \"\(entry.path)\" cannot be read (\(error))")
+                throw Problem(.badRequest, "the zip entry \(entry.path.quotedForMessage) cannot be read (\(error))")
             }
             // Two entries of one name: zip tools disagree on which wins, so neither is guessed.
             guard files.updateValue(bytes, forKey: path) == nil else {
-                throw Problem(.badRequest, "the zip has two entries named \"\(path)\"; send one of each")
+                throw Problem(.badRequest, "the zip has two entries named \(path.quotedForMessage); send one of each")
             }
         }
         // The document: the shortest path a registered type reads (a package folder holds its own files).

@@ -6,7 +6,8 @@ import Glibc
 /// /dev/zero) cannot exhaust memory.
 package enum FileIO {
     /// Reads at most `maxBytes` of the file at `path`. Unless `allowingStreams` (for paths a
-    /// user names, such as a pipe from `<(…)`), only a regular file is read. Either way the
+    /// user names, such as a pipe from `<(…)`), only a regular file is read; a device
+    /// (/dev/zero) never is. Either way the
     /// file is opened without blocking and checked with `fstat` after opening: a FIFO that no
     /// program writes to (planted in a folder, or named by mistake) is refused or reads as
     /// nothing instead of hanging Easel in `open` — holding a document's lock, it would hold
@@ -79,8 +80,14 @@ package enum FileIO {
             close(fd)
             throw DocumentError(file: path, kind: .io("is a folder, not a file"))
         }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFCHR || type == S_IFBLK {
+            // /dev/zero or a disk: endless or huge, and no picture or document.
+            close(fd)
+            throw DocumentError(file: path, kind: .io("is a device, not a file; it was not read"))
+        }
         if !allowingStreams {
-            guard (status.st_mode & S_IFMT) == S_IFREG else {
+            guard type == S_IFREG else {
                 close(fd)
                 throw DocumentError(file: path, kind: .io("is not a regular file (a pipe, device or socket); it was not read"))
             }

@@ -31,3 +31,14 @@ extension String {
         replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }
+
+extension StringProtocol {
+    /// The text in double quotes for a message that names a value someone gave: whole when
+    /// it is short, else its first 60 characters, an ellipsis and its length, so an error
+    /// about a 5,000-character value names it without repeating it.
+    package var quotedForMessage: String {
+        let limit = 80
+        guard count > limit else { return "\"\(self)\"" }
+        return "\"\(prefix(60))…\" (\(count) characters)"
+    }
+}

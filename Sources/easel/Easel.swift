@@ -12,11 +12,18 @@ struct EaselRoot: ParsableCommand {
         StandardStreams.reserveClosedDescriptors()
         StageTimings.start()
         EarlyOpen.start(arguments: CommandLine.arguments)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
         do {
-            var command = try parsedDirectly(CommandLine.arguments) ?? parseAsRoot(nil)
+            command = try parsedDirectly(CommandLine.arguments) ?? parseAsRoot(nil)
+        } catch {
+            UsageErrors.exit(with: error, arguments: arguments)
+        }
+        do {
             try command.run()
         } catch {
-            UsageErrors.exit(with: error, arguments: Array(CommandLine.arguments.dropFirst()))
+            // A usage error found while running shows the usage of the command that ran.
+            UsageErrors.exit(with: error, arguments: arguments, runBy: type(of: command))
         }
     }
 

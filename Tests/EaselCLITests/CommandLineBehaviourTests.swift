@@ -157,6 +157,17 @@ struct BadInputTests {
         ] {
             try expectFailure(s, command, mentions: [message], status: 64)
         }
+        // A usage error found while the command runs shows that command's usage, as one found
+        // while parsing does, not the top level's.
+        for (command, usage) in [
+            (["export", "d.drawing", "--area", "9", "--out", "x.png"], "Usage: easel export "),
+            (["add", "d.drawing", "path", "L 1 1"], "Usage: easel add "),
+        ] {
+            try expectFailure(s, command, mentions: [usage, "See 'easel \(command[0]) --help'"], status: 64)
+        }
+        try expectFailure(
+            s, ["export", "d.drawing", "--area", "9", "--out", "x.png"],
+            mentions: ["--area 9: d.drawing has 1 element, numbered 0 to 0."], status: 64)
     }
 
     @Test func anOutputThatCannotBeWrittenIsAnErrorNotACrash() throws {

@@ -89,6 +89,14 @@ struct ServerEditingTests {
             (#"{"verb":"set","index":0,"name":"x"}"#, "name", "a card's image has no name: the Cards app stores no names"),
             (#"{"verb":"add","kind":"image","value":"../../etc/passwd"}"#, "value", "not a file inside the served folder"),
             (#"{"operations":[{"verb":"move","index":0,"by":[1,1]},"#, "operations[1]", "the data ends"),
+            // What is wrong with an added element's kind or value is named by its key.
+            (#"{"operations":[{"verb":"add","kind":"text"}]}"#, "operations[0].value", "needs its string"),
+            (
+                #"{"verb":"add","kind":"text","value":""# + String(repeating: "a", count: 10_001) + #""}"#, "value",
+                "over the limit"
+            ),
+            (#"{"verb":"add","kind":"star"}"#, "kind", "a card holds only images and texts"),
+            (#"{"verb":"add","kind":"sticker","value":"camping/nope"}"#, "value", "no sticker \"camping/nope\""),
         ] as [(String, String?, String)] {
             let response = try await post(server, "edits", json)
             #expect(response.status == 400, "\(json): \(response.text)")

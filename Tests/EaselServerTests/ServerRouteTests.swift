@@ -126,12 +126,19 @@ struct ServerRouteTests {
             ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
             ("scale=0x10", "scale must be a positive number, not \"0x10\""),
             ("width=%2B100", "width must be a positive whole number of pixels, not \"+100\""),
+            ("area=0x10,0,10,10", "area must be x,y,w,h"), ("only=%2B1", "only takes element indices"),
+            ("only=0x1", "only takes element indices"),
+            // A long value is named by its start and length, not repeated whole.
+            ("fit=" + String(repeating: "z", count: 5000), "not \"\(String(repeating: "z", count: 60))…\" (5000 characters)"),
         ] {
             let response = try await server.request("GET", base + "?" + query)
             #expect([400, 413].contains(response.status), "\(query)")
             #expect(response.headers["content-type"] == "application/problem+json", "\(query)")
             #expect((response.json["detail"] as? String)?.contains(words) == true, "\(query): \(response.text)")
+            #expect((response.json["detail"] as? String)?.count ?? .max < 400, "\(query)")
         }
+        // An area may start left of or above the canvas.
+        #expect(try await server.request("GET", base + "?area=-10,-10.5,100,100").status == 200)
         let missing = try await server.request("GET", "/api/documents/nope.rwcard/render.png")
         #expect(missing.status == 404)
         #expect(missing.json["document"] as? String == "nope.rwcard")

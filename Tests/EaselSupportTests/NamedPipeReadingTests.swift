@@ -21,6 +21,17 @@ struct NamedPipeReadingTests {
         }
     }
 
+    @Test func aDeviceIsRefusedWithoutBeingRead() throws {
+        for device in ["/dev/zero", "/dev/urandom"] {
+            do {
+                _ = try FileIO.readBytes(at: device, maxBytes: 1 << 30, allowingStreams: true)
+                Issue.record("\(device) gave bytes")
+            } catch {
+                #expect(error.file == device && "\(error)".contains("is a device, not a file"), "\(error)")
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aPipeWithAWriterIsReadAsItsBytesCome() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)

@@ -399,7 +399,9 @@ struct ExportCommand: EaselCommand {
         let elements = editable.elementDescriptions(resourceFolder: located.resourceFolder)
         guard elements.indices.contains(index) else {
             throw ValidationError(
-                "--area \(index): \(located.displayName) has \(elements.count) element\(elements.count == 1 ? "" : "s") (0 to \(elements.count - 1))."
+                elements.isEmpty
+                    ? "--area \(index): \(located.displayName) has no elements."
+                    : "--area \(index): \(located.displayName) has \(elements.count) element\(elements.count == 1 ? "" : "s"), numbered 0 to \(elements.count - 1)."
             )
         }
         let element = elements[index]

@@ -9,8 +9,10 @@ import Glibc
 enum UsageErrors {
     /// Reports `error`, which parsing or running the command line `arguments` (without the
     /// program's name) threw, and exits with its status: help and the version on stdout,
-    /// everything else on stderr, each problem's line starting `easel: error: `.
-    static func exit(with error: Error, arguments: [String]) -> Never {
+    /// everything else on stderr, each problem's line starting `easel: error: `. `command` is
+    /// the command that ran and threw, whose usage a usage error shows (ArgumentParser knows
+    /// the command only while it parses, and would show the root's).
+    static func exit(with error: Error, arguments: [String], runBy command: (any ParsableCommand.Type)? = nil) -> Never {
         let status = EaselRoot.exitCode(for: error)
         if status == .validationFailure, let message = missingCommand(arguments) {
             for line in message.split(separator: "\n") { Terminal.printError(String(line)) }
@@ -19,6 +21,14 @@ enum UsageErrors {
         // Help, the version and completion scripts are ArgumentParser's, on stdout.
         if status == .success { EaselRoot.exit(withError: error) }
         var lines = EaselRoot.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let command, command != EaselRoot.self, status == .validationFailure,
+            let usage = lines.firstIndex(where: { $0.hasPrefix("Usage: ") })
+        {
+            let usageLine = EaselRoot.usageString(for: command)
+            // "easel add <document> <kind> ...": the words before the first argument name it.
+            let name = usageLine.split(separator: " ").prefix { !"<[-".contains($0.first ?? "<") }.joined(separator: " ")
+            lines[usage...] = ["Usage: " + usageLine, "  See '\(name) --help' for more information."]
+        }
         while lines.last?.isEmpty == true { lines.removeLast() }
         if let first = lines.first, first.hasPrefix(Terminal.errorPrefix) {
             lines[0] = Terminal.errorPrefix + readable(String(first.dropFirst(Terminal.errorPrefix.count)))
