@@ -29,11 +29,9 @@ final class BodyBudget: Sendable {
             return true
         }
         guard taken else {
-            var problem = Problem(
-                .serviceUnavailable,
-                "the server is reading as many request bodies as it may hold at once (\(capacity >> 20) MiB); try again shortly")
-            problem.headers[.retryAfter] = "1"
-            throw problem
+            throw Problem.busy(
+                "the server is reading as many request bodies as it may hold at once (\(capacity >> 20) MiB); try again shortly",
+                nothingDone: true)
         }
         return Reservation { self.reserved.withLock { $0 -= amount } }
     }

@@ -25,9 +25,7 @@ struct EventRoutes<Context: RequestContext>: Sendable {
             let feed = self.feed
             let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
             guard let subscription = feed.subscribe() else {
-                var problem = Problem(.serviceUnavailable, "too many event streams are open; try again later")
-                problem.headers[.retryAfter] = "5"
-                throw problem
+                throw Problem.busy("too many event streams are open; try again later", retryAfter: 5, nothingDone: true)
             }
             let (id, events) = subscription
             return Response(

@@ -32,6 +32,18 @@ public struct Problem: HTTPResponseError, CustomStringConvertible {
 
     public var description: String { "\(status.code) \(detail)" }
 
+    /// A busy server's 503 with `Retry-After` (seconds). `nothingDone` says the request was
+    /// refused before anything of it was done (its body may not even have been read), so a
+    /// client may send it again as it is, a POST too: the problem's `nothingDone` member is
+    /// then `"true"`. A request given up at its timeout is not such a one: its work may
+    /// still finish.
+    static func busy(_ detail: String, retryAfter seconds: Int = 1, nothingDone: Bool) -> Problem {
+        var problem = Problem(.serviceUnavailable, detail)
+        problem.headers[.retryAfter] = "\(seconds)"
+        if nothingDone { problem.extensions["nothingDone"] = "true" }
+        return problem
+    }
+
     /// The problem object: type, title, status, detail, document, keyPath and extensions.
     public var json: [UInt8] {
         var members: [(key: String, value: JSONValue)] = [

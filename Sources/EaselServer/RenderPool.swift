@@ -88,7 +88,7 @@ final class RenderPool: Sendable {
             count += 1
             return nil
         }
-        if let refusal { throw Self.busy(refusal) }
+        if let refusal { throw Problem.busy(refusal, nothingDone: true) }
         return Ticket { self.admitted.withLock { $0 -= 1 } }
     }
 
@@ -97,7 +97,7 @@ final class RenderPool: Sendable {
     func run<T: Sendable>(
         with ticket: Ticket, doing: String = "the render", _ work: @escaping @Sendable () throws -> T
     ) async throws -> T {
-        guard ticket.start() else { throw Self.busy("the render's place in the queue was given up") }
+        guard ticket.start() else { throw Problem.busy("the render's place in the queue was given up", nothingDone: true) }
         // Set once the request is answered: work still waiting for a worker by then is not started.
         let answered = Locked(false)
         // When the request is answered with 503 at the latest: every decode the work does
@@ -120,7 +120,8 @@ final class RenderPool: Sendable {
             }
             let timer = Task {
                 guard (try? await Task.sleep(for: self.timeout)) != nil else { return }
-                answer(.failure(Self.busy("\(doing) took longer than \(self.timeout) and was given up")))
+                // Not "nothing done": the work goes on, and an upload may yet be saved.
+                answer(.failure(Problem.busy("\(doing) took longer than \(self.timeout) and was given up", nothingDone: false)))
             }
             // Queued here, synchronously, in the order requests arrive: the workers take the
             // oldest first, so none waits behind later ones (first come, first served).
@@ -130,7 +131,8 @@ final class RenderPool: Sendable {
                 defer { ticket.finish() }
                 // The client has had its 503 already: drawing (or saving an upload) now helps nobody.
                 guard state == .active, !answered.withLock({ $0 }) else {
-                    answer(.failure(Self.busy("the request was given up while it waited for a worker")))
+                    answer(
+                        .failure(Problem.busy("the request was given up while it waited for a worker", nothingDone: true)))
                     return
                 }
                 let started = DispatchTime.now().uptimeNanoseconds
@@ -153,12 +155,6 @@ final class RenderPool: Sendable {
     }
 
     private static func seconds(_ value: Double) -> String { String(format: value < 0.1 ? "%.2f" : "%.1f", value) }
-
-    static func busy(_ detail: String) -> Problem {
-        var problem = Problem(.serviceUnavailable, detail)
-        problem.headers[.retryAfter] = "1"
-        return problem
-    }
 
     func shutdown() async { try? await threads.shutdownGracefully() }
 

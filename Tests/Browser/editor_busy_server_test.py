@@ -28,6 +28,8 @@ from browser_support import (check, eventually, finish, many_shapes, read_json, 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
 CARD = "1A2B3C4D-0000-4000-8000-000000000001.rwcard"
+# A photo of the samples (an extension-less PNG, as the Cards app stores them).
+SAMPLE_PHOTO = Path(__file__).resolve().parents[2] / "Assets" / "Samples" / "5F3E2A10-77C4-4B9D-8E21-0D9C6B4A3F22"
 # How long the workers are kept busy: past the editor's first three tries (about 0.5, 1.5
 # and 3 s after the first refusal), well within its last (about 15 s).
 BUSY_SECONDS = 2.5
@@ -173,6 +175,22 @@ def main():
         check(moved,
               f"the nudge is saved once the server has room: {offset} -> "
               f"{read_json(card)['imageElements'][1]['transform']['offset']}, status {page.inner_text('#status')}")
+
+        # A photo uploaded while the server holds as many bodies as it may: the server says it
+        # did nothing (`nothingDone`), so the editor sends it again, and it is added once.
+        wait_for_rendering(page, revision(card))
+        images = len(read_json(card)["imageElements"])
+        responses.clear()
+        with bodies_held(int(base.rsplit(":", 1)[1].strip("/"))):
+            page.set_input_files("#upload", str(SAMPLE_PHOTO))
+            added = eventually(lambda: len((read_json(card) or {}).get("imageElements", [])) == images + 1, 30,
+                               "the upload on disk", page=page)
+        uploads = refused(responses, r"/images(\?.*)?$")
+        check(len(uploads) > 0, f"the busy server refused the upload at first ({len(uploads)} times)")
+        check(added, f"the upload is added once the server has room: {images} -> "
+                     f"{len(read_json(card)['imageElements'])} images")
+        time.sleep(1)
+        check(len(read_json(card)["imageElements"]) == images + 1, "and only once")
         check(unexpected_errors(session.errors) == [], f"no console errors but the busy server's 503s: {unexpected_errors(session.errors)}")
     finish("busy server")
 

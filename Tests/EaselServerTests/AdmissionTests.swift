@@ -63,6 +63,8 @@ struct AdmissionTests {
                 port: port, head: Self.head("POST", path, port: port, type: type, length: 1 << 20))
             #expect(refused.status == 503, "\(path): \(refused.status) \(refused.text)")
             #expect(refused.headers["retry-after"] != nil)
+            // Nothing of it was done: a client may send it again as it is (a POST too).
+            #expect(refused.text.contains(#""nothingDone" : "true""#), "\(path): \(refused.text)")
         }
     }
 
@@ -119,6 +121,7 @@ struct AdmissionTests {
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(refused.headers["retry-after"] != nil)
         #expect(refused.text.contains("request bodies"), "\(refused.text)")
+        #expect(refused.text.contains(#""nothingDone" : "true""#), "\(refused.text)")
         // The first client goes away mid-body: its reservation is given back, and the edit is read.
         close(first)
         var status = 0

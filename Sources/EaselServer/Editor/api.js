@@ -25,9 +25,12 @@ export function retryAfter(response) {
 
 export const pause = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** `fetch`, with every failure an ApiError; a read (GET) that a busy server refuses (503:
- * its render queue full, nothing done) is made again as Retry-After says, a few times. */
-async function request(url, options = {}) {
+/** `fetch`, with every failure an ApiError. What a busy server refuses (503) is made again as
+ * Retry-After says, a few times: a read (GET) always; a change (an upload, undo, a new
+ * document) when the server says it did nothing of it (`nothingDone`: refused before its
+ * work began, so sending it again cannot do it twice; one given up at its timeout may
+ * still be done). `ownRetries`: the caller sends it again itself (a gesture, `sync.js`). */
+async function request(url, options = {}, { ownRetries = false } = {}) {
   const read = (options.method || 'GET') === 'GET';
   for (let attempt = 0; ; attempt += 1) {
     let response;
@@ -36,13 +39,18 @@ async function request(url, options = {}) {
     } catch (error) {
       throw new ApiError(0, { detail: 'the server cannot be reached' });
     }
-    if (response.status === 503 && read && attempt < BUSY_TRIES) {
+    const again = response.status === 503 && !ownRetries && attempt < BUSY_TRIES;
+    if (again && read) {
       await pause(retryAfter(response));
       continue;
     }
     if (!response.ok) {
       let problem = null;
       try { problem = await response.json(); } catch { /* not JSON */ }
+      if (again && problem?.nothingDone === 'true') {
+        await pause(retryAfter(response));
+        continue;
+      }
       throw new ApiError(response.status, problem, response.status === 503 ? retryAfter(response) : null);
     }
     return response;
@@ -91,7 +99,7 @@ export async function edit(path, operations, revision, { keepalive = false } = {
   const headers = json(revision ? { 'If-Match': `"${revision}"` } : {});
   const response = await request(`${documentsURL(path)}/edits`, {
     method: 'POST', headers, body: JSON.stringify({ operations }), keepalive,
-  });
+  }, { ownRetries: true });
   return response.json();
 }
 
