@@ -59,11 +59,33 @@ public enum ImageDecoder {
         /// What decoding the image costs in memory, in pixels of 4 bytes: its own pixels and
         /// the decoder's work memory. Budgets count this, not the pixels alone, so a small
         /// progressive file cannot make the decoder hold more than the budget allows.
-        public var costInPixels: Int {
-            let pixels = width.multipliedReportingOverflow(by: height)
+        public var costInPixels: Int { cost(reducedBy: 1) }
+
+        /// What the image costs, as `costInPixels`, once decoded reduced by `factor`
+        /// (`decodePixels(reducedBy:)`): the pixels it keeps — a JPEG's at its DCT scale, any
+        /// other's reduced — and the decoder's work memory, which a reduction does not shrink
+        /// (a progressive JPEG's coefficients are the whole image's).
+        public func cost(reducedBy factor: Int) -> Int {
+            let factor = min(max(1, factor), 64)
+            let (keptWidth, keptHeight): (Int, Int)
+            // (Sides are at most 2^31 − 1 in any of the formats: no product here overflows.)
+            if format == .jpeg {
+                let eighths = ImageDecoder.jpegEighths(reducedBy: factor)
+                (keptWidth, keptHeight) = ((width * eighths + 7) / 8, (height * eighths + 7) / 8)
+            } else {
+                (keptWidth, keptHeight) = ((width + factor - 1) / factor, (height + factor - 1) / factor)
+            }
+            let pixels = keptWidth.multipliedReportingOverflow(by: keptHeight)
             let total = pixels.partialValue.addingReportingOverflow((workBytes + 3) / 4)
             return pixels.overflow || total.overflow ? .max : total.partialValue
         }
+    }
+
+    /// The DCT scale, in eighths, a JPEG reduced by `factor` is decoded at: the fewest that
+    /// keep at least 1/factor of its pixels (a photo drawn at a third is decoded at 3/8), at
+    /// least 1/8.
+    static func jpegEighths(reducedBy factor: Int) -> Int {
+        factor > 1 ? max(1, (8 + factor - 1) / factor) : 8
     }
 
     /// The most scans a JPEG may have. Encoders write at most a few dozen (a progressive
@@ -131,12 +153,13 @@ public enum ImageDecoder {
         try RasterImage(copying: try decodePixels(bytes, maxPixels: maxPixels))
     }
 
-    static func check(_ header: Header, maxPixels: Int) throws {
+    /// Throws when `header` is empty, longer than a side may be, or would cost more than
+    /// `maxPixels` decoded reduced by `factor` (`Header.cost(reducedBy:)`).
+    static func check(_ header: Header, maxPixels: Int, reducedBy factor: Int = 1) throws {
         let (width, height, format) = (header.width, header.height, header.format)
         guard width > 0, height > 0 else { throw ImageError(format: format, message: "the image is \(width)x\(height) pixels") }
-        let pixels = width.multipliedReportingOverflow(by: height)
-        guard width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide, !pixels.overflow,
-            pixels.partialValue <= maxPixels
+        let pixels = header.cost(reducedBy: factor) - (header.workBytes + 3) / 4
+        guard width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide, pixels <= maxPixels
         else {
             throw ImageError(
                 format: format,
@@ -144,7 +167,7 @@ public enum ImageDecoder {
                     "the image is \(width)x\(height) pixels; at most \(maxPixels) pixels and \(RenderLimits.maxOutputSide) a side"
             )
         }
-        guard header.costInPixels <= maxPixels else {
+        guard header.cost(reducedBy: factor) <= maxPixels else {
             throw ImageError(
                 format: format,
                 message:
@@ -230,10 +253,10 @@ public enum ImageDecoder {
         -> PixelBuffer
     {
         let header = try jpegHeader(bytes)
-        try check(header, maxPixels: maxPixels)
-        // The DCT scale, in eighths: the fewest that keep at least 1/factor of the pixels
-        // (a photo drawn at a third is decoded at 3/8), at least 1/8.
-        let eighths = factor > 1 ? max(1, (8 + factor - 1) / factor) : 8
+        // What the decode holds is the image at its DCT scale (and the decoder's work memory):
+        // a 48-megapixel photo drawn small is within the limit the whole of it is over.
+        try check(header, maxPixels: maxPixels, reducedBy: factor)
+        let eighths = jpegEighths(reducedBy: factor)
         func scaled(_ side: Int) -> Int { (side * eighths + 7) / 8 }
         let pixels = PixelBuffer(width: scaled(header.width), height: scaled(header.height))
         if let split = JPEGRowSplit.row(for: header, eighths: eighths, outputHeight: pixels.height),

@@ -398,7 +398,7 @@ public struct DocumentEditor {
     public var description: DocumentDescription {
         DocumentDescription(
             document, at: url, resourceFolder: located.resourceFolder,
-            warnings: openWarnings + ((try? DocumentRenderer.scene(for: LocatedDocument(document, at: url)))?.warnings ?? []))
+            warnings: openWarnings + ((try? DocumentRenderer.warnings(for: LocatedDocument(document, at: url))) ?? []))
     }
 
     /// The failure of a save that changed nothing, saying so.

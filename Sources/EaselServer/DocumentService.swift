@@ -102,10 +102,10 @@ final class DocumentService: Sendable {
                 }
                 // Checked briefly: a listing must not wait for one heavy document's whole render.
                 let checked = Result {
-                    try DocumentRenderer.scene(
+                    try DocumentRenderer.warnings(
                         for: located, deadline: RenderTimeout.deadline(seconds: Self.summaryCheckSeconds))
                 }
-                let sceneWarnings = (try? checked.get())?.warnings.map(\.description) ?? []
+                let sceneWarnings = (try? checked.get())?.map(\.description) ?? []
                 let timedOut =
                     if case .failure(RenderError.timedOut) = checked {
                         [

@@ -151,6 +151,19 @@ def main():
                         ".sticker-grid img", "sticker picture", r"/api/stickers/.+\.png")
         page.screenshot(path=str(SCREENSHOTS / "busy-stickers.png"))
 
+        # Thumbnails refused for longer than all their tries (about 15 s): asked for again
+        # when the person comes back to the page (here: it gains focus), and they come.
+        responses.clear()
+        arrived = "() => [...document.querySelectorAll('#grid img')].map((image) => image.naturalWidth > 0)"
+        with kept_busy(base, busy, seconds=22):
+            page.goto(base)
+            page.wait_for_selector("#grid img", state="attached")
+        missing = page.evaluate(arrived).count(False)
+        check(missing > 0, f"a server busy for 22 s leaves thumbnails missing ({missing}): else this proves nothing")
+        page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+        check(eventually(lambda: all(page.evaluate(arrived)), 30, "the thumbnails after focus", page=page),
+              f"the missing thumbnails come when the page gains focus: {page.evaluate(arrived)}")
+
         check(unexpected_errors(session.errors) == [], f"no console errors but the busy server's 503s: {unexpected_errors(session.errors)}")
 
     with served_samples(EASEL, "easel-busy-", viewport={"width": 1280, "height": 800}) as session:

@@ -120,6 +120,57 @@ struct DecodeAtDrawnSizeTests {
         #expect(differences.max() ?? 0 <= 40, "largest difference \(differences.max() ?? 0)")
     }
 
+    /// A card of several large photos drawn small (three 24-megapixel phone photos) is within
+    /// the document's image budget when they are decoded small: the budget counts what a
+    /// decode keeps. Here three 3-megapixel photos and a budget of 7 million pixels.
+    @Test func photosDecodedSmallCountAgainstTheBudgetAtTheSizeTheyAreDecodedAt() throws {
+        let folder = TemporaryFolder()
+        let png = try Self.png()
+        var elements: [ImageElement] = []
+        for index in 0..<3 {
+            let name = "0B5E1D2C-0000-4000-8000-00000000000\(index)"
+            try folder.write(png, to: name)
+            elements.append(
+                ImageElement(
+                    transform: ElementTransform(
+                        size: Size(width: 400, height: 300), offset: Point(x: 0, y: Double(index - 1) * 500)),
+                    imageFilename: name))
+        }
+        let card = Card(backgroundColor: .white, imageElements: elements)
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        let located = LocatedDocument(card, at: url)
+        func scene(_ options: RenderOptions?) throws -> Scene {
+            try DocumentRenderer.scene(
+                for: located, images: ImageLoader(maxTotalPixels: 7_000_000, sharedImages: SharedImageCache(maxBytes: 0)),
+                drawnFor: options)
+        }
+        let small = try scene(RenderOptions())
+        #expect(small.warnings.isEmpty, "\(small.warnings)")
+        var drawn = 0
+        for case .image(let image, _, _) in small.operations {
+            drawn += 1
+            #expect(image.pixels.width == 400, "decoded at a fifth, the size it is drawn at")
+        }
+        #expect(drawn == 3)
+        // Decoded whole (a vector file's photos are), the third is past the budget, named.
+        let whole = try scene(RenderOptions(format: .svg))
+        #expect(whole.warnings.map(\.keyPath) == ["imageElements[2].imageFilename"], "\(whole.warnings)")
+        #expect(whole.warnings.first?.message.contains("past the budget of 7000000 pixels (26 MiB") == true)
+    }
+
+    /// A JPEG's cost at its DCT scale, and its decoder's memory whatever the scale: a
+    /// 48-megapixel progressive photo drawn at an eighth is within the one-image limit.
+    @Test func aJPEGCostsItsPixelsAtItsDCTScaleAndItsDecodersMemory() throws {
+        let progressive = ImageDecoder.Header(format: .jpeg, width: 8000, height: 6000, workBytes: 144_000_000)
+        #expect(progressive.costInPixels == 48_000_000 + 36_000_000)
+        #expect(progressive.cost(reducedBy: 8) == 1000 * 750 + 36_000_000)
+        #expect(progressive.cost(reducedBy: 3) == 3000 * 2250 + 36_000_000, "decoded at 3/8")
+        #expect(ImageDecoder.Header(format: .png, width: 2001, height: 1500).cost(reducedBy: 4) == 501 * 375)
+        #expect(
+            progressive.costInPixels > RenderLimits.maxImagePixels && progressive.cost(reducedBy: 8) < RenderLimits.maxImagePixels
+        )
+    }
+
     @Test func aPhotoDrawnLargeOrInAVectorFileIsDecodedWhole() throws {
         let folder = TemporaryFolder()
         let located = try Self.card(with: try Self.png(), in: folder)

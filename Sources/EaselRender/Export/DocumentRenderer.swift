@@ -95,6 +95,16 @@ public struct ExportedFile {
 /// call owns its images, surfaces and contexts, so documents can be rendered on several
 /// threads at once; fonts are shared through `FontLibrary.shared`.
 public enum DocumentRenderer {
+    /// What lowering `located` for its default export (a PNG at the share size) warns of: what
+    /// `easel validate`, `easel info` and the server's description and listing report. Its
+    /// photos are decoded at the size that export draws them at, so the image budget counts
+    /// what the export would (a card of three 24-megapixel photos drawn small is within it).
+    public static func warnings(for located: LocatedDocument, deadline: UInt64? = nil) throws(RenderError)
+        -> [DocumentWarning]
+    {
+        try scene(for: located, deadline: deadline, drawnFor: RenderOptions()).warnings
+    }
+
     /// Lowers a document to a scene, resolving its images in its resource folder.
     /// `background`, when set, replaces the document's own. With a `deadline` (`DispatchTime`
     /// uptime nanoseconds: `RenderTimeout.deadline(seconds:)`), decoding its images and laying

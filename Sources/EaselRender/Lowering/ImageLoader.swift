@@ -194,11 +194,11 @@ public final class ImageLoader {
             {
                 read = (memoryFiles == nil ? SharedImageCache.key(of: bytes) : nil, bytes, header)
             }
-            let cost = read?.header.costInPixels
+            let factor = read.map { Self.reductionFactor(uses: uses[index], header: $0.header) } ?? 1
+            let cost = read?.header.cost(reducedBy: factor)
             guard admission.admit(index, cost: cost, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels), let read else {
                 return
             }
-            let factor = Self.reductionFactor(uses: uses[index], header: read.header)
             // Several photos decode side by side, each on a core of its own.
             let decoded = Result {
                 try ImageDecoder.decoding(oneOfSeveral: files.count > 1) {
@@ -274,19 +274,21 @@ public final class ImageLoader {
                     file: url.path,
                     kind: .limitExceeded("the image \(url.lastPathComponent) is over \(RenderLimits.maxImageFileBytes) bytes"))
             }
-            // The budget is checked from the header, before any pixel memory exists.
+            // The budget is checked from the header, before any pixel memory exists: what the
+            // image keeps at the size it is decoded at (a photo drawn small, decoded small,
+            // costs what it keeps), and the decoder's own memory.
             let header = try ImageDecoder.header(of: bytes)
-            let cost = header.costInPixels
+            let factor = name.map { Self.reductionFactor(uses: drawnThrough[$0], header: header) } ?? 1
+            let cost = header.cost(reducedBy: factor)
             if cost <= maxPixels, decodedPixels + cost > maxTotalPixels {
                 throw DocumentError(
                     file: url.path,
                     kind: .limitExceeded(
-                        "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels (\(maxTotalPixels * 4 >> 20) MB, the decoder's own memory included); it is not drawn"
+                        "the image \(url.lastPathComponent) (\(header.width)x\(header.height)) would take the document's images past the budget of \(maxTotalPixels) pixels (\((maxTotalPixels * 4) >> 20) MiB, the decoder's own memory included); it is not drawn"
                     ))
             }
             // Shared with every render in the process when the very same file was decoded before.
             let (deadline, maxPixels) = (deadline, maxPixels)
-            let factor = name.map { Self.reductionFactor(uses: drawnThrough[$0], header: header) } ?? 1
             let decoded =
                 try early?.get()
                 ?? sharedImages.image(for: Self.key(version, reducedBy: factor)) {

@@ -3,7 +3,8 @@
 // server refuses a rendering at once (503 with Retry-After) rather than queue it without
 // bound; an image element cannot see why its picture failed, so each is asked for again, a
 // few times and a little later each time, while the element is on the page and still wants
-// that picture. (The live-preview layers are not: a gesture goes on without them.)
+// that picture; after the last, once more when the person comes back to the page. (The
+// live-preview layers are not: a gesture goes on without them.)
 
 import { BUSY_TRIES } from './api.js';
 
@@ -17,6 +18,25 @@ const LONGEST_WAIT_MS = 2500;
 const wanted = new WeakMap();
 /** The elements whose failures are listened to (once each, whatever they want since). */
 const listening = new WeakSet();
+/** The elements whose picture failed every try: asked for again, with as many tries, when
+ * the person comes back to the page (it gains focus or shows again) or the network does. */
+const givenUp = new Set();
+
+function askAgainForTheGivenUp() {
+  if (document.visibilityState === 'hidden') return;
+  for (const image of givenUp) {
+    const state = wanted.get(image);
+    if (state && image.isConnected) {
+      state.failures = 0;
+      state.rounds = (state.rounds || 0) + 1;
+      image.src = anotherSpelling(state.url, `r${state.rounds}`);
+    }
+  }
+  givenUp.clear();
+}
+window.addEventListener('focus', askAgainForTheGivenUp);
+window.addEventListener('online', askAgainForTheGivenUp);
+document.addEventListener('visibilitychange', askAgainForTheGivenUp);
 
 /** Shows the server's picture at `url` in `image` (`image.dataset.url` says which it wants),
  * asking again when it fails to load. */
@@ -33,13 +53,19 @@ export function showPicture(image, url) {
 /** `image` no longer wants a picture: one it was asked again for is not. */
 export function forgetPicture(image) {
   wanted.delete(image);
+  givenUp.delete(image);
   delete image.dataset.url;
   image.removeAttribute('src');
 }
 
 function askAgain(image) {
   const state = wanted.get(image);
-  if (!state || state.failures >= BUSY_TRIES) return;
+  if (!state) return;
+  if (state.failures >= BUSY_TRIES) {
+    for (const gone of givenUp) if (!gone.isConnected) givenUp.delete(gone);
+    givenUp.add(image);
+    return;
+  }
   state.failures += 1;
   const { url, failures } = state;
   const wait = Math.min(WAIT_MS * failures, LONGEST_WAIT_MS) * (0.75 + Math.random() / 2);

@@ -113,8 +113,8 @@ struct ValidateCommand: EaselCommand {
             let deadline = RenderTimeout.deadline(seconds: timeout)
             let located = try DocumentRegistry.standard.open(url)
             // Lowering loads every image and font the document uses, without rasterising.
-            let scene = try DocumentRenderer.scene(for: located, deadline: deadline)
-            let all = (located.warnings + scene.warnings).map(\.description)
+            let warnings = try DocumentRenderer.warnings(for: located, deadline: deadline)
+            let all = (located.warnings + warnings).map(\.description)
             return Result(path: url.relativePath, valid: true, errors: [], warnings: all)
         } catch {
             return Result(path: url.relativePath, valid: false, errors: ["\(error)"], warnings: [])
