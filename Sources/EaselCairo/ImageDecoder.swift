@@ -20,6 +20,48 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// Bytes of an image format Easel does not read (a phone's HEIC, a GIF): named, so the
+/// message says what the file is rather than that it is not a PNG.
+public struct UnsupportedImageFormat: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The format's name ("HEIC").
+    public var name: String
+
+    /// The format the bytes start like, among those Easel knows of and does not read; nil
+    /// for any other bytes.
+    public static func of(_ bytes: [UInt8]) -> UnsupportedImageFormat? {
+        func at(_ offset: Int, _ text: String) -> Bool {
+            let expected = Array(text.utf8)
+            return bytes.count >= offset + expected.count && Array(bytes[offset..<offset + expected.count]) == expected
+        }
+        if at(0, "GIF87a") || at(0, "GIF89a") { return Self(name: "GIF") }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            return Self(name: "TIFF")
+        }
+        // BMP: "BM", then a DIB header of one of its known sizes at byte 14.
+        if at(0, "BM"), bytes.count >= 18, [12, 40, 52, 56, 64, 108, 124].contains(Int(bytes[14]) | Int(bytes[15]) << 8) {
+            return Self(name: "BMP")
+        }
+        // ISO base media files: the brand says HEIC (phones' photos), HEIF or AVIF.
+        if at(4, "ftyp"), bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "hevc", "hevx", "heim", "heis"].contains(brand) { return Self(name: "HEIC") }
+            if ["mif1", "msf1"].contains(brand) { return Self(name: "HEIF") }
+            if ["avif", "avis"].contains(brand) { return Self(name: "AVIF") }
+        }
+        if bytes.starts(with: [0xFF, 0x0A]) || at(4, "JXL ") { return Self(name: "JPEG XL") }
+        // A WebP of several frames (VP8X with its animation flag).
+        if ImageFormat.sniff(bytes) == .webp, at(12, "VP8X"), bytes.count > 20, bytes[20] & 0x02 != 0 {
+            return Self(name: "animated WebP")
+        }
+        return nil
+    }
+
+    /// "it is a HEIC image; Easel reads PNG, JPEG and WebP (convert it to one of them)".
+    public var description: String {
+        "it is a\(name.first.map { "AEIOU".contains($0) } == true ? "n" : "") \(name) image; Easel reads PNG, JPEG and still WebP images (convert it to one of them)"
+    }
+}
+
 /// Why a JPEG or WebP image could not be read (PNG has `PNGError`).
 public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The format the bytes looked like.
@@ -96,6 +138,7 @@ public enum ImageDecoder {
     /// The header of PNG, JPEG or WebP bytes. Bytes of no known format are reported as PNG's
     /// "not a PNG image" error.
     public static func header(of bytes: [UInt8]) throws -> Header {
+        if let unsupported = UnsupportedImageFormat.of(bytes) { throw unsupported }
         switch ImageFormat.sniff(bytes) {
         case .jpeg:
             var header = try jpegHeader(bytes)
@@ -130,6 +173,7 @@ public enum ImageDecoder {
     ) throws -> PixelBuffer {
         let deadline = deadline ?? DecodeDeadline.current
         let factor = min(max(1, factor), 64)
+        if let unsupported = UnsupportedImageFormat.of(bytes) { throw unsupported }
         switch ImageFormat.sniff(bytes) {
         case .jpeg: return try decodeJPEG(bytes, maxPixels: maxPixels, deadline: deadline, reducedBy: factor)
         case .webp:
