@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Easel: a shape-drawing document editor for Linux that renders cards and drawings to images.
 //
 // The targets follow the house in docs/architecture.md: each room has one concern, and

@@ -1,6 +1,6 @@
 // A drawing built in code, with a text and a clip shape, rendered to PNG bytes.
 import EaselDocuments
-import EaselGeometry
+import EaselGeometry  // Size, Point, Color
 import EaselRender
 import Foundation
 

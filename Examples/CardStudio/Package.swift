@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A downstream package, as a team using Easel would write it: a library that renders cards
 // and builds drawings in code, a small server, and golden tests in XCTest, Swift Testing and
 // swift-snapshot-testing. Easel's `make test` builds it and runs its tests.

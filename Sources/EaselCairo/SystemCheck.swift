@@ -14,7 +14,7 @@ import FoundationEssentials
 /// ```swift
 /// let report = SystemCheck.run()
 /// for problem in report.problems {
-///     print("missing: \(problem.name): \(problem.detail) (Debian/Ubuntu package \(problem.debianPackage))")
+///     print("missing: \(problem.name): \(problem.detail) (Debian package \(problem.debianPackage))")
 /// }
 /// if let hint = report.installHint { print("to install: sudo \(hint)") }
 /// ```

@@ -119,9 +119,11 @@ for path in paths {
                 "\(counted)\(antialiased > 0 ? " (+\(antialiased) AA)" : ""), "
                     + (result.passed ? "pass" : "FAIL") + (result.passed == variant.benign ? "" : " ✗"))
         }
-        let name = (path as NSString).lastPathComponent
+        // A card named by its UUID by the end of it (…0001), a drawing by its name.
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = stem.count > 14 ? "…" + stem.suffix(4) : stem
         print(
-            "| \(name.prefix(14)) (\(golden.width)x\(golden.height)) | \(variant.name) | \(variant.benign ? "pass" : "fail") | "
+            "| \(name) (\(golden.width)x\(golden.height)) | \(variant.name) | \(variant.benign ? "pass" : "fail") | "
                 + cells.joined(separator: " | ") + " |")
     }
 }

@@ -36,7 +36,7 @@ struct DoctorCommand: EaselCommand {
             let fonts = report.items.filter { $0.name.hasPrefix("font ") }
             for item in report.items where verbose || !item.ok || !item.name.hasPrefix("font ") {
                 let package =
-                    item.ok ? "" : "  (Debian/Ubuntu: \(item.debianPackage)\(item.fedoraPackage.map { "; Fedora: \($0)" } ?? ""))"
+                    item.ok ? "" : "  (Debian: \(item.debianPackage)\(item.fedoraPackage.map { "; Fedora: \($0)" } ?? ""))"
                 Terminal.printLine("\(item.ok ? "ok     " : "MISSING") \(item.name): \(item.detail)\(package)")
             }
             let fontProblems = fonts.filter { !$0.ok }.count

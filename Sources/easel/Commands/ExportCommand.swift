@@ -39,7 +39,7 @@ struct ExportCommand: EaselCommand {
             so another shard count, or one process, renders nothing twice.
 
             Each line is printed as it happens. With --json, standard output carries one JSON \
-            object per document as it finishes and a final totals object (schema in the README).
+            object per document as it finishes and a final totals object (schema in docs/cli.md).
 
             Examples:
               easel export Card.rwcard -o card.png

@@ -8,7 +8,7 @@ import EaselCairo
 
 /// The rendering options shared by every command that exports.
 struct RenderOptionGroup: ParsableArguments {
-    @Option(name: .long, help: "Output format: png, svg or pdf (default: from --out's extension, else png).")
+    @Option(name: .long, help: "Output format: png, svg or pdf (default: png; easel export takes it from --out's extension).")
     var format: OutputFormat?
 
     // Numbers are taken as given, even negative ones, so that `--scale -1` gets the
