@@ -236,8 +236,9 @@ public enum ImageDecoder {
     /// with a gamma, chromaticities or an ICC profile (Easel ignores them, viewers apply
     /// them) or animation frames; a JPEG turned by its EXIF orientation, with an ICC
     /// profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
-    /// format embeds it).
-    public static func embeddableMIMEType(of bytes: [UInt8]) -> String? {
+    /// format embeds it). `inSVG`: for an SVG, not a greyscale or arithmetic-coded JPEG
+    /// either (resvg draws nothing for them; a PDF viewer decodes them).
+    public static func embeddableMIMEType(of bytes: [UInt8], inSVG: Bool = false) -> String? {
         switch ImageFormat.sniff(bytes) {
         case .png:
             var offset = 8
@@ -268,7 +269,9 @@ public enum ImageDecoder {
                 }
                 // A frame header (SOF0…SOF15 but DHT, JPG and DAC): its number of components.
                 if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 8 {
-                    return [1, 3].contains(Int(bytes[start + 5])) ? "image/jpeg" : nil
+                    let components = Int(bytes[start + 5])
+                    if inSVG { return components == 3 && marker < 0xC8 ? "image/jpeg" : nil }
+                    return [1, 3].contains(components) ? "image/jpeg" : nil
                 }
                 if marker == 0xDA { return nil }
                 index += 2 + length

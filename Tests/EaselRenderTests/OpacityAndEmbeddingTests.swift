@@ -215,8 +215,33 @@ struct OpacityAndEmbeddingTests {
         if let jpeg = Self.jpeg() { #expect(ImageDecoder.embeddableMIMEType(of: Array(jpeg.dropLast(200))) == nil) }
     }
 
+    /// An SVG viewer as common as resvg draws nothing for a greyscale JPEG: an SVG holds such
+    /// a photo as a PNG of the pixels Easel decoded (Easel's own writer, not cairo's, which
+    /// took seconds on a phone's photo), a PDF the JPEG as it is.
+    @Test func anSVGHoldsAGreyscaleJPEGAsAPNGOfItsPixels() throws {
+        let jpeg = try #require(Self.jpeg(greyscale: true), "libjpeg-turbo's cjpeg makes the JPEG")
+        #expect(ImageDecoder.embeddableMIMEType(of: jpeg) == "image/jpeg")
+        #expect(ImageDecoder.embeddableMIMEType(of: jpeg, inSVG: true) == nil)
+        let folder = TemporaryFolder()
+        let card = try Self.card(photo: jpeg, in: folder)
+        let svg = String(decoding: try DocumentRenderer.export(card, options: RenderOptions(format: .svg)).bytes, as: UTF8.self)
+        let prefix = "data:image/png;base64,"
+        let start = try #require(svg.range(of: prefix)?.upperBound, "a PNG in the SVG")
+        let base64 = svg[start...].prefix { $0 != "\"" }
+        let embedded = try #require(Data(base64Encoded: String(base64)))
+        #expect(!svg.contains("data:image/jpeg"))
+        let decoded = try ImageDecoder.decodePixels(jpeg), fromSVG = try ImageDecoder.decodePixels(Array(embedded))
+        #expect(fromSVG.width == decoded.width && fromSVG.height == decoded.height)
+        #expect(
+            (0..<decoded.height).allSatisfy { row in
+                memcmp(decoded.bytes + row * decoded.stride, fromSVG.bytes + row * fromSVG.stride, decoded.width * 4) == 0
+            }, "the same pixels")
+        let pdf = String(decoding: try DocumentRenderer.export(card, options: RenderOptions(format: .pdf)).bytes, as: UTF8.self)
+        #expect(pdf.contains("/DCTDecode"), "the JPEG's own stream in the PDF")
+    }
+
     /// A small JPEG made by libjpeg-turbo's cjpeg from a PPM, or nil without cjpeg.
-    static func jpeg() -> [UInt8]? {
+    static func jpeg(greyscale: Bool = false) -> [UInt8]? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else { return nil }
         let folder = TemporaryFolder()
         var ppm = Array("P6\n64 48\n255\n".utf8)
@@ -225,7 +250,8 @@ struct OpacityAndEmbeddingTests {
         let out = folder.file("out.jpg")
         guard
             let process = try? Process.run(
-                URL(fileURLWithPath: "/usr/bin/cjpeg"), arguments: ["-outfile", out.path, source.path])
+                URL(fileURLWithPath: "/usr/bin/cjpeg"),
+                arguments: (greyscale ? ["-grayscale"] : []) + ["-outfile", out.path, source.path])
         else { return nil }
         process.waitUntilExit()
         return (try? Data(contentsOf: out)).map(Array.init)
