@@ -140,7 +140,7 @@ struct ExportCommandTests {
         let area = try s.image("area.png")
         #expect(area.width == 80 && area.height == 40 && area.pixel(x: 40, y: 20).r == 255, "element 0's bounds")
         let none = try s.run(["export", "d.drawing", "--out", "a.png", "--area", "7"])
-        #expect(none.status == 64 && none.stderr.contains("has 1 element (0 to 0)"), "\(none.stderr)")
+        #expect(none.status == 64 && none.stderr.contains("has 1 element, numbered 0 to 0"), "\(none.stderr)")
     }
 
     /// A single export opens its document while the arguments are parsed (on two cores or

@@ -138,7 +138,7 @@ struct GoldenSuiteVerifyTests {
         #expect(run.failures.map(\.status) == [.error, .error])
         let a = try #require(run.messages["a.drawing"]), b = try #require(run.messages["b.drawing"])
         #expect(a.contains("a.png: the golden cannot be read (is a folder, not a file)"), "\(a)")
-        #expect(b.contains("b.png: the golden cannot be read (is not a regular file"), "\(b)")
+        #expect(b.contains("b.png: the golden cannot be read (is a device, not a file"), "\(b)")
         #expect(!a.contains("no golden") && !b.contains("no golden"))
         // Recording only what is missing records nothing over them.
         #expect(try s.record(onlyMissing: true).isEmpty)

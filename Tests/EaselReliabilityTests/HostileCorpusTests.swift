@@ -71,13 +71,20 @@ struct ResourceLimitTests {
         }
     }
 
-    @Test func anEndlessFileIsCutOffAtTheLimit() throws {
-        // A stream a user names (`<(…)`) is read up to the limit...
+    @Test func anEndlessFileIsNotRead() throws {
+        // A device is never read, even where a user may name a stream (`<(…)`; a pipe that
+        // goes on past the limit is cut off there: NamedPipeReadingTests)...
         #expect { try FileIO.readBytes(at: "/dev/zero", maxBytes: 1 << 20, allowingStreams: true) } throws: { error in
-            "\(error)".contains("larger than the limit of 1048576 bytes")
+            "\(error)".contains("is a device, not a file")
         }
-        // ...and anything but a regular file, where Easel reads documents and images, not at all.
+        // ...nor where Easel reads documents and images, which takes regular files alone.
         #expect { try FileIO.readBytes(at: "/dev/zero", maxBytes: 1 << 20) } throws: { error in
+            "\(error)".contains("is a device, not a file")
+        }
+        let folder = TemporaryFolder()
+        let fifo = folder.file("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect { try FileIO.readBytes(at: fifo, maxBytes: 1 << 20) } throws: { error in
             "\(error)".contains("is not a regular file")
         }
     }

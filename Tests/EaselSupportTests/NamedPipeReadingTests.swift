@@ -52,6 +52,24 @@ struct NamedPipeReadingTests {
     }
 
     /// Writes all of `bytes` to `fd`, stopping at an error.
+    @Test(.timeLimit(.minutes(1))) func aPipeThatGoesOnPastTheLimitIsCutOffThere() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        // 64 KiB past the limit: what is left once the reader gives up fits in the pipe, so the
+        // writer ends without a broken pipe.
+        let writer = try #require(
+            StartedThread.start {
+                Self.writeAll([UInt8](repeating: 0, count: (1 << 20) + (64 << 10)), to: writeEnd)
+                close(writeEnd)
+            })
+        #expect { try FileIO.readBytes(at: "/dev/fd/\(readEnd)", maxBytes: 1 << 20, allowingStreams: true) } throws: {
+            "\($0)".contains("larger than the limit of 1048576 bytes")
+        }
+        writer.join()
+    }
+
     static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         bytes.withUnsafeBytes { buffer in
             var sent = 0
