@@ -101,6 +101,22 @@ static uint64_t coefficient_bytes(struct jpeg_decompress_struct *cinfo) {
     return total;
 }
 
+// A row of CMYK pixels made opaque BGRA in place, as browsers and Pillow show CMYK: each
+// colour channel times black's complement, R = (255 - C)(255 - K) / 255. A file with
+// Adobe's marker (Photoshop's and most CMYK JPEGs) stores the inks inverted, so there
+// R = C K / 255.
+static void cmyk_to_bgra(uint8_t *row, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        uint8_t *pixel = row + (size_t)x * 4;
+        unsigned c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
+        if (!inverted) c = 255 - c, m = 255 - m, y = 255 - y, k = 255 - k;
+        pixel[0] = (uint8_t)((y * k + 127) / 255);
+        pixel[1] = (uint8_t)((m * k + 127) / 255);
+        pixel[2] = (uint8_t)((c * k + 127) / 255);
+        pixel[3] = 255;
+    }
+}
+
 easel_jpeg_status easel_jpeg_read_header(const uint8_t *bytes, size_t length, easel_jpeg_header *header,
                                          char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
@@ -149,8 +165,11 @@ easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, ui
     jpeg_mem_src(&cinfo, bytes, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
     // The accurate integer DCT and fancy upsampling: the pixels TurboJPEG gave with
-    // TJFLAG_ACCURATEDCT, which the goldens hold.
-    cinfo.out_color_space = JCS_EXT_BGRA;
+    // TJFLAG_ACCURATEDCT, which the goldens hold. A CMYK (or YCCK) file comes out as CMYK,
+    // four bytes a pixel as BGRA is, and is made BGRA row by row (cmyk_to_bgra).
+    const int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    const int inverted = cinfo.saw_Adobe_marker;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGRA;
     cinfo.dct_method = JDCT_ISLOW;
     cinfo.scale_num = eighths;
     cinfo.scale_denom = 8;
@@ -167,6 +186,7 @@ easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, ui
     while (cinfo.output_scanline < end) {
         JSAMPROW row = destination + (size_t)cinfo.output_scanline * stride;
         jpeg_read_scanlines(&cinfo, &row, 1);
+        if (cmyk) cmyk_to_bgra(row, cinfo.output_width, inverted);
     }
     // The whole file is read (its end checked) only by a decode that reaches the last row.
     if (end == cinfo.output_height) {
