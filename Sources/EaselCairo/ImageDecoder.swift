@@ -233,8 +233,8 @@ public enum ImageDecoder {
 
     /// The MIME type under which `bytes` can stand for their decoded pixels in an SVG or
     /// PDF, or nil when a viewer could show them otherwise than Easel draws them: a PNG
-    /// with a gamma, chromaticities or an ICC profile (Easel ignores them, viewers apply
-    /// them) or animation frames; a JPEG turned by its EXIF orientation, with an ICC
+    /// with a gamma, chromaticities, an ICC profile or EXIF data (an orientation: Easel
+    /// ignores them, viewers apply them) or animation frames; a JPEG turned by its EXIF orientation, with an ICC
     /// profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
     /// format embeds it). `inSVG`: for an SVG, not a greyscale or arithmetic-coded JPEG
     /// either (resvg draws nothing for them; a PDF viewer decodes them).
@@ -249,7 +249,7 @@ public enum ImageDecoder {
                     | Int(bytes[offset + 3])
                 let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
                 if type == "IDAT" { return "image/png" }
-                if ["gAMA", "cHRM", "iCCP", "acTL"].contains(type) { return nil }
+                if ["gAMA", "cHRM", "iCCP", "acTL", "eXIf"].contains(type) { return nil }
                 guard length >= 0, length <= bytes.count else { return nil }
                 offset += 12 + length
             }

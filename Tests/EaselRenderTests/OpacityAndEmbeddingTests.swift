@@ -206,6 +206,14 @@ struct OpacityAndEmbeddingTests {
         gamma += [0, 0, 0, 4] + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         gamma += png[33...]
         #expect(ImageDecoder.embeddableMIMEType(of: gamma) == nil)
+        // Nor with EXIF data (an orientation a browser applies to a PNG, and Easel does not).
+        let exifBody = Array("eXIf".utf8) + Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 0]
+        let exifCRC = ReferencePNGWriter.crc32(exifBody)
+        let exif =
+            Array(png[..<33]) + [0, 0, 0, 8] + exifBody
+            + [UInt8(exifCRC >> 24), UInt8(exifCRC >> 16 & 0xFF), UInt8(exifCRC >> 8 & 0xFF), UInt8(exifCRC & 0xFF)]
+            + png[33...]
+        #expect(ImageDecoder.embeddableMIMEType(of: exif) == nil)
         let gammaFolder = TemporaryFolder()
         let located = try Self.card(photo: gamma, in: gammaFolder)
         let svg = String(
