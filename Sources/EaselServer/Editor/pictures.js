@@ -71,7 +71,9 @@ function askAgain(image) {
   const wait = Math.min(WAIT_MS * failures, LONGEST_WAIT_MS) * (0.75 + Math.random() / 2);
   setTimeout(() => {
     // Not for an element since replaced (the list drawn again) or given another picture.
-    if (wanted.get(image) === state && image.isConnected) image.src = anotherSpelling(url, failures);
+    // Each round of tries (`rounds`: one more each time the page is come back to) spells its
+    // URLs anew: the browser remembers the failures of the last round's.
+    if (wanted.get(image) === state && image.isConnected) image.src = anotherSpelling(url, `${state.rounds || 0}.${failures}`);
   }, wait);
 }
 
