@@ -108,18 +108,27 @@ public enum ImageDecoder {
         /// other's reduced — and the decoder's work memory, which a reduction does not shrink
         /// (a progressive JPEG's coefficients are the whole image's).
         public func cost(reducedBy factor: Int) -> Int {
+            let total = keptPixels(reducedBy: factor).addingReportingOverflow((workBytes + 3) / 4)
+            return total.overflow ? .max : total.partialValue
+        }
+
+        /// The size the image is decoded at, reduced by `factor`: a JPEG's at its DCT scale
+        /// (`jpegEighths`), any other's each side divided, rounded up.
+        func keptSize(reducedBy factor: Int) -> (width: Int, height: Int) {
             let factor = min(max(1, factor), 64)
-            let (keptWidth, keptHeight): (Int, Int)
             // (Sides are at most 2^31 − 1 in any of the formats: no product here overflows.)
             if format == .jpeg {
                 let eighths = ImageDecoder.jpegEighths(reducedBy: factor)
-                (keptWidth, keptHeight) = ((width * eighths + 7) / 8, (height * eighths + 7) / 8)
-            } else {
-                (keptWidth, keptHeight) = ((width + factor - 1) / factor, (height + factor - 1) / factor)
+                return ((width * eighths + 7) / 8, (height * eighths + 7) / 8)
             }
-            let pixels = keptWidth.multipliedReportingOverflow(by: keptHeight)
-            let total = pixels.partialValue.addingReportingOverflow((workBytes + 3) / 4)
-            return pixels.overflow || total.overflow ? .max : total.partialValue
+            return ((width + factor - 1) / factor, (height + factor - 1) / factor)
+        }
+
+        /// The pixels of `keptSize(reducedBy:)`; `Int.max` past what an `Int` holds.
+        func keptPixels(reducedBy factor: Int) -> Int {
+            let size = keptSize(reducedBy: factor)
+            let pixels = size.width.multipliedReportingOverflow(by: size.height)
+            return pixels.overflow ? .max : pixels.partialValue
         }
     }
 
@@ -202,8 +211,8 @@ public enum ImageDecoder {
     static func check(_ header: Header, maxPixels: Int, reducedBy factor: Int = 1) throws {
         let (width, height, format) = (header.width, header.height, header.format)
         guard width > 0, height > 0 else { throw ImageError(format: format, message: "the image is \(width)x\(height) pixels") }
-        let pixels = header.cost(reducedBy: factor) - (header.workBytes + 3) / 4
-        guard width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide, pixels <= maxPixels
+        guard width <= RenderLimits.maxOutputSide, height <= RenderLimits.maxOutputSide,
+            header.keptPixels(reducedBy: factor) <= maxPixels
         else {
             throw ImageError(
                 format: format,
@@ -234,8 +243,8 @@ public enum ImageDecoder {
     /// The MIME type under which `bytes` can stand for their decoded pixels in an SVG or
     /// PDF, or nil when a viewer could show them otherwise than Easel draws them: a PNG
     /// with a gamma, chromaticities, an ICC profile or EXIF data (an orientation: Easel
-    /// ignores them, viewers apply them) or animation frames; a JPEG turned by its EXIF orientation, with an ICC
-    /// profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
+    /// ignores them, viewers apply them) or animation frames; a JPEG turned by its EXIF
+    /// orientation, with an ICC profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
     /// format embeds it). `inSVG`: for an SVG, not a greyscale or arithmetic-coded JPEG
     /// either (resvg draws nothing for them; a PDF viewer decodes them).
     public static func embeddableMIMEType(of bytes: [UInt8], inSVG: Bool = false) -> String? {
@@ -304,8 +313,8 @@ public enum ImageDecoder {
         // a 48-megapixel photo drawn small is within the limit the whole of it is over.
         try check(header, maxPixels: maxPixels, reducedBy: factor)
         let eighths = jpegEighths(reducedBy: factor)
-        func scaled(_ side: Int) -> Int { (side * eighths + 7) / 8 }
-        let pixels = PixelBuffer(width: scaled(header.width), height: scaled(header.height))
+        let size = header.keptSize(reducedBy: factor)
+        let pixels = PixelBuffer(width: size.width, height: size.height)
         if let split = JPEGRowSplit.row(for: header, eighths: eighths, outputHeight: pixels.height),
             JPEGRowSplit.decode(bytes, into: pixels, eighths: eighths, splitAt: split, deadline: deadline)
         {

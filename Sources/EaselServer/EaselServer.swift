@@ -156,5 +156,5 @@ public struct EaselServer: Sendable {
 public struct ServerSetupError: Error, CustomStringConvertible {
     /// What is wrong and what to do.
     public var description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

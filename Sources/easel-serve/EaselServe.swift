@@ -137,7 +137,7 @@ struct EaselServe: ParsableCommand {
             let text = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             // A refused configuration, as a missing token is (exit 1): the options are well formed.
             guard text.count >= 16 else {
-                throw ServeRefusal(message: "the token in \(tokenFile) is shorter than 16 characters; use a long random one")
+                throw ServerSetupError("the token in \(tokenFile) is shorter than 16 characters; use a long random one")
             }
             token = text
         }
@@ -183,11 +183,4 @@ struct EaselServe: ParsableCommand {
         done.wait()
         if let error = failure.withLock({ $0 }) { throw error }
     }
-}
-
-/// Why the server will not start with options that are well formed (exit 1, as an address
-/// in use is).
-struct ServeRefusal: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

@@ -167,7 +167,7 @@ struct BadInputTests {
         }
         try expectFailure(
             s, ["export", "d.drawing", "--area", "9", "--out", "x.png"],
-            mentions: ["--area 9: d.drawing has 1 element, numbered 0 to 0."], status: 64)
+            mentions: ["--area 9: d.drawing: element 9 does not exist: the drawing has 1 element, numbered 0 to 0."], status: 64)
     }
 
     @Test func anOutputThatCannotBeWrittenIsAnErrorNotACrash() throws {

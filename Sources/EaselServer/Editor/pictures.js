@@ -29,7 +29,7 @@ function askAgainForTheGivenUp() {
     if (state && image.isConnected) {
       state.failures = 0;
       state.rounds = (state.rounds || 0) + 1;
-      image.src = anotherSpelling(state.url, `r${state.rounds}`);
+      image.src = anotherSpelling(state.url, `${state.rounds}.0`);
     }
   }
   givenUp.clear();

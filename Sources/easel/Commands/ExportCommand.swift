@@ -398,11 +398,9 @@ struct ExportCommand: EaselCommand {
         }
         let elements = editable.elementDescriptions(resourceFolder: located.resourceFolder)
         guard elements.indices.contains(index) else {
-            throw ValidationError(
-                elements.isEmpty
-                    ? "--area \(index): \(located.displayName) has no elements."
-                    : "--area \(index): \(located.displayName) has \(elements.count) element\(elements.count == 1 ? "" : "s"), numbered 0 to \(elements.count - 1)."
-            )
+            // The editing commands' words for an index out of range.
+            let outOfRange = EditError.indexOutOfRange(index, count: elements.count, kind: editable.kindName)
+            throw ValidationError("--area \(index): \(located.displayName): \(outOfRange.message).")
         }
         let element = elements[index]
         var frame = Path()
