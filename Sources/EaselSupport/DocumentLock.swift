@@ -30,8 +30,21 @@ package final class DocumentLock {
         // Offsets below 2^40: each document its own byte; two names that share one only wait
         // for each other.
         let offset = Int64(FNV1a.hash(document.lastPathComponent) % (1 << 40))
-        fd = try Self.locked(lockFile, for: document, permissions: 0o666, timeout: timeout) { easel_lock_byte($0, offset) == 0 }
+        let permissions = Self.permissions(forFolder: document.deletingLastPathComponent().path)
+        fd = try Self.locked(lockFile, for: document, permissions: permissions, timeout: timeout) {
+            easel_lock_byte($0, offset) == 0
+        }
         url = lockFile
+    }
+
+    /// The shared lock file's permissions in `folder`: read and write for its owner, and
+    /// for the folder's group or everyone only when the folder lets them write (and so edit
+    /// its documents, and need their locks). No one else may open it at all: anyone who can
+    /// open it can hold a lock on it, and so keep every editor out of the folder.
+    package static func permissions(forFolder folder: String) -> mode_t {
+        var status = stat()
+        guard stat(folder, &status) == 0 else { return 0o600 }
+        return 0o600 | (status.st_mode & S_IWGRP != 0 ? 0o060 : 0) | (status.st_mode & S_IWOTH != 0 ? 0o006 : 0)
     }
 
     /// Takes an exclusive `flock` on `lockFile` for `document` (the sidecar lock of earlier
@@ -53,11 +66,7 @@ package final class DocumentLock {
     private static func locked(
         _ lockFile: URL, for document: URL, permissions: mode_t, timeout: Double, take: (Int32) -> Bool
     ) throws(DocumentError) -> Int32 {
-        let created = !FileIO.entryExists(atPath: lockFile.path)
         let fd = Glibc.open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, permissions)
-        // Made with exactly `permissions` whatever the umask: another user who may edit the
-        // folder's documents must be able to take their locks too.
-        if fd >= 0, created { fchmod(fd, permissions) }
         guard fd >= 0 else {
             throw DocumentError(
                 file: document.path, kind: .io(FileIO.describeErrno("cannot open the lock file \(lockFile.path)")))
@@ -67,6 +76,10 @@ package final class DocumentLock {
             close(fd)
             throw DocumentError(file: document.path, kind: .io("the lock file \(lockFile.path) is not a regular file; remove it"))
         }
+        // Exactly `permissions` whatever the umask (another user who may edit the folder's
+        // documents must be able to take their locks too), and mended in a file of ours that
+        // has others (an earlier Easel made the shared one open to every local user).
+        if status.st_uid == geteuid(), status.st_mode & 0o7777 != permissions { fchmod(fd, permissions) }
         let deadline = Date().addingTimeInterval(timeout)
         while !take(fd) {
             let reason = errno

@@ -30,8 +30,12 @@ package enum FolderFileResolver {
         }
         if (status.st_mode & S_IFMT) == S_IFLNK {
             // A symlink is followed only when it stays inside the card's folder.
-            guard let target = realPath(candidate.path), let base = realPath(folder.path) else {
-                return .missing("the image file \"\(name)\" is a broken symbolic link")
+            guard let target = realPath(candidate.path) else {
+                let loop = errno == ELOOP
+                return .missing("the image file \"\(name)\" is \(loop ? "a loop of symbolic links" : "a broken symbolic link")")
+            }
+            guard let base = realPath(folder.path) else {
+                return .missing("the folder \(folder.path) of the image file \"\(name)\" cannot be read")
             }
             guard target.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
                 return .refused("the image file \"\(name)\" is a symbolic link that leads outside the card's folder")

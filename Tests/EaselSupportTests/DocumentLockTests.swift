@@ -60,4 +60,35 @@ struct DocumentLockTests {
             "\(error)".contains("cannot open the lock file") || "\(error)".contains("is not a regular file")
         }
     }
+
+    /// Whoever can open the lock file can hold a lock in it and keep every editor out, so
+    /// only those who may write the folder's documents can open it.
+    @Test func theLockFileOpensOnlyForThoseWhoMayWriteTheFolder() throws {
+        func lockFileMode(folderMode: mode_t) throws -> mode_t {
+            let sub = folder.file("folder-\(String(folderMode, radix: 8))")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: false)
+            chmod(sub.path, folderMode)
+            let document = sub.appendingPathComponent("d.drawing")
+            try "{}".write(to: document, atomically: false, encoding: .utf8)
+            _ = try DocumentLock(beside: document, timeout: 0)
+            var status = stat()
+            #expect(stat(sub.appendingPathComponent(".easel.lock").path, &status) == 0)
+            return status.st_mode & 0o7777
+        }
+        #expect(try lockFileMode(folderMode: 0o755) == 0o600)
+        #expect(try lockFileMode(folderMode: 0o775) == 0o660)
+        #expect(try lockFileMode(folderMode: 0o1777) == 0o666)
+
+        // One an earlier Easel left open to everyone is mended by its owner.
+        let document = try folder.write("{}", to: "d.drawing")
+        chmod(folder.url.path, 0o755)
+        let lockFile = folder.file(".easel.lock").path
+        let made = creat(lockFile, 0o666)
+        #expect(made >= 0)
+        close(made)
+        chmod(lockFile, 0o666)
+        _ = try DocumentLock(beside: document, timeout: 0)
+        var status = stat()
+        #expect(stat(lockFile, &status) == 0 && status.st_mode & 0o7777 == 0o600)
+    }
 }

@@ -45,10 +45,15 @@ struct FolderFileResolverTests {
         }
         #expect(FolderFileResolver.resolve("INSIDE", inFolder: cards) == .file(cards.appendingPathComponent("INSIDE")))
         #expect(FolderFileResolver.resolve("REAL", inFolder: cards) == .file(cards.appendingPathComponent("REAL")))
-        guard case .missing = FolderFileResolver.resolve("BROKEN", inFolder: cards) else {
-            Issue.record("BROKEN")
-            return
-        }
+        #expect(
+            FolderFileResolver.resolve("BROKEN", inFolder: cards)
+                == .missing("the image file \"BROKEN\" is a broken symbolic link"))
+        // A link to itself is a loop, and is called one.
+        try FileManager.default.createSymbolicLink(
+            atPath: cards.appendingPathComponent("LOOP").path, withDestinationPath: "LOOP")
+        #expect(
+            FolderFileResolver.resolve("LOOP", inFolder: cards)
+                == .missing("the image file \"LOOP\" is a loop of symbolic links"))
         guard case .missing = FolderFileResolver.resolve("ABSENT", inFolder: cards) else {
             Issue.record("ABSENT")
             return
