@@ -42,6 +42,10 @@ int easel_lock_byte(int fd, int64_t offset) {
     return fcntl(fd, F_OFD_SETLK, &lock);
 }
 
+size_t easel_free_memory_bytes(void) { return mallinfo2().fordblks; }
+
+void easel_return_free_memory(void) { malloc_trim(0); }
+
 // What a thread started by easel_thread_start_elsewhere runs first.
 typedef struct {
     void (*body)(void *);

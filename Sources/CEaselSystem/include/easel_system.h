@@ -34,6 +34,12 @@ int easel_rename_noreplace(const char *from, const char *to);
 // EACCES: another holds it).
 int easel_lock_byte(int fd, int64_t offset);
 
+// The bytes malloc holds free in all its arenas together (mallinfo2's fordblks).
+size_t easel_free_memory_bytes(void);
+
+// Gives the memory malloc holds free back to the system where it can (malloc_trim).
+void easel_return_free_memory(void);
+
 // Starts a thread running `body(context)`, placed on another processor than the calling
 // thread's when the caller may run on more than one; once running, the thread may move to
 // any processor the caller may use. (A new thread left to the kernel was measured to start
