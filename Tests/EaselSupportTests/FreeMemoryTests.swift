@@ -12,7 +12,9 @@ struct FreeMemoryTests {
         return (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    @Test func memoryFreedBetweenBlocksInUseGoesBackOnceAndOnlyOnce() throws {
+    /// Not under a sanitizer: its allocator is not glibc's malloc, which this gives back from.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["EASEL_SANITIZER"] == nil))
+    func memoryFreedBetweenBlocksInUseGoesBackOnceAndOnlyOnce() throws {
         // 128 MiB in small blocks, every 64th kept: almost all of it is freed, in holes malloc
         // cannot give back by itself (a block in use sits after each).
         let blocks = (0..<320_000).map { _ in malloc(400)! }
