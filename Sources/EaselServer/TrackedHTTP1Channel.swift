@@ -1,15 +1,18 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Hummingbird's HTTP/1.1 connection, told to a `ConnectionRegistry`: registered when it
 /// is accepted (forgotten when it closes), and marked busy while a request's handler runs
-/// on it, so the connection cap knows which connections it may close.
+/// on it, so the connection cap knows which connections it may close. A request the HTTP
+/// parser refuses is answered with a problem document (`ParserErrorProblems`).
 struct TrackedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http: HTTP1Channel
     let registry: ConnectionRegistry
+    let maxHeaderBytes: Int
 
     /// `HTTP1Channel` with `configuration`, its `responder` wrapped to tell `registry` when
     /// each request starts and ends.
@@ -18,6 +21,7 @@ struct TrackedHTTP1Channel: ServerChildChannel {
         registry: ConnectionRegistry
     ) {
         self.registry = registry
+        maxHeaderBytes = configuration.httpDecoder.maxHeaderListSize
         http = HTTP1Channel(
             responder: { request, writer, channel in
                 registry.requestStarted(on: channel)
@@ -30,7 +34,10 @@ struct TrackedHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         // Registered once its pipeline is whole: the cap may ask it to close at once, and
         // the handler that closes it must be there to hear it.
-        http.setup(channel: channel, logger: logger).map { value in
+        http.setup(channel: channel, logger: logger).flatMapThrowing { [maxHeaderBytes] value in
+            let pipeline = channel.pipeline.syncOperations
+            let parser = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(ParserErrorProblems(maxHeaderBytes: maxHeaderBytes), position: .after(parser))
             registry.opened(channel)
             return value
         }
