@@ -1,4 +1,5 @@
 import Dispatch
+import EaselCairo
 import EaselRender
 import Foundation
 
@@ -139,12 +140,19 @@ public struct ServerLimits: Sendable {
     /// Readies `scene` for a render with `options`: an output over `maxRenderPixels` is
     /// refused (413) before any pixel is allocated.
     func prepare(_ scene: inout Scene, options: RenderOptions, document: String?) throws {
-        let pixels = try options.size.pixelSize(for: scene.canvasSize)
-        guard pixels.width * pixels.height <= maxRenderPixels else {
-            throw Problem(
+        func tooLarge(_ width: Int, _ height: Int) -> Problem {
+            Problem(
                 .contentTooLarge,
-                "a \(pixels.width)x\(pixels.height) rendering is over this server's limit of \(maxRenderPixels) pixels; ask for a smaller scale or size",
+                "a \(width)x\(height) rendering is over this server's limit of \(maxRenderPixels) pixels (and \(RenderLimits.maxOutputSide) a side); ask for a smaller scale or size",
                 document: document)
         }
+        let pixels: (width: Int, height: Int)
+        do {
+            pixels = try options.size.pixelSize(for: scene.canvasSize)
+        } catch .tooLarge(let width, let height, _), .cairo(.tooLarge(let width, let height, _)) {
+            // The library's own limits are wider: one message, the server's, for every size refused.
+            throw tooLarge(width, height)
+        }
+        guard pixels.width * pixels.height <= maxRenderPixels else { throw tooLarge(pixels.width, pixels.height) }
     }
 }

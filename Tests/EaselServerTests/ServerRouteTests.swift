@@ -123,7 +123,7 @@ struct ServerRouteTests {
             ("scal=2", "unknown query parameter \"scal\""), ("scale=-1", "scale must be a positive number"),
             ("scale=1&preset=share", "give one of scale, preset"), ("background=mauvish", "background must be a colour"),
             ("fit=cover", "give both"), ("fit=bogus", "fit must be contain, cover or stretch, not \"bogus\""),
-            ("scale=3.6", "over this server's limit"), ("scale=40", "over the limit"),
+            ("scale=3.6", "over this server's limit"), ("scale=40", "52000x80000 rendering is over this server's limit"),
             ("scale=0x10", "scale must be a positive number, not \"0x10\""),
             ("width=%2B100", "width must be a positive whole number of pixels, not \"+100\""),
             ("area=0x10,0,10,10", "area must be x,y,w,h"), ("only=%2B1", "only takes element indices"),
@@ -227,6 +227,13 @@ struct ServerRouteTests {
         #expect(huge.status == 413, "\(huge.text)")
         #expect(
             (huge.json["detail"] as? String)?.contains("4680x7200 rendering is over this server's limit") == true, "\(huge.text)")
+        // Past the library's own limits too (32,767 a side): the server's words, the size named.
+        let wide = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.png?width=32767")
+        #expect(wide.status == 413, "\(wide.text)")
+        #expect(
+            wide.json["detail"] as? String
+                == "a 32767x50411 rendering is over this server's limit of 25000000 pixels (and 32767 a side); ask for a smaller scale or size",
+            "\(wide.text)")
 
         // Two document parts: neither is guessed.
         let twice =
