@@ -117,7 +117,8 @@ public struct ServerLimits: Sendable {
     /// at the recent average render time, longer than two renders or 50 ms (whichever is
     /// longer), and in any case longer than this many seconds.
     public var maxQueueWait: Double = 0.5
-    /// The largest output, in pixels.
+    /// The largest output, in pixels (the library's own limit, `RenderLimits.maxOutputPixels`,
+    /// holds above it).
     public var maxRenderPixels = 25_000_000
     /// Bytes of rendered output kept in memory.
     public var cacheBytes = 128 << 20
@@ -143,7 +144,7 @@ public struct ServerLimits: Sendable {
         func tooLarge(_ width: Int, _ height: Int) -> Problem {
             Problem(
                 .contentTooLarge,
-                "a \(width)x\(height) rendering is over this server's limit of \(maxRenderPixels) pixels (and \(RenderLimits.maxOutputSide) a side); ask for a smaller scale or size",
+                "a \(width)x\(height) rendering is over this server's limit of \(min(maxRenderPixels, RenderLimits.maxOutputPixels)) pixels (and \(RenderLimits.maxOutputSide) a side); ask for a smaller scale or size",
                 document: document)
         }
         let pixels: (width: Int, height: Int)
