@@ -114,7 +114,7 @@ public enum ImageDecoder {
 
         /// The size the image is decoded at, reduced by `factor`: a JPEG's at its DCT scale
         /// (`jpegEighths`), any other's each side divided, rounded up.
-        func keptSize(reducedBy factor: Int) -> (width: Int, height: Int) {
+        package func keptSize(reducedBy factor: Int) -> (width: Int, height: Int) {
             let factor = min(max(1, factor), 64)
             // (Sides are at most 2^31 − 1 in any of the formats: no product here overflows.)
             if format == .jpeg {

@@ -15,6 +15,7 @@ wrong fails it.
 Usage: vector_viewers_test.py EASEL_BINARY [OUTPUT_FOLDER]
 """
 
+import base64
 import json
 import shutil
 import struct
@@ -80,6 +81,12 @@ def make_documents(folder):
     write_png(folder / "photo.png", rows, width, height)
     (folder / "photo.ppm").write_bytes(b"P6\n%d %d\n255\n" % (width, height) + b"".join(rows))
     run("cjpeg", "-quality", "95", "-outfile", "photo.jpg", "photo.ppm", cwd=folder)
+    # A camera-sized JPEG (the same photo, each pixel made 4x4) drawn small: an SVG or PDF
+    # decodes it at the size it is drawn at and embeds the file, which the viewer draws.
+    large = [b"".join(row[i:i + 3] * 4 for i in range(0, len(row), 3)) for row in rows]
+    large = [row for row in large for _ in range(4)]
+    (folder / "large.ppm").write_bytes(b"P6\n%d %d\n255\n" % (width * 4, height * 4) + b"".join(large))
+    run("cjpeg", "-quality", "90", "-outfile", "large.jpg", "large.ppm", cwd=folder)
 
     easel("new", "card", "Card.rwcard", cwd=folder)
     easel("add", "Card.rwcard", "image", "photo.png", "--at", "380,420", "--size", "600x400", cwd=folder)
@@ -91,6 +98,10 @@ def make_documents(folder):
     shutil.copy(folder / "photo.jpg", folder / stored)
     easel("add", "Card.rwcard", "image", "photo.png", "--at", "650,1450", "--size", "700x500", "--clip", "heart",
           cwd=folder)
+    easel("add", "Card.rwcard", "image", "large.jpg", "--at", "1000,1760", "--size", "450x300", "--rotation", "-6",
+          "--clip", "heart", cwd=folder)
+    stored = json.loads((folder / "Card.rwcard").read_text())["imageElements"][3]["imageFilename"]
+    shutil.copy(folder / "large.jpg", folder / stored)
     easel("add", "Card.rwcard", "text", "Greetings from the hills", "--at", "650,160", "--color", "navy", cwd=folder)
     easel("add", "Card.rwcard", "text", "See you soon", "--at", "650,1850", "--font", "Chalkduster", cwd=folder)
 
@@ -138,11 +149,15 @@ def main():
             check("data:image/png;base64," in svg, f"{name}: the PNG photo is embedded as its file")
             if name == "Card":
                 check("data:image/jpeg;base64," in svg, f"{name}: the JPEG photo is embedded as its file")
+                large = (folder / "large.jpg").read_bytes()
+                check("data:image/jpeg;base64," + base64.b64encode(large).decode() in svg,
+                      f"{name}: the 2400x1600 JPEG, decoded small, is embedded as its file")
             check("<mask" not in svg, f"{name}: no masks over the page")
             pdf = (folder / f"{name}.pdf").read_bytes()
             check(b"/Predictor 15" in pdf, f"{name}: the PDF holds the PNG photo as rows Easel deflated")
             if name == "Card":
                 check(b"/DCTDecode" in pdf, f"{name}: the PDF holds the JPEG photo as its file")
+                check(large in pdf, f"{name}: the PDF holds the 2400x1600 JPEG as its file")
 
             run("rsvg-convert", "-o", OUTPUT / f"{name}-rsvg.png", f"{name}.svg", cwd=folder)
             compare(folder / f"{name}.png", OUTPUT / f"{name}-rsvg.png", f"{name} in rsvg-convert", folder)

@@ -10,7 +10,9 @@ import Testing
 /// A camera photo in a small frame is decoded at about the size it is drawn at when the
 /// render's options are known: a PNG to exactly the pixels the renderer would have reduced it
 /// to (so the render is unchanged), a JPEG through libjpeg-turbo's DCT scaling (close to
-/// them); other options, another size or a vector format, decode it whole.
+/// them); other options or another size decode it whole. In an SVG or PDF only a photo the
+/// export embeds as its own file is decoded small (a viewer draws the file); one embedded as
+/// its pixels is decoded whole.
 @Suite("Photos decoded at the size they are drawn at")
 struct DecodeAtDrawnSizeTests {
     static let photoName = "0B5E1D2C-0000-4000-8000-0000000000D1"
@@ -152,8 +154,8 @@ struct DecodeAtDrawnSizeTests {
             #expect(image.pixels.width == 400, "decoded at a fifth, the size it is drawn at")
         }
         #expect(drawn == 3)
-        // Decoded whole (a vector file's photos are), the third is past the budget, named.
-        let whole = try scene(RenderOptions(format: .svg))
+        // Decoded whole (a PDF embeds a PNG as its pixels), the third is past the budget, named.
+        let whole = try scene(RenderOptions(format: .pdf))
         #expect(whole.warnings.map(\.keyPath) == ["imageElements[2].imageFilename"], "\(whole.warnings)")
         #expect(whole.warnings.first?.message.contains("past the budget of 7000000 pixels (26 MiB") == true)
     }
@@ -171,14 +173,20 @@ struct DecodeAtDrawnSizeTests {
         )
     }
 
-    @Test func aPhotoDrawnLargeOrInAVectorFileIsDecodedWhole() throws {
+    @Test func aPhotoDrawnLargeOrEmbeddedAsItsPixelsIsDecodedWhole() throws {
         let folder = TemporaryFolder()
         let located = try Self.card(with: try Self.png(), in: folder)
-        for options in [RenderOptions(size: .scale(4)), RenderOptions(format: .svg), RenderOptions(format: .pdf)] {
+        // A PDF embeds a PNG as its pixels: all of them, for a viewer that zooms in.
+        for options in [RenderOptions(size: .scale(4)), RenderOptions(format: .pdf)] {
             let scene = try DocumentRenderer.scene(
                 for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)), drawnFor: options)
             #expect(try Self.drawn(scene).width == 2000, "\(options.format) \(options.size)")
         }
+        // An SVG embeds the file itself: its pixels only give the box it is drawn in.
+        let svg = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+            drawnFor: RenderOptions(format: .svg))
+        #expect(try Self.drawn(svg).width == 500)
         // At half the size: drawn at an eighth of its pixels.
         let half = try DocumentRenderer.scene(
             for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
@@ -201,5 +209,73 @@ struct DecodeAtDrawnSizeTests {
             for: sticker, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
             drawnFor: RenderOptions(size: .thumbnail))
         #expect(try Self.drawn(small).width == 800)
+    }
+
+    /// A card of three large JPEGs (three 24-megapixel phone photos; here 7.7-megapixel ones
+    /// and a budget of 20 million pixels) in small frames: past the document's image budget
+    /// decoded whole, so its SVG and PDF once drew the third as the error image. Decoded at
+    /// the size they are drawn at, they are within it, and each file is in the export as it
+    /// is: a viewer draws the photo from all its pixels.
+    @Test func largeJPEGsInAnSVGOrPDFAreDecodedSmallAndEmbeddedAsTheirOwnFiles() throws {
+        let folder = TemporaryFolder()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else {
+            Issue.record("libjpeg-turbo's cjpeg (Debian: libjpeg-turbo-progs) makes the test's JPEG")
+            return
+        }
+        // 3200x2400, made from the 2000x1500 photo's pixels stretched (cjpeg takes a PPM).
+        let (width, height) = (3200, 2400)
+        let small = Self.photoRGB()
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = ((y * 1500 / height) * 2000 + x * 2000 / width) * 3
+                let to = (y * width + x) * 3
+                (rgb[to], rgb[to + 1], rgb[to + 2]) = (small[from], small[from + 1], small[from + 2])
+            }
+        }
+        let ppm = try folder.write(Array("P6\n\(width) \(height)\n255\n".utf8) + rgb, to: "photo.ppm")
+        var elements: [ImageElement] = []
+        var files: [[UInt8]] = []
+        for index in 0..<3 {
+            let out = folder.file("photo-\(index).jpg")
+            let process = try Process.run(
+                URL(fileURLWithPath: "/usr/bin/cjpeg"),
+                arguments: ["-quality", "\(80 + index)", "-outfile", out.path, ppm.path])
+            process.waitUntilExit()
+            let name = "0B5E1D2C-0000-4000-8000-0000000000E\(index)"
+            let bytes = Array(try Data(contentsOf: out))
+            try folder.write(bytes, to: name)
+            files.append(bytes)
+            elements.append(
+                ImageElement(
+                    transform: ElementTransform(
+                        size: Size(width: 600, height: 400), offset: Point(x: 0, y: Double(index - 1) * 600)),
+                    imageFilename: name))
+        }
+        let card = Card(backgroundColor: .white, imageElements: elements)
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        let located = LocatedDocument(card, at: url)
+
+        func export(_ format: OutputFormat) throws -> ExportedFile {
+            let options = RenderOptions(format: format)
+            let images = ImageLoader(maxTotalPixels: 20_000_000, sharedImages: SharedImageCache(maxBytes: 0))
+            return try DocumentRenderer.export(
+                DocumentRenderer.scene(for: located, images: images, drawnFor: options), options: options)
+        }
+        let svg = try export(.svg)
+        #expect(svg.warnings.isEmpty, "\(svg.warnings)")
+        let text = String(decoding: svg.bytes, as: UTF8.self)
+        for file in files {
+            #expect(text.contains("data:image/jpeg;base64,\(Data(file).base64EncodedString())"), "the file itself")
+        }
+        // Each in the box of its pixels as decoded (at 2/8: 800x600), which the viewer fits
+        // it to: the proportions are the file's own.
+        #expect(text.components(separatedBy: #"width="800" height="600" xlink:href="data:image/jpeg;base64,"#).count - 1 == 3)
+
+        let pdf = try export(.pdf)
+        #expect(pdf.warnings.isEmpty, "\(pdf.warnings)")
+        for file in files {
+            #expect(pdf.bytes.firstRange(of: file) != nil, "the JPEG as the image's stream")
+        }
     }
 }

@@ -109,10 +109,10 @@ public enum DocumentRenderer {
     /// `background`, when set, replaces the document's own. With a `deadline` (`DispatchTime`
     /// uptime nanoseconds: `RenderTimeout.deadline(seconds:)`), decoding its images and laying
     /// out its texts stop at it (throwing `.timedOut`), and the scene keeps it for drawing.
-    /// `drawnFor`, the options the scene will be exported with when they are known, lets a
-    /// PNG's large photos drawn small be decoded at about the size they are drawn at
-    /// (`ImageLoader.planDecoding`); such a scene is for those options only (another size
-    /// would draw the photos from too few pixels). `textsAhead` is where the texts are laid
+    /// `drawnFor`, the options the scene will be exported with when they are known, lets
+    /// large photos drawn small be decoded at about the size they are drawn at (in an SVG or
+    /// PDF, those embedded as their own files: `ImageLoader.planDecoding`); such a scene is
+    /// for those options only (another size would draw the photos from too few pixels). `textsAhead` is where the texts are laid
     /// out ahead of the lowering: a caller that keeps it may help lay them out meanwhile.
     public static func scene(
         for located: LocatedDocument, background: Color? = nil,
@@ -122,10 +122,10 @@ public enum DocumentRenderer {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
-        if let options, options.format == .png, let layout = renderable.imageLayout,
+        if let options, let layout = renderable.imageLayout,
             let toOutput = try? canvasToOutput(canvas: layout.canvasSize, options: options)
         {
-            images.planDecoding(layout, canvasToOutput: toOutput)
+            images.planDecoding(layout, canvasToOutput: toOutput, format: options.format)
         }
         // The images decode on the idle cores at once, and the texts are laid out as one more
         // job among them (which a caller with nothing else to do may help with: `textsAhead`);

@@ -38,6 +38,9 @@ public final class ImageLoader {
     /// Where each image is drawn, through to the output's pixels, by the name documents use
     /// (`planDecoding`); empty: every image is decoded whole.
     private var drawnThrough: [String: [(frame: Size, frameToOutput: Transform2D)]] = [:]
+    /// The format the decoding was planned for: in an SVG or PDF only an image the export
+    /// embeds as its own file is decoded reduced (`embedsFile`).
+    private var plannedFormat = OutputFormat.png
 
     private struct Prefetched {
         var version: String?
@@ -77,8 +80,14 @@ public final class ImageLoader {
     /// renderer would reduce it by (`ImageReduction.factor`), so a PNG's pixels are the ones it
     /// would draw, and a JPEG's come from libjpeg-turbo's DCT scaling. Call before the
     /// lowering and its `prefetch`.
-    public func planDecoding(_ layout: ImageLayout, canvasToOutput: Transform2D) {
+    ///
+    /// For an SVG or PDF (`format`), only a photo the export embeds as its own file is decoded
+    /// reduced: a viewer draws the file, at whatever size it is shown, and the pixels are only
+    /// the picture cairo places it by (their size its box). Any other photo is embedded as
+    /// its pixels, and keeps every one of them for a viewer that zooms in.
+    public func planDecoding(_ layout: ImageLayout, canvasToOutput: Transform2D, format: OutputFormat = .png) {
         drawnThrough = [:]
+        plannedFormat = format
         for use in layout.uses {
             drawnThrough[use.name, default: []].append((use.frame, use.frameToCanvas.concatenating(canvasToOutput)))
         }
@@ -88,10 +97,13 @@ public final class ImageLoader {
     /// decoded reduced by: the smallest of its uses' (1 when it is not planned, or smaller
     /// than a photo).
     private static func reductionFactor(
-        uses: [(frame: Size, frameToOutput: Transform2D)]?, header: ImageDecoder.Header
+        uses: [(frame: Size, frameToOutput: Transform2D)]?, header: ImageDecoder.Header, bytes: [UInt8],
+        version: String?, format: OutputFormat
     ) -> Int {
         let (width, height) = header.uprightSize
         guard let uses, width * height >= ImageReduction.minimumPixels else { return 1 }
+        // A file given in memory has no version to be embedded by (`decodeForCache`).
+        guard format == .png || (version != nil && embedsFile(bytes, in: format)) else { return 1 }
         let factors = uses.map { use in
             // Placed as the lowering places it.
             let fitted = ImagePlacement.fittedRect(width: width, height: height, in: use.frame)
@@ -99,7 +111,25 @@ public final class ImageLoader {
                 .concatenating(use.frameToOutput)
             return ImageReduction.factor(width: width, height: height, transform: imageToOutput)
         }
-        return factors.min() ?? 1
+        let factor = factors.min() ?? 1
+        // A viewer fits the file into the box of the pixels keeping its proportions: reduced
+        // to other proportions (a side rounded up), it would leave a sliver of that box empty.
+        if format != .png, factor > 1 {
+            let kept = header.keptSize(reducedBy: factor)
+            guard kept.width * header.height == kept.height * header.width else { return 1 }
+        }
+        return factor
+    }
+
+    /// Whether a vector export in `format` shows the image of `bytes` by its own file: what
+    /// an SVG embeds (`ImageDecoder.embeddableMIMEType`), and of that what cairo's PDF writer
+    /// takes, a JPEG.
+    static func embedsFile(_ bytes: [UInt8], in format: OutputFormat) -> Bool {
+        switch format {
+        case .png: return false
+        case .svg: return ImageDecoder.embeddableMIMEType(of: bytes, inSVG: true) != nil
+        case .pdf: return ImageDecoder.embeddableMIMEType(of: bytes) == "image/jpeg"
+        }
     }
 
     /// The shared cache's key for an image decoded reduced by `factor` (nil: not shared).
@@ -107,14 +137,14 @@ public final class ImageLoader {
         factor > 1 ? version.map { "\($0)/drawn-\(factor)" } : version
     }
 
-    /// Decodes `bytes` reduced by `factor` for the shared cache: a whole image carries the
-    /// file's content key (a vector export embeds the file when the key still matches), a
-    /// reduction none.
+    /// Decodes `bytes` reduced by `factor` for the shared cache, carrying the file's content
+    /// key: a vector export embeds the file when the key still matches (a reduced image's
+    /// pixels are then only the box cairo places the file in: a viewer draws the file).
     private static func decodeForCache(
         _ bytes: [UInt8], version: String?, factor: Int, maxPixels: Int, deadline: UInt64?
     ) throws -> PixelBuffer {
         let pixels = try ImageDecoder.decodePixels(bytes, maxPixels: maxPixels, deadline: deadline, reducedBy: factor)
-        pixels.contentKey = factor > 1 ? nil : version
+        pixels.contentKey = version
         return pixels
     }
 
@@ -184,6 +214,7 @@ public final class ImageLoader {
         let (maxPixels, maxTotalPixels, deadline) = (maxPixels, maxTotalPixels, deadline)
         let (sharedImages, memoryFiles) = (sharedImages, memoryFiles)
         let uses = files.map { drawnThrough[$0.name] }
+        let format = plannedFormat
         Parallel.forEach(count: files.count + (alongside == nil ? 0 : 1), workers: threads) { index in
             guard index < files.count else { return alongside!() }
             let file = files[index]
@@ -194,7 +225,11 @@ public final class ImageLoader {
             {
                 read = (memoryFiles == nil ? SharedImageCache.key(of: bytes) : nil, bytes, header)
             }
-            let factor = read.map { Self.reductionFactor(uses: uses[index], header: $0.header) } ?? 1
+            let factor =
+                read.map {
+                    Self.reductionFactor(
+                        uses: uses[index], header: $0.header, bytes: $0.bytes, version: $0.version, format: format)
+                } ?? 1
             let cost = read?.header.cost(reducedBy: factor)
             guard admission.admit(index, cost: cost, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels), let read else {
                 return
@@ -278,7 +313,11 @@ public final class ImageLoader {
             // image keeps at the size it is decoded at (a photo drawn small, decoded small,
             // costs what it keeps), and the decoder's own memory.
             let header = try ImageDecoder.header(of: bytes)
-            let factor = name.map { Self.reductionFactor(uses: drawnThrough[$0], header: header) } ?? 1
+            let factor =
+                name.map {
+                    Self.reductionFactor(
+                        uses: drawnThrough[$0], header: header, bytes: bytes, version: version, format: plannedFormat)
+                } ?? 1
             let cost = header.cost(reducedBy: factor)
             if cost <= maxPixels, decodedPixels + cost > maxTotalPixels {
                 throw DocumentError(

@@ -45,7 +45,8 @@ enum EarlyOpen {
         func scene(for options: RenderOptions) -> Scene? {
             guard let lowered = lowering.take() else { return nil }
             guard let planned = lowered.drawnFor else { return lowered.scene }
-            let same = options.format == .png && options.area == nil && options.size.givesSamePixels(as: planned.size)
+            let same =
+                options.format == planned.format && options.area == nil && options.size.givesSamePixels(as: planned.size)
             return same ? lowered.scene : nil
         }
     }
@@ -118,9 +119,9 @@ enum EarlyOpen {
         let lowerEarly =
             documents.count == 1 && !arguments.contains { $0 == "--background" || $0.hasPrefix("--background=") }
         // The photos are decoded at the size they are drawn at only for what an export with
-        // no options but its PNG output makes (the parsed options confirm it, else the export
+        // no options but its output makes (the parsed options confirm it, else the export
         // lowers again); with any other option they are decoded whole, as any export can use.
-        let drawnFor = isPlainPNGExport(Array(arguments.dropFirst(2)), document: path) ? RenderOptions() : nil
+        let drawnFor = plainExportFormat(Array(arguments.dropFirst(2)), document: path).map { RenderOptions(format: $0) }
         // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
         // the other core: on the parser's own it would wait for the parsing to yield.
         let thread = StartedThread.start {
@@ -155,19 +156,20 @@ enum EarlyOpen {
         thread.detach()
     }
 
-    /// True when `arguments` (after `export`) are the document and a PNG output alone:
-    /// `DOC --out X.png`, `DOC -o X.png` or `DOC --out=X.png`.
-    static func isPlainPNGExport(_ arguments: [String], document: String) -> Bool {
+    /// The output's format when `arguments` (after `export`) are the document and an output
+    /// alone: `DOC --out X.png`, `DOC -o X.svg` or `DOC --out=X.pdf`; nil for anything else.
+    static func plainExportFormat(_ arguments: [String], document: String) -> OutputFormat? {
         var rest = arguments
-        guard let index = rest.firstIndex(of: document) else { return false }
+        guard let index = rest.firstIndex(of: document) else { return nil }
         rest.remove(at: index)
         let output: String
         switch rest.count {
         case 1 where rest[0].hasPrefix("--out="): output = String(rest[0].dropFirst("--out=".count))
         case 2 where rest[0] == "--out" || rest[0] == "-o": output = rest[1]
-        default: return false
+        default: return nil
         }
-        return output.lowercased().hasSuffix(".png")
+        let name = output.lowercased()
+        return name.hasSuffix(".png") ? .png : name.hasSuffix(".svg") ? .svg : name.hasSuffix(".pdf") ? .pdf : nil
     }
 
     /// What opening `path` early gave (waiting for the opening, not for the scene), once;
