@@ -68,8 +68,13 @@ package final class DocumentLock {
     ) throws(DocumentError) -> Int32 {
         let fd = Glibc.open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, permissions)
         guard fd >= 0 else {
-            throw DocumentError(
-                file: document.path, kind: .io(FileIO.describeErrno("cannot open the lock file \(lockFile.path)")))
+            let reason = errno
+            var message = FileIO.describeErrno("cannot open the lock file \(lockFile.path)")
+            if reason == EACCES, FileIO.entryExists(atPath: lockFile.path) {
+                message +=
+                    " (it opens only for those who could write the folder when it was made: its owner can widen it with chmod, and an edit by its owner does)"
+            }
+            throw DocumentError(file: document.path, kind: .io(message))
         }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {

@@ -59,8 +59,6 @@ struct EditSafetyTests {
         let s = CLIScratch()
         try s.ok(["new", "card", "c.rwcard"])
         let path = s.folder.file("c.rwcard").path
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-        let before = try s.bytes("c.rwcard")
         // Root may write anything; the user the protection is for is another: run as nobody
         // (the folders open to them), as a non-root user runs.
         var arguments = ["add", "c.rwcard", "text", "protected"]
@@ -76,7 +74,20 @@ struct EditSafetyTests {
             environment["HOME"] = state.path
             executable = URL(fileURLWithPath: "/usr/bin/setpriv")
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", s.easel.path] + arguments
+            // The folder's lock was made while only its owner could write the folder: another
+            // user cannot open it, and is told who can change that.
+            let locked = try ProcessRunner.run(
+                executable, arguments, environment: environment, currentDirectory: s.folder.url)
+            #expect(locked.status == 1)
+            #expect(
+                locked.stderr.contains(
+                    "cannot open the lock file \(s.folder.file(".easel.lock").path): Permission denied (it opens only for those who could write the folder when it was made: its owner can widen it with chmod, and an edit by its owner does)"
+                ), "\(locked.stderr)")
+            // An edit by its owner mends it, now that the folder is open to everyone.
+            try s.ok(["add", "c.rwcard", "text", "by the owner"])
         }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let before = try s.bytes("c.rwcard")
         let refused = try ProcessRunner.run(executable, arguments, environment: environment, currentDirectory: s.folder.url)
         #expect(refused.status == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains("is read-only"), "\(refused.stderr)")
