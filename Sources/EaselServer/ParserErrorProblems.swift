@@ -23,8 +23,6 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
     private var parserError: HTTPParserError?
     /// Whether a response has begun and not ended (its head written, its end not yet).
     private var responseOpen = false
-    /// Whether the bare answer's head was replaced: its empty end is the problem's end.
-    private var replacing = false
 
     init(maxHeaderBytes: Int) { self.maxHeaderBytes = maxHeaderBytes }
 
@@ -38,7 +36,7 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             if let parserError, !responseOpen, head.status == .badRequest, head.headers["content-length"] == ["0"] {
-                replacing = true
+                // The bare answer's empty end, which follows, ends the problem too.
                 writeProblem(
                     Self.problem(for: parserError, maxHeaderBytes: maxHeaderBytes), version: head.version, context: context)
                 promise?.succeed()

@@ -112,8 +112,9 @@ public enum DocumentRenderer {
     /// `drawnFor`, the options the scene will be exported with when they are known, lets
     /// large photos drawn small be decoded at about the size they are drawn at (in an SVG or
     /// PDF, those embedded as their own files: `ImageLoader.planDecoding`); such a scene is
-    /// for those options only (another size would draw the photos from too few pixels). `textsAhead` is where the texts are laid
-    /// out ahead of the lowering: a caller that keeps it may help lay them out meanwhile.
+    /// for those options only (another size would draw the photos from too few pixels).
+    /// `textsAhead` is where the texts are laid out ahead of the lowering: a caller that keeps
+    /// it may help lay them out meanwhile.
     public static func scene(
         for located: LocatedDocument, background: Color? = nil,
         images: ImageLoader = ImageLoader(), deadline: UInt64? = nil, drawnFor options: RenderOptions? = nil,
