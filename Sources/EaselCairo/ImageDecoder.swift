@@ -244,9 +244,9 @@ public enum ImageDecoder {
     /// PDF, or nil when a viewer could show them otherwise than Easel draws them: a PNG
     /// with a gamma, chromaticities, an ICC profile or EXIF data (an orientation: Easel
     /// ignores them, viewers apply them) or animation frames; a JPEG turned by its EXIF
-    /// orientation, with an ICC profile, of other than 1 or 3 components (CMYK), or cut short; WebP never (neither
-    /// format embeds it). `inSVG`: for an SVG, not a greyscale or arithmetic-coded JPEG
-    /// either (resvg draws nothing for them; a PDF viewer decodes them).
+    /// orientation, with an ICC profile, of other than 1 or 3 components (CMYK), or cut
+    /// short; WebP never (neither format embeds it). `inSVG`: for an SVG, not a greyscale or
+    /// arithmetic-coded JPEG either (resvg draws nothing for them; a PDF viewer decodes them).
     public static func embeddableMIMEType(of bytes: [UInt8], inSVG: Bool = false) -> String? {
         switch ImageFormat.sniff(bytes) {
         case .png:

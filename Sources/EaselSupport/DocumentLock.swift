@@ -26,11 +26,12 @@ package final class DocumentLock {
     /// Takes the lock of the document at `document`, waiting up to `timeout` seconds for
     /// another editor to finish with it.
     package init(beside document: URL, timeout: Double = 5) throws(DocumentError) {
-        let lockFile = document.deletingLastPathComponent().appendingPathComponent(Self.fileName)
+        let folder = document.deletingLastPathComponent()
+        let lockFile = folder.appendingPathComponent(Self.fileName)
         // Offsets below 2^40: each document its own byte; two names that share one only wait
         // for each other.
         let offset = Int64(FNV1a.hash(document.lastPathComponent) % (1 << 40))
-        let permissions = Self.permissions(forFolder: document.deletingLastPathComponent().path)
+        let permissions = Self.permissions(forFolder: folder.path)
         fd = try Self.locked(lockFile, for: document, permissions: permissions, timeout: timeout) {
             easel_lock_byte($0, offset) == 0
         }
@@ -41,7 +42,7 @@ package final class DocumentLock {
     /// for the folder's group or everyone only when the folder lets them write (and so edit
     /// its documents, and need their locks). No one else may open it at all: anyone who can
     /// open it can hold a lock on it, and so keep every editor out of the folder.
-    package static func permissions(forFolder folder: String) -> mode_t {
+    private static func permissions(forFolder folder: String) -> mode_t {
         var status = stat()
         guard stat(folder, &status) == 0 else { return 0o600 }
         return 0o600 | (status.st_mode & S_IWGRP != 0 ? 0o060 : 0) | (status.st_mode & S_IWOTH != 0 ? 0o006 : 0)

@@ -47,13 +47,21 @@ struct DecodeAtDrawnSizeTests {
         return try PNGEncoder.encode(image, options: PNGEncodingOptions(colorMode: .rgb))
     }
 
-    /// The same photo as a JPEG made by libjpeg-turbo's cjpeg, or nil without cjpeg.
-    static func jpeg(in folder: TemporaryFolder) throws -> [UInt8]? {
+    /// The same photo at `width` x `height` as a JPEG of `quality` made by libjpeg-turbo's
+    /// cjpeg, or nil without cjpeg. (cjpeg reads the pixels from a PPM, written once per size.)
+    static func jpeg(in folder: TemporaryFolder, width: Int = 2000, height: Int = 1500, quality: Int = 92) throws
+        -> [UInt8]?
+    {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else { return nil }
-        let source = try folder.write(Array("P6\n2000 1500\n255\n".utf8) + photoRGB(), to: "photo.ppm")
-        let out = folder.file("photo.jpg")
+        let source = folder.file("photo-\(width)x\(height).ppm")
+        if !FileManager.default.fileExists(atPath: source.path) {
+            try folder.write(
+                Array("P6\n\(width) \(height)\n255\n".utf8) + photoRGB(width: width, height: height),
+                to: source.lastPathComponent)
+        }
+        let out = folder.file("photo-\(width)x\(height)-\(quality).jpg")
         let process = try Process.run(
-            URL(fileURLWithPath: "/usr/bin/cjpeg"), arguments: ["-quality", "92", "-outfile", out.path, source.path])
+            URL(fileURLWithPath: "/usr/bin/cjpeg"), arguments: ["-quality", "\(quality)", "-outfile", out.path, source.path])
         process.waitUntilExit()
         return Array(try Data(contentsOf: out))
     }
@@ -69,6 +77,24 @@ struct DecodeAtDrawnSizeTests {
                         size: Size(width: 500, height: 400), rotationDegrees: 7, offset: Point(x: 100, y: -300)),
                     imageFilename: photoName)
             ])
+        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
+        return LocatedDocument(card, at: url)
+    }
+
+    /// A card drawing `photos` one above the other, each in a `frame` (200 units apart),
+    /// written next to them.
+    static func card(withEach photos: [[UInt8]], frame: Size, in folder: TemporaryFolder) throws -> LocatedDocument {
+        var elements: [ImageElement] = []
+        for (index, photo) in photos.enumerated() {
+            let name = "0B5E1D2C-0000-4000-8000-00000000000\(index)"
+            try folder.write(photo, to: name)
+            elements.append(
+                ImageElement(
+                    transform: ElementTransform(
+                        size: frame, offset: Point(x: 0, y: Double(index - 1) * (frame.height + 200))),
+                    imageFilename: name))
+        }
+        let card = Card(backgroundColor: .white, imageElements: elements)
         let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
         return LocatedDocument(card, at: url)
     }
@@ -128,19 +154,7 @@ struct DecodeAtDrawnSizeTests {
     @Test func photosDecodedSmallCountAgainstTheBudgetAtTheSizeTheyAreDecodedAt() throws {
         let folder = TemporaryFolder()
         let png = try Self.png()
-        var elements: [ImageElement] = []
-        for index in 0..<3 {
-            let name = "0B5E1D2C-0000-4000-8000-00000000000\(index)"
-            try folder.write(png, to: name)
-            elements.append(
-                ImageElement(
-                    transform: ElementTransform(
-                        size: Size(width: 400, height: 300), offset: Point(x: 0, y: Double(index - 1) * 500)),
-                    imageFilename: name))
-        }
-        let card = Card(backgroundColor: .white, imageElements: elements)
-        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
-        let located = LocatedDocument(card, at: url)
+        let located = try Self.card(withEach: [png, png, png], frame: Size(width: 400, height: 300), in: folder)
         func scene(_ options: RenderOptions?) throws -> Scene {
             try DocumentRenderer.scene(
                 for: located, images: ImageLoader(maxTotalPixels: 7_000_000, sharedImages: SharedImageCache(maxBytes: 0)),
@@ -218,43 +232,16 @@ struct DecodeAtDrawnSizeTests {
     /// is: a viewer draws the photo from all its pixels.
     @Test func largeJPEGsInAnSVGOrPDFAreDecodedSmallAndEmbeddedAsTheirOwnFiles() throws {
         let folder = TemporaryFolder()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg") else {
-            Issue.record("libjpeg-turbo's cjpeg (Debian: libjpeg-turbo-progs) makes the test's JPEG")
-            return
-        }
-        // 3200x2400, made from the 2000x1500 photo's pixels stretched (cjpeg takes a PPM).
-        let (width, height) = (3200, 2400)
-        let small = Self.photoRGB()
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let from = ((y * 1500 / height) * 2000 + x * 2000 / width) * 3
-                let to = (y * width + x) * 3
-                (rgb[to], rgb[to + 1], rgb[to + 2]) = (small[from], small[from + 1], small[from + 2])
-            }
-        }
-        let ppm = try folder.write(Array("P6\n\(width) \(height)\n255\n".utf8) + rgb, to: "photo.ppm")
-        var elements: [ImageElement] = []
+        // Three files of their own (at three qualities).
         var files: [[UInt8]] = []
-        for index in 0..<3 {
-            let out = folder.file("photo-\(index).jpg")
-            let process = try Process.run(
-                URL(fileURLWithPath: "/usr/bin/cjpeg"),
-                arguments: ["-quality", "\(80 + index)", "-outfile", out.path, ppm.path])
-            process.waitUntilExit()
-            let name = "0B5E1D2C-0000-4000-8000-0000000000E\(index)"
-            let bytes = Array(try Data(contentsOf: out))
-            try folder.write(bytes, to: name)
-            files.append(bytes)
-            elements.append(
-                ImageElement(
-                    transform: ElementTransform(
-                        size: Size(width: 600, height: 400), offset: Point(x: 0, y: Double(index - 1) * 600)),
-                    imageFilename: name))
+        for quality in 80..<83 {
+            guard let jpeg = try Self.jpeg(in: folder, width: 3200, height: 2400, quality: quality) else {
+                Issue.record("libjpeg-turbo's cjpeg (Debian: libjpeg-turbo-progs) makes the test's JPEG")
+                return
+            }
+            files.append(jpeg)
         }
-        let card = Card(backgroundColor: .white, imageElements: elements)
-        let url = try folder.write(try CardEncoder.encode(card, file: "c"), to: "c.rwcard")
-        let located = LocatedDocument(card, at: url)
+        let located = try Self.card(withEach: files, frame: Size(width: 600, height: 400), in: folder)
 
         func export(_ format: OutputFormat) throws -> ExportedFile {
             let options = RenderOptions(format: format)
