@@ -3,8 +3,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a request the HTTP parser refuses — a header section over the limit, a request
-/// line or header that is not HTTP/1.1 — with a problem document saying why, as every other
-/// refusal is answered: 431 for too large a header section, 400 for the rest.
+/// line or header that is not HTTP/1.1 — or `RequestHeadRules` refuses, with a problem
+/// document saying why, as every other refusal is answered: 431 for too large a header
+/// section, 400 for the rest.
 ///
 /// Hummingbird answers such a request itself, before any route or middleware runs, with a
 /// bare 400 and no body, once the parser's error has passed through the pipeline. This
@@ -75,7 +76,12 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
                 .requestHeaderFieldsTooLarge,
                 "the request's header section (or its request line) is over this server's limit of \(maxHeaderBytes) bytes")
         case .invalidMethod: return Problem(.badRequest, "the request's method is not an HTTP method")
-        case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidHost, .invalidPort:
+        case .invalidHost:
+            // Raised by `RequestHeadRules`, never by the parser.
+            return Problem(
+                .badRequest,
+                "the request's Host header is missing, repeated or not a host and port: HTTP/1.1 asks for exactly one")
+        case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidPort:
             return Problem(.badRequest, "the request's target is not a valid URL path")
         case .invalidVersion: return Problem(.badRequest, "the request is not HTTP/1.1 or HTTP/1.0")
         case .invalidHeaderToken, .invalidCharactersUsed:

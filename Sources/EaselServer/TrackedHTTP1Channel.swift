@@ -6,7 +6,9 @@ import NIOHTTP1
 /// Hummingbird's HTTP/1.1 connection, told to a `ConnectionRegistry`: registered when it
 /// is accepted (forgotten when it closes), and marked busy while a request's handler runs
 /// on it, so the connection cap knows which connections it may close. A request the HTTP
-/// parser refuses is answered with a problem document (`ParserErrorProblems`).
+/// parser refuses, or whose Host header HTTP does not allow, is answered with a problem
+/// document, and an HTTP/1.0 request ends its connection unless it asks to keep it
+/// (`RequestHeadRules`, `ParserErrorProblems`).
 struct TrackedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -37,7 +39,10 @@ struct TrackedHTTP1Channel: ServerChildChannel {
         http.setup(channel: channel, logger: logger).flatMapThrowing { [maxHeaderBytes] value in
             let pipeline = channel.pipeline.syncOperations
             let parser = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(ParserErrorProblems(maxHeaderBytes: maxHeaderBytes), position: .after(parser))
+            // The rules report to the problems' handler, which must come after it.
+            let problems = ParserErrorProblems(maxHeaderBytes: maxHeaderBytes)
+            try pipeline.addHandler(problems, position: .after(parser))
+            try pipeline.addHandler(RequestHeadRules(), position: .after(parser))
             registry.opened(channel)
             return value
         }

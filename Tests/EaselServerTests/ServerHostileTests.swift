@@ -160,6 +160,41 @@ struct ServerHostileTests {
         for host in ["127.0.0.1.evil.example", "127.0.0", "128.0.0.1"] {
             #expect(try await status(withHost: host) == 403, "not a loopback Host: \(host)")
         }
+        // A Host HTTP does not allow: none from HTTP/1.1 (which the loopback check above would
+        // have had nothing to judge), two, or one that is not a host.
+        func answer(to head: String) async throws -> String {
+            try await offThread {
+                let socket = try RawHTTP.connect(port: port)
+                defer { close(socket) }
+                try RawHTTP.send(socket, Array("\(head)\r\n\r\n".utf8))
+                return String(decoding: RawHTTP.readAll(socket), as: UTF8.self)
+            }
+        }
+        let refusal = #""detail" : "the request's Host header is missing, repeated or not a host and port"#
+        for head in [
+            "GET /api/documents HTTP/1.1", "GET /api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example",
+            "GET /api/documents HTTP/1.1\r\nHost: 127.0.0.1/evil", "GET /api/documents HTTP/1.0\r\nHost: 127.0.0.1 evil",
+        ] {
+            let text = try await answer(to: head)
+            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request"), "\(head): \(text)")
+            #expect(text.contains("application/problem+json") && text.contains(refusal), "\(head): \(text)")
+            #expect(!text.contains(ServerFixtures.card), "\(head): the listing was served")
+        }
+        // HTTP/1.0 needs none, and its connection ends with the answer unless it asks to keep it.
+        let old = try await offThread {
+            let socket = try RawHTTP.connect(port: port, timeout: 10)
+            defer { close(socket) }
+            try RawHTTP.send(socket, Array("GET /api/documents HTTP/1.0\r\n\r\n".utf8))
+            return RawHTTP.readUntilClosed(socket)
+        }
+        #expect(String(decoding: old.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK") && old.closedByServer)
+        // An empty Host (a request for no authority) is HTTP's; it is not this machine's.
+        #expect(try await answer(to: "GET /api/documents HTTP/1.1\r\nHost: \r\nConnection: close").hasPrefix("HTTP/1.1 403"))
+        // Refused after a request answered on the same connection: that one is answered in full first.
+        let kept = try await answer(to: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/documents HTTP/1.1")
+        #expect(
+            kept.hasPrefix("HTTP/1.1 200 OK") && kept.contains("HTTP/1.1 400 Bad Request") && kept.contains(refusal), "\(kept)")
+
         // The page itself (same origin) and curl (no Origin) may edit.
         let same = try await server.request(
             "POST", edits,
