@@ -46,7 +46,8 @@ public enum ShardEnvironment {
         case "SLURM_ARRAY_TASK_ID":
             let id = try number("SLURM_ARRAY_TASK_ID"), first = try number("SLURM_ARRAY_TASK_MIN")
             let tasks = try number("SLURM_ARRAY_TASK_COUNT")
-            if let last = environment["SLURM_ARRAY_TASK_MAX"].flatMap(Int.init), last - first + 1 != tasks {
+            let last = environment["SLURM_ARRAY_TASK_MAX"] == nil ? nil : try number("SLURM_ARRAY_TASK_MAX")
+            if let last, last - first + 1 != tasks {
                 throw BatchError(
                     message:
                         "--shard auto: the Slurm array \(first)-\(last) has \(tasks) tasks, not one per index; give it with no step (--array=\(first)-\(first + tasks - 1)), or give --shard K/N"

@@ -149,7 +149,8 @@ public struct ServerLimits: Sendable {
         }
         let pixels: (width: Int, height: Int)
         do {
-            pixels = try options.size.pixelSize(for: scene.canvasSize)
+            // The pixels of what is drawn: the area asked for, or the whole canvas.
+            pixels = try DocumentRenderer.region(of: scene, options: options).pixels
         } catch .tooLarge(let width, let height, _), .cairo(.tooLarge(let width, let height, _)) {
             // The library's own limits are wider: one message, the server's, for every size refused.
             throw tooLarge(width, height)

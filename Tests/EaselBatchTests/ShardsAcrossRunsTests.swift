@@ -94,6 +94,13 @@ struct ShardsAcrossRunsTests {
                 "not one per index"
             ),
             (["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"], "whole number"),
+            (
+                [
+                    "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "1",
+                    "SLURM_ARRAY_TASK_MAX": "\(Int.max)",
+                ],
+                "SLURM_ARRAY_TASK_MAX must be a whole number"
+            ),
         ]
         for (environment, message) in refusals {
             do {

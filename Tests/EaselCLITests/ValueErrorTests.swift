@@ -18,6 +18,10 @@ struct ValueErrorTests {
         (["new", "card", "c.rwcard", "--background", "blurple"], "--background", "expected a colour"),
         (["set", "d.drawing", "0", "--dash", "6,x"], "--dash", "expected dash lengths ON,OFF[,ON,OFF…] or none, e.g. 6,3"),
         (["set", "d.drawing", "0", "--clip", "blob"], "--clip", "expected a clip shape"),
+        // Values holding the words of ArgumentParser's message are the user's, said back whole.
+        (["move", "d.drawing", "0", "--by", " is invalid for 'x"], "--by", "expected DX,DY, e.g. 20,0"),
+        (["move", "d.drawing", "0", "--by", "1' is invalid for '--at': expected "], "--by", "expected DX,DY, e.g. 20,0"),
+        (["set", "d.drawing", "0", "--color", "' is invalid for '"], "--color", "expected a colour"),
     ]
 
     @Test(arguments: cases)
@@ -36,7 +40,9 @@ struct ValueErrorTests {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing", "--size", "200x100"])
         try s.ok(["add", "d.drawing", "ellipse"])
-        let result = try s.run(["edit", "d.drawing"], stdin: "move 0 --by 20\n")
+        // The first value holds the words of ArgumentParser's message: the session says so and goes on.
+        let result = try s.run(["edit", "d.drawing"], stdin: "move 0 --by \" is invalid for 'x\"\nmove 0 --by 20\n")
+        #expect(result.stderr.contains("easel: error: --by  is invalid for 'x: expected DX,DY"), "\(result.stderr)")
         #expect(result.stderr.contains("easel: error: --by 20: expected DX,DY, e.g. 20,0"), "\(result.stderr)")
     }
 }

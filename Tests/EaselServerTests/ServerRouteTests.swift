@@ -128,6 +128,8 @@ struct ServerRouteTests {
             ("width=%2B100", "width must be a positive whole number of pixels, not \"+100\""),
             ("area=0x10,0,10,10", "area must be x,y,w,h"), ("only=%2B1", "only takes element indices"),
             ("only=0x1", "only takes element indices"),
+            // The limit holds for an area larger than the canvas as for the canvas.
+            ("area=0,0,1300,26000", "1300x26000 rendering is over this server's limit"),
             // A long value is named by its start and length, not repeated whole.
             ("fit=" + String(repeating: "z", count: 5000), "not \"\(String(repeating: "z", count: 60))…\" (5000 characters)"),
         ] {

@@ -191,7 +191,7 @@ public enum DocumentRenderer {
     }
 
     /// The canvas rectangle `options` renders and the output's pixel size for it.
-    static func region(of scene: Scene, options: RenderOptions) throws(RenderError) -> (
+    package static func region(of scene: Scene, options: RenderOptions) throws(RenderError) -> (
         area: Rect, pixels: (width: Int, height: Int)
     ) {
         try region(ofCanvas: scene.canvasSize, options: options)

@@ -94,10 +94,15 @@ enum UsageErrors {
     /// says it: "--by 20: expected DX,DY, e.g. 20,0". Any other message is returned as it is.
     static func readable(_ message: String) -> String {
         let head = "The value '", middle = "' is invalid for '", tail = "': expected "
-        guard message.hasPrefix(head), let middleRange = message.firstRange(of: middle),
+        // The value is the user's and may hold any of these words; the option's name and what
+        // it expects never do. So the value ends at the last `middle` (after `head`, which
+        // `middle` overlaps), and the option's name at the first `tail` after that.
+        guard message.hasPrefix(head) else { return message }
+        let valueStart = message.index(message.startIndex, offsetBy: head.count)
+        guard let middleRange = message[valueStart...].ranges(of: middle).last,
             let tailRange = message[middleRange.upperBound...].firstRange(of: tail)
         else { return message }
-        let value = message[message.index(message.startIndex, offsetBy: head.count)..<middleRange.lowerBound]
+        let value = message[valueStart..<middleRange.lowerBound]
         // "--by <dx,dy>": the option's name, without its value's.
         let option = message[middleRange.upperBound..<tailRange.lowerBound].split(separator: " ").first ?? ""
         return "\(option) \(value): expected " + message[tailRange.upperBound...]
