@@ -42,11 +42,15 @@ struct ServerCallerChecksTests {
         defer { Task { try await server.stop() } }
         let port = server.port
         for host in [
-            "[::1].evil.example", "[::1].evil.example:\(port)", "127.0.0.1:1@evil.example", "127.0.0.1:\(port)@evil.example",
-            "localhost.evil.example", "127.0.0.1.evil.example:\(port)", "[::1]:\(port)x", "[::1]evil",
+            "[::1].evil.example", "[::1].evil.example:\(port)", "localhost.evil.example", "127.0.0.1.evil.example:\(port)",
+            "[::1]:\(port)x", "[::1]evil",
             "127.0.0.1:+80", "127.0.0.1:", "127.0.0.01x", "[::2]",
         ] {
             #expect(try await status(port: port, host: host) == 403, "not this machine: \(host)")
+        }
+        // A user before the host is not HTTP's: refused before the machine is asked about (`RequestHeadRules`).
+        for host in ["127.0.0.1:1@evil.example", "127.0.0.1:\(port)@evil.example"] {
+            #expect(try await status(port: port, host: host) == 400, "not a host: \(host)")
         }
         for host in ["[::1]", "[::1]:\(port)", "127.0.0.1:\(port)", "127.0.0.1", "localhost:\(port)", "LOCALHOST"] {
             #expect(try await status(port: port, host: host) == 200, "this machine: \(host)")
