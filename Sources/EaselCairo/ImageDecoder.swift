@@ -89,6 +89,20 @@ public enum ImageDecoder {
         /// True when the image stands turned a quarter once decoded (a JPEG's EXIF
         /// orientation 5 to 8): it is drawn `height` wide and `width` tall.
         public var turned = false
+        /// True when a reduced decode holds the whole image before reducing it: a WebP, and
+        /// a PNG Easel's own reader does not take (`PNGDecoder.Header.isReadStreaming`).
+        public var reducedOnlyWhole = false
+
+        /// The most memory decoding the image reduced by `factor` holds at once, in pixels of
+        /// 4 bytes: `cost(reducedBy:)`, and the whole image's pixels too when it is decoded
+        /// whole first (`reducedOnlyWhole`). Budgets check this before a decode, and count
+        /// `cost(reducedBy:)` after it.
+        public func peakCost(reducedBy factor: Int) -> Int {
+            let kept = cost(reducedBy: factor)
+            guard factor > 1, reducedOnlyWhole else { return kept }
+            let total = kept.addingReportingOverflow(keptPixels(reducedBy: 1))
+            return total.overflow ? .max : total.partialValue
+        }
 
         /// The size the decoded image stands at, an EXIF orientation applied.
         public var uprightSize: (width: Int, height: Int) { turned ? (height, width) : (width, height) }
@@ -158,10 +172,14 @@ public enum ImageDecoder {
             guard WebPGetInfo(bytes, bytes.count, &width, &height) != 0 else {
                 throw ImageError(format: .webp, message: "not a still WebP image libwebp can read")
             }
-            return Header(format: .webp, width: Int(width), height: Int(height))
+            var header = Header(format: .webp, width: Int(width), height: Int(height))
+            header.reducedOnlyWhole = true
+            return header
         case .png, nil:
-            let header = try PNGDecoder.header(of: bytes)
-            return Header(format: .png, width: header.width, height: header.height)
+            let png = try PNGDecoder.header(of: bytes)
+            var header = Header(format: .png, width: png.width, height: png.height)
+            header.reducedOnlyWhole = !png.isReadStreaming
+            return header
         }
     }
 

@@ -17,6 +17,12 @@ public enum PNGDecoder {
         public var colorType: Int
         /// True for an Adam7-interlaced image.
         public var interlaced: Bool
+
+        /// Whether Easel's own reader takes the file as far as its header says (8-bit RGB or
+        /// RGBA, not interlaced: `easel_png_fast_read`'s test), so a reduced decode never holds
+        /// the whole image. It still declines a file with a transparent colour (tRNS) or a
+        /// damaged stream, which libpng then decodes whole.
+        public var isReadStreaming: Bool { bitDepth == 8 && (colorType == 2 || colorType == 6) && !interlaced }
     }
 
     /// Decodes into a cairo image of its own (for comparing, compositing and re-encoding).

@@ -174,6 +174,34 @@ struct DecodeAtDrawnSizeTests {
         #expect(whole.warnings.first?.message.contains("past the budget of 7000000 pixels (26 MiB") == true)
     }
 
+    /// A photo reduced only once decoded whole (an interlaced PNG, which libpng reads) holds
+    /// its whole pixels meanwhile: the budget is checked with them, and counts what the photo
+    /// keeps after. Two 2000x1500 photos drawn 400 wide and a budget of 3.2 million pixels:
+    /// the second photo's whole pixels would take the budget past it, so it is not drawn.
+    @Test func aPhotoReducedOnlyOnceDecodedWholeIsCheckedWithItsWholePixels() throws {
+        let rgb = Self.photoRGB()
+        let interlaced = ReferencePNGWriter.encode(
+            width: 2000, height: 1500, colorType: .rgb, bitDepth: 8, interlaced: true
+        ) { x, y in
+            let index = (y * 2000 + x) * 3
+            return [Int(rgb[index]), Int(rgb[index + 1]), Int(rgb[index + 2])]
+        }
+        func scene(_ photo: [UInt8]) throws -> Scene {
+            let folder = TemporaryFolder()
+            let located = try Self.card(withEach: [photo, photo], frame: Size(width: 400, height: 300), in: folder)
+            return try DocumentRenderer.scene(
+                for: located, images: ImageLoader(maxTotalPixels: 3_200_000, sharedImages: SharedImageCache(maxBytes: 0)),
+                drawnFor: RenderOptions())
+        }
+        // Read by Easel's own reader, a photo never holds more than it keeps: both are drawn.
+        let streamed = try scene(try Self.png())
+        #expect(streamed.warnings.isEmpty, "\(streamed.warnings)")
+        let whole = try scene(interlaced)
+        #expect(whole.warnings.map(\.keyPath) == ["imageElements[1].imageFilename"], "\(whole.warnings)")
+        #expect(whole.warnings.first?.message.contains("past the budget of 3200000 pixels") == true)
+        #expect(try Self.drawn(whole).width == 400, "the first is drawn, decoded small")
+    }
+
     /// A JPEG's cost at its DCT scale, and its decoder's memory whatever the scale: a
     /// 48-megapixel progressive photo drawn at an eighth is within the one-image limit.
     @Test func aJPEGCostsItsPixelsAtItsDCTScaleAndItsDecodersMemory() throws {

@@ -230,7 +230,7 @@ public final class ImageLoader {
                     Self.reductionFactor(
                         uses: uses[index], header: $0.header, bytes: $0.bytes, version: $0.version, format: format)
                 } ?? 1
-            let cost = read?.header.cost(reducedBy: factor)
+            let cost = read.map { (kept: $0.header.cost(reducedBy: factor), peak: $0.header.peakCost(reducedBy: factor)) }
             guard admission.admit(index, cost: cost, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels), let read else {
                 return
             }
@@ -259,9 +259,10 @@ public final class ImageLoader {
 
         init(predictedPixels: Int) { self.predictedPixels = predictedPixels }
 
-        /// Whether job `index`, of `cost` pixels (nil: its file could not be read), is within
-        /// the budgets; returns once every earlier job has had its turn.
-        func admit(_ index: Int, cost: Int?, maxPixels: Int, maxTotalPixels: Int) -> Bool {
+        /// Whether job `index`, keeping `cost.kept` pixels and holding `cost.peak` at most
+        /// while it decodes (nil: its file could not be read), is within the budgets; returns
+        /// once every earlier job has had its turn.
+        func admit(_ index: Int, cost: (kept: Int, peak: Int)?, maxPixels: Int, maxTotalPixels: Int) -> Bool {
             condition.lock()
             defer {
                 next += 1
@@ -269,8 +270,8 @@ public final class ImageLoader {
                 condition.unlock()
             }
             while next < index { condition.wait() }
-            guard let cost, cost <= maxPixels, predictedPixels + cost <= maxTotalPixels else { return false }
-            predictedPixels += cost
+            guard let cost, cost.kept <= maxPixels, predictedPixels + cost.peak <= maxTotalPixels else { return false }
+            predictedPixels += cost.kept
             return true
         }
     }
@@ -318,8 +319,9 @@ public final class ImageLoader {
                     Self.reductionFactor(
                         uses: drawnThrough[$0], header: header, bytes: bytes, version: version, format: plannedFormat)
                 } ?? 1
+            // (A photo reduced only once decoded whole holds its whole pixels meanwhile.)
             let cost = header.cost(reducedBy: factor)
-            if cost <= maxPixels, decodedPixels + cost > maxTotalPixels {
+            if cost <= maxPixels, decodedPixels + header.peakCost(reducedBy: factor) > maxTotalPixels {
                 throw DocumentError(
                     file: url.path,
                     kind: .limitExceeded(
