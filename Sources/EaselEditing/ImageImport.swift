@@ -22,6 +22,10 @@ public enum ImageImport {
     /// that the longer side is this long.
     public static let cardImageMaxSide = 1000
 
+    /// What a PNG kept byte for byte may hold besides its pixels, 4 bytes each: a colour
+    /// profile, EXIF, text. A larger one is encoded anew from its pixels.
+    static let pngSlackBytes = 1 << 20
+
     /// Reads and checks the image at `source` (PNG, JPEG or WebP; it must decode), shrinks
     /// it as the app does when both sides exceed 1000 pixels, and stores it in the card's
     /// folder as PNG (what the app's `UIImage.save()` writes) under a new upper-case UUID with
@@ -40,7 +44,10 @@ public enum ImageImport {
         }
         let size = Size(width: Double(image.width), height: Double(image.height))
         guard image.width > cardImageMaxSide && image.height > cardImageMaxSide else {
-            if ImageFormat.sniff(bytes) == .png {
+            // Kept byte for byte unless the file is far larger than its pixels (chunks of
+            // padding no reader shows): each card's photo is a file of its own, and one
+            // small image must not become many large files.
+            if ImageFormat.sniff(bytes) == .png, bytes.count <= image.width * image.height * 4 + Self.pngSlackBytes {
                 return ImportedImage(name: try CardFolder.addImage(png: bytes, to: folder), pixelSize: size)
             }
             let png: [UInt8]

@@ -55,6 +55,10 @@ struct EditRequest {
 
     /// At most this many operations in one request.
     static let maxOperations = 1000
+    /// At most this many images or stickers added in one request: each is decoded and, on a
+    /// card, stored as a file of its own (a paste of several photo elements, say; the editor
+    /// uploads photos one request each).
+    static let maxImagesAdded = 32
 
     /// The element properties add and set take: every key of the property table.
     static let styleKeys = Set(ElementProperty.all.flatMap(\.keys))
@@ -74,7 +78,18 @@ struct EditRequest {
         }
         guard !nodes.isEmpty else { throw root.error(.invalidValue("no operations")) }
         var operations: [Operation] = []
-        for node in nodes { operations.append(try operation(node, images: images)) }
+        var imagesAdded = 0
+        for node in nodes {
+            let operation = try operation(node, images: images)
+            if case .add(let element) = operation, ["image", "sticker"].contains(element.kind.lowercased()) {
+                imagesAdded += 1
+                guard imagesAdded <= maxImagesAdded else {
+                    throw node.invalid(
+                        "one request adds at most \(maxImagesAdded) images or stickers; send the rest in another request")
+                }
+            }
+            operations.append(operation)
+        }
         return EditRequest(operations: operations, isList: list != nil)
     }
 

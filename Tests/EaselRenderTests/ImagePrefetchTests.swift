@@ -39,6 +39,27 @@ struct ImagePrefetchTests {
         #expect(ahead.decodedPixels == 70_000)
     }
 
+    /// A document naming many large files (a small image padded with chunks no reader
+    /// shows) is not read into memory all at once: the prefetch holds files up to the pixel
+    /// budget's bytes and leaves the rest to the lowering, with the same outcomes.
+    @Test func theFilesHeldAheadStayWithinTheBudgetsBytes() throws {
+        let folder = TemporaryFolder()
+        let small = try TestImages.quadrants(width: 10, height: 10)
+        let end = small.count - 12  // IEND, the last 12 bytes
+        let padded =
+            Array(small[..<end]) + ReferencePNGWriter.chunk("zzZz", [UInt8](repeating: 0, count: 300_000)) + small[end...]
+        let names = (0..<8).map { "padded-\($0).png" }
+        for name in names { _ = try folder.write(padded, to: name) }
+        // 250,000 pixels: 1,000,000 bytes, three of the files.
+        func loader() -> ImageLoader { ImageLoader(maxTotalPixels: 250_000, sharedImages: SharedImageCache(maxBytes: 0)) }
+        let oneByOne = Self.outcomes(loader(), names, in: folder.url)
+        let ahead = loader()
+        ahead.prefetch(names, inFolder: folder.url, threads: 2)
+        #expect(ahead.prefetchedCount == 3)
+        #expect(Self.outcomes(ahead, names, in: folder.url) == oneByOne)
+        #expect(oneByOne.allSatisfy { $0.hasSuffix(" 10x10") }, "\(oneByOne)")
+    }
+
     @Test func theSameImageIsSharedNotDecodedTwice() throws {
         let folder = TemporaryFolder()
         _ = try folder.write(TestImages.quadrants(width: 210, height: 130), to: "logo.png")

@@ -152,6 +152,18 @@ struct EditorSupportRoutesTests {
         #expect(response.json["added"] as? [Int] == [6, 4], "\(response.text)")
         let after = try card(server)
         #expect(after.textElements.last?.text == "Hi" && after.imageElements.count == 5)
+
+        // Each image added to a card is decoded and stored as a file of its own: one request
+        // adds at most 32, and one past that changes nothing and stores nothing.
+        let files = try FileManager.default.contentsOfDirectory(atPath: server.folder.path).count
+        let add = #"{"verb":"add","kind":"image","value":"8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"}"#
+        let many = try await post(
+            server, "edits", #"{"operations":["# + Array(repeating: add, count: 33).joined(separator: ",") + "]}")
+        #expect(many.status == 400, "\(many.text)")
+        #expect(
+            (many.json["detail"] as? String)?.contains("one request adds at most 32 images or stickers") == true, "\(many.text)")
+        #expect(try card(server).imageElements.count == 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.path).count == files)
     }
 
     @Test func aNewCardTakesAColourOfTheAppsPaletteAndTheBrowserNamesCardsByTheirText() async throws {

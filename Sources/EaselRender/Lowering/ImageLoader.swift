@@ -35,6 +35,8 @@ public final class ImageLoader {
     /// Files read and decoded ahead of the lowering by `prefetch`, by URL: what `load` would
     /// read and what decoding those bytes gave.
     private var prefetched: [URL: Prefetched] = [:]
+    /// How many files `prefetch` holds for the lowering now.
+    var prefetchedCount: Int { prefetched.count }
     /// Where each image is drawn, through to the output's pixels, by the name documents use
     /// (`planDecoding`); empty: every image is decoded whole.
     private var drawnThrough: [String: [(frame: Size, frameToOutput: Transform2D)]] = [:]
@@ -231,7 +233,11 @@ public final class ImageLoader {
                         uses: uses[index], header: $0.header, bytes: $0.bytes, version: $0.version, format: format)
                 } ?? 1
             let cost = read.map { (kept: $0.header.cost(reducedBy: factor), peak: $0.header.peakCost(reducedBy: factor)) }
-            guard admission.admit(index, cost: cost, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels), let read else {
+            guard
+                admission.admit(
+                    index, cost: cost, fileBytes: read?.bytes.count ?? 0, maxPixels: maxPixels, maxTotalPixels: maxTotalPixels),
+                let read
+            else {
                 return
             }
             // Several photos decode side by side, each on a core of its own.
@@ -259,10 +265,18 @@ public final class ImageLoader {
 
         init(predictedPixels: Int) { self.predictedPixels = predictedPixels }
 
+        /// The bytes of the files admitted, which the prefetch holds until the lowering takes them.
+        private var heldFileBytes = 0
+
         /// Whether job `index`, keeping `cost.kept` pixels and holding `cost.peak` at most
         /// while it decodes (nil: its file could not be read), is within the budgets; returns
-        /// once every earlier job has had its turn.
-        func admit(_ index: Int, cost: (kept: Int, peak: Int)?, maxPixels: Int, maxTotalPixels: Int) -> Bool {
+        /// once every earlier job has had its turn. An image within them whose file (of
+        /// `fileBytes`) would take the files held past the pixel budget's bytes is counted but
+        /// left to the lowering, which reads it when it comes to it: a document naming many
+        /// large files (a small image padded with chunks no reader shows) is not all held at once.
+        func admit(_ index: Int, cost: (kept: Int, peak: Int)?, fileBytes: Int, maxPixels: Int, maxTotalPixels: Int)
+            -> Bool
+        {
             condition.lock()
             defer {
                 next += 1
@@ -272,6 +286,10 @@ public final class ImageLoader {
             while next < index { condition.wait() }
             guard let cost, cost.kept <= maxPixels, predictedPixels + cost.peak <= maxTotalPixels else { return false }
             predictedPixels += cost.kept
+            guard heldFileBytes + fileBytes <= (maxTotalPixels > Int.max / 4 ? Int.max : maxTotalPixels * 4) else {
+                return false
+            }
+            heldFileBytes += fileBytes
             return true
         }
     }
