@@ -69,6 +69,9 @@ final class DiskRenderCache: Sendable {
         evict()
     }
 
+    /// The block a file's size is rounded up to when the folder is measured.
+    static let blockBytes = 4096
+
     /// Removes the least recently used files until the folder is within `maxBytes`.
     private func evict() {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
@@ -77,7 +80,9 @@ final class DiskRenderCache: Sendable {
         }
         var entries = files.filter { $0.pathExtension == "render" }.compactMap { url -> (URL, Int, Date)? in
             guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+            // The disk a file takes, whole blocks: a flood of tiny renders costs what it fills.
+            let size = ((values.fileSize ?? 0) + Self.blockBytes - 1) / Self.blockBytes * Self.blockBytes
+            return (url, size, values.contentModificationDate ?? .distantPast)
         }
         var total = entries.reduce(0) { $0 + $1.1 }
         entries.sort { $0.2 < $1.2 }

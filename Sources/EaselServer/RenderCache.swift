@@ -16,8 +16,12 @@ final class RenderCache: Sendable {
         var sources: [(path: String, stamp: FileStamp?)]
     }
 
-    /// The most bytes of output kept in memory.
+    /// The most bytes kept in memory: each entry's output, and what remembering it takes
+    /// (`cost(of:key:)`).
     let maxBytes: Int
+    /// The most entries kept, whatever their size: the oldest is found by a look through
+    /// them all, under the lock lookups take too.
+    static let maxEntries = 16_384
     /// The tier on disk, when there is one.
     let disk: DiskRenderCache?
     private struct State {
@@ -61,15 +65,26 @@ final class RenderCache: Sendable {
         disk?.store(entry, for: key)
     }
 
+    /// What keeping `entry` under `key` costs in memory: its output, its key and the names
+    /// and stamps of its sources, and a little for the entry itself. A flood of tiny renders
+    /// with long keys (`only=0,1,2,…`) is counted at what it holds, not at its few bytes of PNG.
+    static func cost(of entry: Entry, key: String) -> Int {
+        let sources = entry.sources.reduce(0) { $0 + $1.path.utf8.count + 64 }
+        return entry.bytes.count + key.utf8.count + entry.etag.utf8.count + entry.revision.utf8.count + sources + 256
+    }
+
     private func keepInMemory(_ entry: Entry, for key: String) {
-        guard entry.bytes.count <= maxBytes else { return }
+        let cost = Self.cost(of: entry, key: key)
+        guard cost <= maxBytes else { return }
         state.withLock { state in
-            if let old = state.entries[key] { state.bytes -= old.entry.bytes.count }
+            if let old = state.entries[key] { state.bytes -= Self.cost(of: old.entry, key: key) }
             state.clock += 1
             state.entries[key] = (entry, state.clock)
-            state.bytes += entry.bytes.count
-            while state.bytes > maxBytes, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                state.bytes -= oldest.value.entry.bytes.count
+            state.bytes += cost
+            while state.bytes > maxBytes || state.entries.count > Self.maxEntries,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                state.bytes -= Self.cost(of: oldest.value.entry, key: oldest.key)
                 state.entries[oldest.key] = nil
             }
         }
@@ -77,7 +92,7 @@ final class RenderCache: Sendable {
 
     func remove(_ key: String) {
         state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.entry.bytes.count }
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= Self.cost(of: old.entry, key: key) }
         }
     }
 
