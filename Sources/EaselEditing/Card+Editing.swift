@@ -168,6 +168,26 @@ extension Card: EditableDocument {
         }
     }
 
+    /// Removes the elements at `indices` in one pass over the images and one over the texts.
+    public mutating func remove(_ indices: [Int]) throws(EditError) {
+        let removed = Set(try Self.checked(indices, count: elementCount))
+        let images = imageElements.count
+        imageElements = imageElements.indices.filter { !removed.contains($0) }.map { imageElements[$0] }
+        textElements = textElements.indices.filter { !removed.contains(images + $0) }.map { textElements[$0] }
+    }
+
+    /// Moves the elements at `indices` together, each among its own kind, in one pass over
+    /// each kind (`OrderDirection.move(_:at:)`).
+    @discardableResult
+    public mutating func reorder(_ indices: [Int], _ direction: OrderDirection) throws(EditError) -> [Int] {
+        let sorted = try Self.checked(indices, count: elementCount)
+        let images = imageElements.count
+        let movedImages = sorted.filter { $0 < images }, movedTexts = sorted.filter { $0 >= images }.map { $0 - images }
+        let newImages = movedImages.isEmpty ? [] : direction.move(&imageElements, at: movedImages)
+        let newTexts = movedTexts.isEmpty ? [] : direction.move(&textElements, at: movedTexts)
+        return newImages + newTexts.map { $0 + images }
+    }
+
     /// Sets the background colour; throws for nil, since a card cannot be transparent.
     public mutating func setBackground(_ color: Color?) throws(EditError) {
         guard let color else { throw EditError("a card always has a background colour") }

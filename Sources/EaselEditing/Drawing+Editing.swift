@@ -77,6 +77,18 @@ extension Drawing: EditableDocument {
         return direction.move(&graphics, from: index)
     }
 
+    /// Removes the graphics at `indices` in one pass.
+    public mutating func remove(_ indices: [Int]) throws(EditError) {
+        let removed = Set(try Self.checked(indices, count: elementCount))
+        graphics = graphics.indices.filter { !removed.contains($0) }.map { graphics[$0] }
+    }
+
+    /// Moves the graphics at `indices` together in one pass (`OrderDirection.move(_:at:)`).
+    @discardableResult
+    public mutating func reorder(_ indices: [Int], _ direction: OrderDirection) throws(EditError) -> [Int] {
+        direction.move(&graphics, at: try Self.checked(indices, count: elementCount))
+    }
+
     /// Sets the background; nil makes the canvas transparent.
     public mutating func setBackground(_ color: Color?) throws(EditError) {
         background = color

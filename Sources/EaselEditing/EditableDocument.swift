@@ -36,6 +36,16 @@ public protocol EditableDocument: FileDocument, Hashable {
     mutating func remove(_ index: Int) throws(EditError)
     /// Moves the element at `index` in the drawing order; returns its new index.
     mutating func reorder(_ index: Int, _ direction: OrderDirection) throws(EditError) -> Int
+    /// Removes the elements at `indices` (in any order, each once). By default one at a time
+    /// (`removeOneByOne`); Card and Drawing remove them in one pass over their elements.
+    mutating func remove(_ indices: [Int]) throws(EditError)
+    /// Moves the elements at `indices` together in the drawing order, keeping their order
+    /// among themselves (forward and backward move each past one element that is not
+    /// moved); returns their new indices, in the order of their old ones. By default one at
+    /// a time (`reorderOneByOne`); Card and Drawing move them in one pass
+    /// (`OrderDirection.move(_:at:)`).
+    @discardableResult
+    mutating func reorder(_ indices: [Int], _ direction: OrderDirection) throws(EditError) -> [Int]
     /// Sets the background; nil makes the canvas transparent where the kind allows it.
     mutating func setBackground(_ color: Color?) throws(EditError)
     /// Every element as `info` shows it; images are looked up in `resourceFolder`.
@@ -163,5 +173,40 @@ public enum OrderDirection: String, Sendable, CaseIterable {
         let item = list.remove(at: index)
         list.insert(item, at: target)
         return target
+    }
+
+    /// Moves the items of `list` at `indices` (ascending, each once, each valid) together in
+    /// this direction, in one pass whatever their number: what moving them one at a time
+    /// (`move(_:from:)`, as `reorderOneByOne` does) gives. Their order among themselves is
+    /// kept; forward and backward take each run of them past the one item beyond it that
+    /// does not move. Returns their new indices, ascending.
+    public func move<T>(_ list: inout [T], at indices: [Int]) -> [Int] {
+        var moving = [Bool](repeating: false, count: list.count)
+        for index in indices { moving[index] = true }
+        switch self {
+        case .front, .back:
+            var kept: [T] = [], moved: [T] = []
+            kept.reserveCapacity(list.count - indices.count)
+            moved.reserveCapacity(indices.count)
+            for (index, item) in list.enumerated() {
+                if moving[index] { moved.append(item) } else { kept.append(item) }
+            }
+            list = self == .front ? kept + moved : moved + kept
+            let first = self == .front ? kept.count : 0
+            return Array(first..<(first + moved.count))
+        case .forward:
+            // From the top down, a moving item swaps with a still one just above it: the
+            // still one goes below the whole run.
+            for index in stride(from: list.count - 2, through: 0, by: -1) where moving[index] && !moving[index + 1] {
+                list.swapAt(index, index + 1)
+                moving.swapAt(index, index + 1)
+            }
+        case .backward:
+            for index in stride(from: 1, to: list.count, by: 1) where moving[index] && !moving[index - 1] {
+                list.swapAt(index, index - 1)
+                moving.swapAt(index, index - 1)
+            }
+        }
+        return moving.indices.filter { moving[$0] }
     }
 }

@@ -42,16 +42,25 @@ extension EditableDocument {
         return Rect(x: minX, y: minY, width: (xs.max() ?? 0) - minX, height: (ys.max() ?? 0) - minY)
     }
 
-    /// Removes the elements at `indices` (in any order, each once).
-    public mutating func remove(_ indices: [Int]) throws(EditError) {
+    /// Removes the elements at `indices` one at a time (`EditableDocument.remove(_:)` of
+    /// several, by default).
+    public mutating func remove(_ indices: [Int]) throws(EditError) { try removeOneByOne(indices) }
+
+    /// `remove(_:)` of several, one `remove` at a time: each shifts the elements after it.
+    mutating func removeOneByOne(_ indices: [Int]) throws(EditError) {
         for index in try Self.checked(indices, count: elementCount).reversed() { try remove(index) }
     }
 
-    /// Moves the elements at `indices` together in the drawing order, keeping their order
-    /// among themselves (forward and backward move each past one element that is not
-    /// moved). Returns their new indices, in the order of their old ones.
+    /// Moves the elements at `indices` one at a time (`EditableDocument.reorder(_:_:)` of
+    /// several, by default).
     @discardableResult
     public mutating func reorder(_ indices: [Int], _ direction: OrderDirection) throws(EditError) -> [Int] {
+        try reorderOneByOne(indices, direction)
+    }
+
+    /// `reorder(_:_:)` of several, one `reorder` at a time: each moves the elements it passes.
+    @discardableResult
+    mutating func reorderOneByOne(_ indices: [Int], _ direction: OrderDirection) throws(EditError) -> [Int] {
         let sorted = try Self.checked(indices, count: elementCount)
         // Where each moved element is now, kept up to date as the others move past it.
         var places = sorted
@@ -133,8 +142,9 @@ extension EditableDocument {
     /// The document with only the elements at `indices`.
     public func keepingOnly(_ indices: [Int]) throws(EditError) -> Self {
         let kept = Set(try Self.checked(indices, count: elementCount))
+        let others = (0..<elementCount).filter { !kept.contains($0) }
         var copy = self
-        for index in (0..<elementCount).reversed() where !kept.contains(index) { try copy.remove(index) }
+        if !others.isEmpty { try copy.remove(others) }
         return copy
     }
 
