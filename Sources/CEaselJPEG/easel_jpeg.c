@@ -181,15 +181,30 @@ easel_jpeg_status easel_jpeg_decode_rows(const uint8_t *bytes, size_t length, ui
     }
     JDIMENSION end = end_row < cinfo.output_height ? end_row : cinfo.output_height;
     // The rows above are read past: their coefficients decoded (each row's depend on those
-    // before), no pixels made of them.
-    if (first_row > 0 && first_row < end) jpeg_skip_scanlines(&cinfo, first_row);
+    // before), no pixels made of them. In pieces of whole iMCU rows, the deadline checked
+    // after each: libjpeg-turbo reports no progress while it skips.
+    if (first_row >= end) {
+        end = 0;  // no rows asked for: none written (not the rows from the top)
+    } else if (first_row > 0) {
+#if JPEG_LIB_VERSION >= 70
+        const JDIMENSION imcu_rows = (JDIMENSION)cinfo.max_v_samp_factor * (JDIMENSION)cinfo.min_DCT_v_scaled_size;
+#else
+        const JDIMENSION imcu_rows = (JDIMENSION)cinfo.max_v_samp_factor * (JDIMENSION)cinfo.min_DCT_scaled_size;
+#endif
+        const JDIMENSION piece = imcu_rows > 0 ? imcu_rows * 32 : first_row;
+        while (cinfo.output_scanline < first_row) {
+            const JDIMENSION left = first_row - cinfo.output_scanline;
+            if (jpeg_skip_scanlines(&cinfo, left < piece ? left : piece) == 0) break;
+            on_progress((j_common_ptr)&cinfo);
+        }
+    }
     while (cinfo.output_scanline < end) {
         JSAMPROW row = destination + (size_t)cinfo.output_scanline * stride;
         jpeg_read_scanlines(&cinfo, &row, 1);
         if (cmyk) cmyk_to_bgra(row, cinfo.output_width, inverted);
     }
     // The whole file is read (its end checked) only by a decode that reaches the last row.
-    if (end == cinfo.output_height) {
+    if (end == cinfo.output_height && end > 0) {
         jpeg_finish_decompress(&cinfo);
     } else {
         jpeg_abort_decompress(&cinfo);

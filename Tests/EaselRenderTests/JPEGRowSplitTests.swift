@@ -81,6 +81,23 @@ struct JPEGRowSplitTests {
         }
     }
 
+    /// Rows asked for from past the last one are none: the decoder writes nothing (it had
+    /// written the rows from the top, the other thread's).
+    @Test func rowsAskedForFromPastTheEndAreNone() throws {
+        let folder = try TemporaryFolder()
+        guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
+        let pixels = PixelBuffer(width: 250, height: 188)  // an eighth of 2000x1500
+        memset(pixels.bytes, 0xAB, pixels.stride * pixels.height)
+        var limits = easel_jpeg_limits()
+        for first in [188, 200] {
+            let status = easel_jpeg_decode_rows(
+                bytes, bytes.count, pixels.bytes.assumingMemoryBound(to: UInt8.self), pixels.stride, &limits, 1,
+                UInt32(first), 200, nil, 0)
+            #expect(status == EASEL_JPEG_OK)
+        }
+        #expect(pixels.withUnsafeBytes { $0.allSatisfy { $0 == 0xAB } }, "no row written")
+    }
+
     @Test func aCameraJPEGIsSplitOnlyWhereItPays() throws {
         let folder = try TemporaryFolder()
         guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
