@@ -123,6 +123,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
             .eTag: entry.etag, .cacheControl: pinned ? "\(audience), max-age=31536000, immutable" : "no-cache",
             .contentType: Self.contentType(format), HTTPField.Name("X-Easel-Revision")!: entry.revision,
         ]
+        Self.addRenderedFileSecurity(to: &headers)
         if Self.ifNoneMatch(request, matches: entry.etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(entry.bytes.count)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: entry.bytes)))
@@ -233,6 +234,16 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         case .svg: return "image/svg+xml"
         case .pdf: return "application/pdf"
         }
+    }
+
+    /// What every rendered file's answer carries: an SVG opened on its own, at this server's
+    /// address, runs nothing and loads nothing but the images it embeds (Easel's SVG holds
+    /// paths and `data:` images only; the policy keeps it so whatever a document holds), and
+    /// no file is taken for another type than it is sent as.
+    static func addRenderedFileSecurity(to headers: inout HTTPFields) {
+        headers[HTTPField.Name("Content-Security-Policy")!] =
+            "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
     }
 
     /// Whether the request's `If-None-Match` names `etag` (a list, `*` and weak forms included).

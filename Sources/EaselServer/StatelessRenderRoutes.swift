@@ -104,6 +104,7 @@ struct StatelessRenderRoutes<Context: RequestContext>: Sendable {
             .contentLength: String(file.bytes.count),
         ]
         if file.warnings > 0 { headers[HTTPField.Name("X-Easel-Warnings")!] = String(file.warnings) }
+        DocumentRoutes<Context>.addRenderedFileSecurity(to: &headers)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 

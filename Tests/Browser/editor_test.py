@@ -207,6 +207,16 @@ def main():
         check(not (folder / "from-cli.drawing").exists() and any((state / "easel" / "trash").iterdir()),
               "Delete (confirmed) moves the drawing to Easel's trash")
 
+        # An address whose document part is not a path of the folder's (a '..' part that would
+        # take the editor's requests to other routes, an escape that does not decode) opens
+        # nothing: the browser stays, with no error.
+        for hash in ["#/edit/..%2F..%2Fapi%2Fschema", "#/edit/%E0%A4%A", f"#/edit/.%2F{CARD}"]:
+            page.goto(base + hash)
+            page.wait_for_timeout(500)
+            check(page.is_visible("#grid") and page.locator(".box").count() == 0, f"{hash} opens nothing")
+        page.goto(base)
+        page.wait_for_selector("#grid li")
+
         # Open the card.
         page.click(f"#grid li[data-path='{CARD}'] a.open")
         page.wait_for_selector(".box[data-index='0']")

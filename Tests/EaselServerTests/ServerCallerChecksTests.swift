@@ -37,6 +37,23 @@ struct ServerCallerChecksTests {
         }
     }
 
+    /// A rendered SVG opened at the server's address runs nothing and loads nothing but what
+    /// it embeds, whatever a document put in it; no render is taken for another type.
+    @Test func aRenderedFileRunsNothingWhereverItIsOpened() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let stored = try await server.request("GET", "/api/documents/\(ServerFixtures.card)/render.svg?scale=0.2")
+        let sent = try await server.request(
+            "POST", "/api/render?kind=card&format=svg&scale=0.2", headers: ["Content-Type": "application/json"],
+            body: try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))))
+        for response in [stored, sent] {
+            #expect(response.status == 200 && response.headers["content-type"] == "image/svg+xml", "\(response.text.prefix(200))")
+            let policy = response.headers["content-security-policy"] ?? ""
+            #expect(policy.contains("default-src 'none'") && policy.contains("sandbox"), "\(policy)")
+            #expect(response.headers["x-content-type-options"] == "nosniff")
+        }
+    }
+
     @Test func theHostHeaderIsReadStrictly() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }

@@ -279,9 +279,23 @@ function buildExportMenu(path) {
 }
 
 function route() {
-  const match = location.hash.match(/^#\/edit\/(.+)$/);
-  if (match) openDocument(decodeURIComponent(match[1]));
+  const path = documentPath(location.hash);
+  if (path) openDocument(path);
   else showBrowser();
+}
+
+/** The document an address's `#/edit/PATH` names, or null: not a path of the folder's
+ * (a `.` or `..` part, an empty one) or not percent-encoding that decodes. */
+function documentPath(hash) {
+  const match = hash.match(/^#\/edit\/(.+)$/);
+  if (!match) return null;
+  let path;
+  try {
+    path = decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+  return path.split('/').every((part) => part && part !== '.' && part !== '..') ? path : null;
 }
 
 // MARK: What comes in
