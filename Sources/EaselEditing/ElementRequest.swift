@@ -22,4 +22,8 @@ public struct ElementRequest: Hashable, Sendable {
         self.style = style
         self.documentName = documentName
     }
+
+    /// Whether the element made is an image brought into the document's folder: an image
+    /// file's, or a sticker's (`ElementFactory` stores either as a file).
+    public var addsImageFile: Bool { ["image", "sticker"].contains(kind.lowercased()) }
 }

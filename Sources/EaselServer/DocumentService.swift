@@ -226,7 +226,7 @@ final class DocumentService: Sendable {
     /// the editor shows while a value is being typed. An edit that would add an image is
     /// refused (a preview brings no file into the folder).
     func preview(_ url: URL, relativePath: String, edits: EditRequest, query: RenderQuery) throws -> [UInt8] {
-        for case .add(let element) in edits.operations where ["image", "sticker"].contains(element.kind.lowercased()) {
+        for case .add(let element) in edits.operations where element.addsImageFile {
             throw Problem(.badRequest, "a preview cannot add an image or a sticker; add it with …/edits or …/images")
         }
         var editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)

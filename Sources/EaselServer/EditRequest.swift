@@ -81,7 +81,7 @@ struct EditRequest {
         var imagesAdded = 0
         for node in nodes {
             let operation = try operation(node, images: images)
-            if case .add(let element) = operation, ["image", "sticker"].contains(element.kind.lowercased()) {
+            if case .add(let element) = operation, element.addsImageFile {
                 imagesAdded += 1
                 guard imagesAdded <= maxImagesAdded else {
                     throw node.invalid(
