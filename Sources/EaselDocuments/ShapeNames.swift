@@ -89,7 +89,7 @@ public enum ShapeNames {
 
     /// Names compare without case, `-` or `_`: `rounded-rect`, `roundedRect` and
     /// `ROUNDED_RECT` are one spelling.
-    static func key(_ name: String) -> String {
+    package static func key(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
     }
 

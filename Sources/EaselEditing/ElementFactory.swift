@@ -19,7 +19,7 @@ public enum ElementFactory {
     public static func graphic(for request: ElementRequest, canvas: Size, imageFolder: URL) throws -> Graphic {
         let changes = request.style
         // By the names users type (`ShapeNames`: one per shape, the old spellings as aliases).
-        let name = ShapeNames.drawingKind(named: request.kind) ?? request.kind
+        let name = request.imageSource == .sticker ? "sticker" : ShapeNames.drawingKind(named: request.kind) ?? request.kind
         var kind: GraphicKind
         var imported: ImportedImage?
         switch name {
@@ -104,12 +104,12 @@ public enum ElementFactory {
     /// frame. Cards hold nothing else.
     public static func cardElement(for request: ElementRequest, cardFolder: URL) throws -> CardElement {
         let element: CardElement
-        switch request.kind.lowercased() {
-        case "image", "sticker":
+        switch request.imageSource != nil ? "image" : request.kind.lowercased() {
+        case "image":
             // Checked before the photo is copied in: a refused edit leaves no file behind.
             _ = try CardElement.image(ImageElement(transform: .appDefault, imageFilename: nil)).applying(request.style)
             let imported =
-                request.kind.lowercased() == "sticker"
+                request.imageSource == .sticker
                 ? try ImageImport.intoCardFolder(
                     bytes: try StickerCatalog.png(try Self.sticker(of: request)), from: "the sticker", folder: cardFolder)
                 : try ImageImport.intoCardFolder(

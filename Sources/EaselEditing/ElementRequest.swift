@@ -1,3 +1,4 @@
+import EaselDocuments
 import EaselGeometry
 
 /// A new element, as `easel add` describes it: a kind by name, its value (a text's string,
@@ -23,7 +24,27 @@ public struct ElementRequest: Hashable, Sendable {
         self.documentName = documentName
     }
 
+    /// Where the image of an element that brings one into the document's folder comes from
+    /// (`ElementFactory` stores either as a file).
+    public enum ImageSource: Hashable, Sendable {
+        /// The file `value` names.
+        case file
+        /// The sticker `value` names.
+        case sticker
+    }
+
+    /// The image this request brings in, nil for any other kind: the kind read as every
+    /// kind is read (`ShapeNames`: case, `-` and `_` ignored), so that a check of the
+    /// file to be read and what the factories make can never disagree on a spelling.
+    public var imageSource: ImageSource? { Self.imageSource(ofKind: kind) }
+
+    /// The image a request of `kind` brings in (see `imageSource`).
+    public static func imageSource(ofKind kind: String) -> ImageSource? {
+        if ShapeNames.drawingKind(named: kind) == "image" { return .file }
+        return ShapeNames.key(kind) == ShapeNames.key("sticker") ? .sticker : nil
+    }
+
     /// Whether the element made is an image brought into the document's folder: an image
-    /// file's, or a sticker's (`ElementFactory` stores either as a file).
-    public var addsImageFile: Bool { ["image", "sticker"].contains(kind.lowercased()) }
+    /// file's, or a sticker's.
+    public var addsImageFile: Bool { imageSource != nil }
 }

@@ -150,7 +150,8 @@ struct EditRequest {
         case "add":
             let kind = try node.required("kind").string()
             var value = try node.optionalNonNull("value")?.string()
-            if kind.lowercased() == "image", let name = value {
+            // Whatever its spelling, a kind that reads a file reads one inside the folder.
+            if ElementRequest.imageSource(ofKind: kind) == .file, let name = value {
                 guard let file = images(name) else {
                     throw try node.required("value").invalid(
                         "the image \(name.quotedForMessage) is not a file inside the served folder (give its path relative to the folder)"

@@ -117,6 +117,48 @@ struct ServerEditingTests {
         #expect(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.card))) == original)
     }
 
+    /// A kind is read as `ShapeNames` reads every kind (case, `-` and `_` ignored), so the
+    /// check that an added image is a file inside the folder holds for every spelling of
+    /// "image": `im-age` on a drawing read a file from anywhere into the folder.
+    @Test func anImageOutsideTheFolderIsRefusedWhateverTheKindsSpelling() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let outside = TemporaryFolder("easel-outside")
+        let photo = try #require(try card(server).imageElements.compactMap(\.imageFilename).first)
+        try FileManager.default.copyItem(at: server.folder.file(photo), to: outside.file("private.png"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted()
+        let originals = try [ServerFixtures.card, ServerFixtures.drawing].map {
+            try [UInt8](Data(contentsOf: server.folder.file($0)))
+        }
+        for document in [ServerFixtures.drawing, ServerFixtures.card] {
+            for kind in ["image", "im-age", "_IMAGE", "Image_"] {
+                for action in ["edits", "preview.png"] {
+                    let body = #"{"verb":"add","kind":"\#(kind)","value":"\#(outside.file("private.png").path)"}"#
+                    let response = try await server.request(
+                        "POST", "/api/documents/\(document)/\(action)", headers: ["Content-Type": "application/json"],
+                        body: Array(body.utf8))
+                    #expect(response.status == 400, "\(document) \(kind) \(action): \(response.text)")
+                    #expect(
+                        (response.json["detail"] as? String).map {
+                            $0.contains("not a file inside the served folder") || $0.contains("a preview cannot add an image")
+                        } == true, "\(document) \(kind) \(action): \(response.text)")
+                }
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.url.path).sorted() == before)
+        #expect(
+            try [ServerFixtures.card, ServerFixtures.drawing].map { try [UInt8](Data(contentsOf: server.folder.file($0))) }
+                == originals)
+        // Each spelling still adds an image from inside the folder, to a drawing and to a card.
+        for document in [ServerFixtures.drawing, ServerFixtures.card] {
+            let body = #"{"verb":"add","kind":"_Im-age","value":"\#(photo)"}"#
+            let response = try await server.request(
+                "POST", "/api/documents/\(document)/edits", headers: ["Content-Type": "application/json"],
+                body: Array(body.utf8))
+            #expect(response.status == 200, "\(document): \(response.text)")
+        }
+    }
+
     @Test func aNameThatNeedsEncodingIsNamedAsItIsInEveryAnswer() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
