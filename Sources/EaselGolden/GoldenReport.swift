@@ -118,13 +118,13 @@ public struct GoldenReport: Codable, Sendable {
             "  <testsuite name=\"easel golden verify\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for result in cases {
             xml +=
-                "    <testcase classname=\"golden\" name=\"\(Self.escape(result.document ?? result.golden))\" time=\"\(String(printf: "%.3f", result.seconds))\""
+                "    <testcase classname=\"golden\" name=\"\((result.document ?? result.golden).xmlEscaped)\" time=\"\(String(printf: "%.3f", result.seconds))\""
             switch result.status {
             case .passed, .missing: xml += "/>\n"
             case .error:
-                xml += ">\n      <error message=\"\(Self.escape(result.message ?? "error"))\"/>\n    </testcase>\n"
+                xml += ">\n      <error message=\"\((result.message ?? "error").xmlEscaped)\"/>\n    </testcase>\n"
             case .failed, .new:
-                xml += ">\n      <failure message=\"\(Self.escape(result.message ?? "failed"))\"/>\n    </testcase>\n"
+                xml += ">\n      <failure message=\"\((result.message ?? "failed").xmlEscaped)\"/>\n    </testcase>\n"
             }
         }
         return xml + "  </testsuite>\n</testsuites>\n"

@@ -26,9 +26,37 @@ extension String {
     }
 
     /// The text safe inside HTML, in an element or a quoted attribute: `&`, `<`, `>` and `"`
-    /// as entities (the pages the batch and golden reports write).
-    package var htmlEscaped: String {
-        replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    /// as entities (the pages the batch and golden reports write). Replaced scalar by scalar:
+    /// Swift's own replacing compares whole characters, and a `<` that a prefix (U+0600) or a
+    /// `"` that a combining mark joins into one character was left as it was.
+    package var htmlEscaped: String { markupEscaped(xml: false) }
+
+    /// The text safe in XML 1.0, in an element or a quoted attribute (JUnit's report): as
+    /// `htmlEscaped`, with tabs and line breaks as references (an attribute keeps them) and
+    /// every character XML does not allow (other C0 controls, U+FFFE, U+FFFF) as U+FFFD.
+    package var xmlEscaped: String { markupEscaped(xml: true) }
+
+    private func markupEscaped(xml: Bool) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(unicodeScalars.count)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default:
+                let isControl = scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+                if !xml || !isControl {
+                    result.unicodeScalars.append(scalar)
+                } else if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                    result += "&#\(scalar.value);"
+                } else {
+                    result.unicodeScalars.append("\u{FFFD}")
+                }
+            }
+        }
+        return result
     }
 }
 

@@ -45,6 +45,23 @@ struct GoldenSuiteVerifyTests {
         #expect(s.exists("Report/artifacts/b/composite.png"))
     }
 
+    /// A document's name is text in the page and in JUnit's XML, whatever joins its
+    /// characters: a prefix (U+0600) before a `<` kept it raw, and the name ran script in
+    /// the browser of whoever opened the report; a control character broke the XML.
+    @Test func aHostileDocumentNameIsTextInThePageAndTheJUnitReport() throws {
+        let hostile = "\u{600}<img src=x onerror=alert(1) \u{600}>\u{1}"
+        try s.drawing("Docs/\(hostile).drawing", background: .black)
+        try s.record()
+        try s.drawing("Docs/\(hostile).drawing", background: .white)
+        let run = try s.suite().check(report: s.url("Report"))
+        #expect(run.failures.count == 1)
+        let html = try s.text("Report/index.html")
+        #expect(!html.contains("<img src=x") && html.contains("&lt;img src=x onerror=alert(1) \u{600}&gt;"), "\(html)")
+        let junit = try s.text("Report/junit.xml")
+        #expect(!junit.contains("<img") && !junit.unicodeScalars.contains("\u{1}"), "\(junit)")
+        #expect(junit.contains("&lt;img src=x onerror=alert(1) \u{600}&gt;\u{FFFD}.drawing\" time="), "\(junit)")
+    }
+
     @Test func aGoldenThatIsAGitLFSPointerSaysSoAndTheReportShowsTheRendering() throws {
         try s.drawing("Docs/a.drawing", background: .black)
         try s.drawing("Docs/b.drawing", background: .white)

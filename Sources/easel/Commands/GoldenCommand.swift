@@ -318,7 +318,13 @@ extension GoldenVerify {
                     && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
                         || "._/-+=:@%,".unicodeScalars.contains(scalar))
             }
-        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        guard !plain else { return text }
+        // Scalar by scalar: a quote that a combining mark joins into one character is still a quote.
+        var quoted = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
 }
 
