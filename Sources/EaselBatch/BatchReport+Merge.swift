@@ -82,7 +82,7 @@ extension BatchReport {
         let failed = entries.filter { $0.status == .failed }
         var page = """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <html lang="en"><head><meta charset="utf-8">\(Self.pageMarker)<title>\(escape(title))</title>
             <style>body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f}table{border-collapse:collapse}
             td,th{border:1px solid #d2d2d7;padding:4px 8px;text-align:left}.problem{color:#c4001a}</style></head><body>
             <h1>\(escape(title))</h1>

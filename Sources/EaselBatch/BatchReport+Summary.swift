@@ -27,25 +27,45 @@ extension BatchReport {
     }
 
     /// Throws unless a report may be written at `path`: a report replaces only an earlier
-    /// report (a regular file starting with `{` that is not a document), never a document or
+    /// report (a regular file that reads as one), never a document, a package's content or
     /// another file; and where nothing is yet, its folder must exist.
     public static func checkDestination(_ path: String, registry: DocumentRegistry = .standard) throws(DocumentError) {
+        try checkReplacing(path, option: "--report", registry: registry) { file in
+            guard let bytes = try? FileIO.readBytes(at: file, maxBytes: 1 << 30) else { return false }
+            return (try? JSONDecoder().decode(BatchReport.self, from: Data(bytes))) != nil
+        }
+    }
+
+    /// Throws unless the page of a report (`report merge --html`) may be written at `path`:
+    /// it replaces only a page Easel wrote (`pageMarker` at its head), and where nothing is
+    /// yet, its folder must exist.
+    public static func checkPageDestination(_ path: String, registry: DocumentRegistry = .standard) throws(DocumentError) {
+        try checkReplacing(path, option: "--html", registry: registry) { file in
+            let head = FileIO.head(of: file, count: 1024) ?? []
+            return String(decoding: head, as: UTF8.self).contains(pageMarker)
+        }
+    }
+
+    /// What marks a page as one Easel wrote, and so one it may replace.
+    static let pageMarker = #"<meta name="generator" content="easel report">"#
+
+    private static func checkReplacing(
+        _ path: String, option: String, registry: DocumentRegistry, isEarlier: (String) -> Bool
+    ) throws(DocumentError) {
         let url = URL(fileURLWithPath: path)
         var status = stat()
         guard lstat(path, &status) == 0 else {
             guard FileIO.isFolder(url.deletingLastPathComponent().path) else {
                 throw DocumentError(
-                    file: path, kind: .io("the report's folder does not exist; create it or choose another --report path"))
+                    file: path, kind: .io("the report's folder does not exist; create it or choose another \(option) path"))
             }
             return
         }
-        let head = FileIO.head(of: path, count: 16) ?? []
-        let isReport = (status.st_mode & S_IFMT) == S_IFREG && head.first == UInt8(ascii: "{")
-        guard isReport, !registry.isDocument(url) else {
+        guard (status.st_mode & S_IFMT) == S_IFREG, !registry.isDocument(url), isEarlier(path) else {
             throw DocumentError(
                 file: path,
                 kind: .io(
-                    "the report would replace a file that is not an earlier report; nothing was written — choose another --report path"
+                    "the report would replace a file that is not an earlier report; nothing was written — choose another \(option) path"
                 ))
         }
     }

@@ -48,12 +48,32 @@ struct BatchReportingTests {
 
     @Test func aReportReplacesOnlyAnEarlierReport() throws {
         try BatchReport.checkDestination(folder.file("new.json").path)
-        let earlier = try folder.write("{\"totals\":{}}", to: "earlier.json")
+        let report = Self.report(rendered: 2, skipped: 0, failed: 1)
+        let earlier = try folder.write(String(decoding: try JSONEncoder().encode(report), as: UTF8.self), to: "earlier.json")
         try BatchReport.checkDestination(earlier.path)
         let document = try folder.write("{}", to: "card.rwcard")
         let other = try folder.write("plain text", to: "notes.txt")
-        for path in [document.path, other.path, folder.file("missing/report.json").path] {
+        // JSON that is not a report: a package's content, a project's own file.
+        try FileManager.default.createDirectory(at: folder.file("Art.drawing"), withIntermediateDirectories: true)
+        let content = try folder.write(
+            #"{"version":1,"canvas":{"width":10,"height":10},"graphics":[]}"#, to: "Art.drawing/drawing.json")
+        let package = try folder.write(#"{"name":"site","totals":{}}"#, to: "package.json")
+        for path in [document.path, other.path, content.path, package.path, folder.file("missing/report.json").path] {
             #expect(throws: DocumentError.self, "\(path)") { try BatchReport.checkDestination(path) }
+        }
+        #expect(try String(contentsOf: content, encoding: .utf8).hasPrefix(#"{"version":1"#))
+    }
+
+    /// `report merge --html` replaces only a page it wrote, never a document or another page.
+    @Test func aReportPageReplacesOnlyAnEarlierPage() throws {
+        try BatchReport.checkPageDestination(folder.file("new.html").path)
+        let page = Self.report(rendered: 1, skipped: 0, failed: 0).html(title: "Export report")
+        let earlier = try folder.write(page, to: "earlier.html")
+        try BatchReport.checkPageDestination(earlier.path)
+        let card = try folder.write("{}", to: "card.rwcard")
+        let site = try folder.write("<!doctype html><h1>my site</h1>", to: "index.html")
+        for path in [card.path, site.path, folder.file("missing/page.html").path] {
+            #expect(throws: DocumentError.self, "\(path)") { try BatchReport.checkPageDestination(path) }
         }
     }
 }

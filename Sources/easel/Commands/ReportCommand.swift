@@ -54,6 +54,7 @@ struct ReportMergeCommand: EaselCommand {
             try AtomicFile.write(Array(try JSONOutput.data(merged.report)), to: out)
         }
         if let html {
+            try BatchReport.checkPageDestination(html)
             try AtomicFile.write(Array(merged.report.html(title: "Export report", problems: merged.problems).utf8), to: html)
         }
         Terminal.printError("easel: " + merged.report.summary(dryRun: false, verbose: true))
