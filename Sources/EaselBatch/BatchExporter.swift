@@ -204,11 +204,22 @@ public final class BatchExporter: Sendable {
     }
 
     /// Renders (or skips) one document; returns its report entry and its new manifest record.
-    /// What outputs may not replace: the manifest's outputs are earlier outputs; when the
-    /// output folder and an input folder overlap (`--exclude`), every document of the plan
-    /// and every file it uses is protected (they are opened once, here, to learn which).
+    /// What outputs may not replace: the manifest's outputs are earlier outputs; the
+    /// documents already in the folders the outputs go to, and every file they use, are
+    /// protected (each folder looked through once, here); and when the output folder and an
+    /// input folder overlap (`--exclude`), so is every document of the plan and every file it
+    /// uses (they are opened once, here, to learn which).
     private func outputProtection(_ items: [BatchItem], manifest: ExportManifest) -> OutputProtection {
         var protection = OutputProtection()
+        var outputFolders = Set<String>()
+        for item in items {
+            for output in [item.output] + (item.thumbnail.map { [$0] } ?? []) {
+                outputFolders.insert(outputFolder.appendingPathComponent(output).deletingLastPathComponent().path)
+            }
+        }
+        for folder in outputFolders.sorted() where FileIO.isFolder(folder) {
+            protection.protectDocuments(in: URL(fileURLWithPath: folder), registry: registry)
+        }
         for entry in manifest.entries.values {
             for output in entry.writtenFiles {
                 protection.earlierOutputs.insert(StateFolder.realPath(of: outputFolder.appendingPathComponent(output)))

@@ -32,9 +32,16 @@ public struct OutputProtection: Sendable {
     /// they reference. A document that does not open protects its own file only.
     ///
     /// With `mentioning`, a document file whose bytes do not contain that plain name (letters,
-    /// digits, `.`, `-`, `_`, spaces: written as is in JSON) cannot reference it and is not
-    /// decoded, so re-exporting into a folder of many cards stays cheap.
+    /// digits, `.`, `-`, `_`, spaces: written as is in JSON) nor any `\u` escape (which may
+    /// spell it otherwise) cannot reference it and is not decoded, so re-exporting into a
+    /// folder of many cards stays cheap. A folder that is itself a document (a drawing
+    /// package) protects that document and its files too.
     public mutating func protectDocuments(in folder: URL, registry: DocumentRegistry, mentioning name: String? = nil) {
+        if registry.isDocument(path: folder.lastPathComponent), FileIO.isFolder(folder.path),
+            let package = try? registry.open(folder)
+        {
+            protect(package)
+        }
         let plain = name.map { Array($0.utf8) }.flatMap { bytes in
             bytes.allSatisfy {
                 ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || [0x2E, 0x2D, 0x5F, 0x20].contains($0)
@@ -56,7 +63,9 @@ public struct OutputProtection: Sendable {
             protectedPaths.insert(
                 resolvedFolder.map { StateFolder.realPath(of: entry, inResolvedFolder: $0) }
                     ?? StateFolder.realPath(of: URL(fileURLWithPath: path)))
-            if let plain, let mentions = try? FileIO.fileContains(at: path, plain, maxBytes: 64 << 20), !mentions {
+            if let plain, let mentions = try? FileIO.fileContains(at: path, plain, maxBytes: 64 << 20), !mentions,
+                let escapes = try? FileIO.fileContains(at: path, Array("\\u".utf8), maxBytes: 64 << 20), !escapes
+            {
                 continue
             }
             if let located = try? registry.open(folder.appendingPathComponent(entry)) { protect(located) }

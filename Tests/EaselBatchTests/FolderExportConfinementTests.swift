@@ -67,6 +67,24 @@ struct FolderExportConfinementTests {
         #expect(s.exists("d/other.png"), "the other document is exported")
     }
 
+    /// A document already in the output folder (not an input) protects the images it uses:
+    /// an input named as one of them would have replaced it, being a PNG.
+    @Test func aFolderExportNeverReplacesAnImageADocumentInTheOutputFolderUses() throws {
+        let s = ExportScratch()
+        try s.png("out/pic.png", color: Color(red: 1, green: 0, blue: 0))
+        let image = Graphic(
+            kind: .image(file: "pic.png"),
+            transform: GraphicTransform(center: Point(x: 20, y: 15), size: Size(width: 40, height: 30)))
+        try s.drawing("out/d.drawing", 40, 30, graphics: [image])
+        try s.drawing("in/pic.drawing", 40, 30)
+        try s.drawing("in/other.drawing", 40, 30)
+        let before = try s.bytes("out/pic.png")
+        let report = try s.export(["in"], to: "out")
+        #expect(report.error(of: "pic.drawing")?.contains("pic.png would replace an existing file") == true)
+        #expect(try s.bytes("out/pic.png") == before, "the image the drawing uses is untouched")
+        #expect(s.exists("out/other.png"), "the other document is exported")
+    }
+
     @Test func aLinkPlantedAtTheJournalIsNotWrittenThrough() throws {
         let s = ExportScratch()
         try s.drawing("in/a.drawing")

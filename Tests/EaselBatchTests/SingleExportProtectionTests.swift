@@ -52,6 +52,27 @@ struct SingleExportProtectionTests {
         #expect(try refusal("c.rwcard", to: "IMAGE") != nil)
     }
 
+    /// A drawing package's images are its document's, so an output into the package may not
+    /// replace them; and a document that spells an image's name with JSON escapes
+    /// (`photo\u002epng`) still protects it (its bytes lack the plain name).
+    @Test func anImageOfAPackageOrNamedWithEscapesIsRefused() throws {
+        try s.png("Pkg.drawing/photo.png")
+        let image = Graphic(
+            kind: .image(file: "photo.png"),
+            transform: GraphicTransform(center: Point(x: 20, y: 15), size: Size(width: 40, height: 30)))
+        let drawing = Drawing(canvasSize: Size(width: 40, height: 30), background: .white, graphics: [image])
+        try s.folder.write(DrawingEncoder.encode(drawing), to: "Pkg.drawing/drawing.json")
+        try s.drawing("a.drawing")
+        #expect(try refusal("a.drawing", to: "Pkg.drawing/photo.png") != nil, "the package's own image")
+
+        try s.png("Escaped/photo.png")
+        let escaped = String(decoding: try DrawingEncoder.encode(drawing), as: UTF8.self)
+            .replacing("photo.png", with: "photo\\u002epng")
+        #expect(escaped.contains("photo\\u002epng"))
+        try s.folder.write(escaped, to: "Escaped/d.drawing")
+        #expect(try refusal("a.drawing", to: "Escaped/photo.png") != nil, "named with an escape")
+    }
+
     @Test func anUnrelatedFileIsRefusedAndAnEarlierOutputReplaced() throws {
         try s.drawing("a.drawing")
         try s.folder.write("my notes", to: "notes.png")
