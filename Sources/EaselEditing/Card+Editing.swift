@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselDocuments
 import EaselGeometry
 import EaselSupport
@@ -25,15 +26,21 @@ extension Card: EditableDocument {
 
     /// The card's photos (and its thumbnail, a file named by its id, as newer app versions
     /// save one) that no other card or drawing in its folder names: what the app deletes with
-    /// it. A name is looked for in the other documents' bytes, so a document that cannot be
-    /// read still keeps every file it names; one that cannot be opened at all keeps them all.
+    /// it. Only images go (a regular file that starts as a PNG, JPEG or WebP, not hidden and
+    /// not named like a document), whatever the card names. A name is looked for in the other
+    /// documents' bytes, so a document that cannot be read still keeps every file it names;
+    /// one that cannot be opened at all, or that writes any name with a JSON escape, keeps
+    /// them all.
     public func filesOwned(savedAt url: URL) -> [URL] {
         let folder = url.deletingLastPathComponent()
         let names = Set(imageElements.compactMap(\.imageFilename) + [id.uuidString])
-            .filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." }
+            .filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
+            .filter { !$0.contains(".rwcard") && !$0.hasSuffix(".drawing") }
         let candidates = names.filter { name in
+            let path = folder.appendingPathComponent(name).path
             var status = stat()
-            return lstat(folder.appendingPathComponent(name).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+            return ImageFormat.sniff(FileIO.head(of: path, count: 12) ?? []) != nil
         }
         guard !candidates.isEmpty,
             let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -47,6 +54,7 @@ extension Card: EditableDocument {
             guard lstat(other, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else { continue }
             guard let bytes = try? FileIO.readBytes(at: other, maxBytes: 256 << 20) else { return [] }
             let text = String(decoding: bytes, as: UTF8.self)
+            if text.contains("\\u") { return [] }
             owned = owned.filter { !text.contains($0) }
             if owned.isEmpty { return [] }
         }

@@ -17,7 +17,10 @@ struct CardFilesOwnedTests {
         try card.add(ImageElement(imageFilename: "AAAAAAAA-0000-4000-8000-000000000001"))
         try card.add(ImageElement(imageFilename: "AAAAAAAA-0000-4000-8000-000000000002"))
         try card.add(ImageElement(imageFilename: "not-there"))
-        try folder.write(Array("thumbnail".utf8), to: card.id.uuidString)
+        try folder.write([0x89, 0x50, 0x4E, 0x47] + Array("thumbnail".utf8), to: card.id.uuidString)
+        // What is not an image never goes with it, whatever the card names.
+        try folder.write(Array("my notes".utf8), to: "notes")
+        try card.add(ImageElement(imageFilename: "notes"))
         let url = try folder.write(try CardEncoder.encode(card, file: "a"), to: card.appFileName)
         var other = Card()
         try other.add(ImageElement(imageFilename: "AAAAAAAA-0000-4000-8000-000000000002"))
@@ -25,7 +28,7 @@ struct CardFilesOwnedTests {
         #expect(
             card.filesOwned(savedAt: url).map(\.lastPathComponent).sorted()
                 == ["AAAAAAAA-0000-4000-8000-000000000001", card.id.uuidString].sorted(),
-            "the photo only it uses and its thumbnail, not the shared one nor a missing one")
+            "the photo only it uses and its thumbnail, not the shared one, a missing one or one that is not an image")
         // A document that cannot be read might name any of them: all stay.
         chmod(otherURL.path, 0)
         defer { chmod(otherURL.path, 0o644) }

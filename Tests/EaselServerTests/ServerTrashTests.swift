@@ -97,4 +97,31 @@ struct CardDeletionTests {
         let trash = try FileManager.default.contentsOfDirectory(atPath: server.stateFolder.appendingPathComponent("trash").path)
         #expect(trash.count == 2 && own.allSatisfy { name in trash.contains { $0.hasSuffix(name) } }, "\(trash)")
     }
+
+    /// Only images go with a card, whatever it names: a card naming another document, a
+    /// hidden file or a text file as its photos took them to the trash with it.
+    @Test func aCardTakesOnlyImagesWithItNeverADocumentOrAnotherFile() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let own = "0000FEED-0000-4000-8000-000000000001"
+        try FileManager.default.copyItem(
+            at: server.folder.file("8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"), to: server.folder.file(own))
+        _ = try server.folder.write("my notes", to: "notes.txt")
+        _ = try server.folder.write("secret", to: ".hidden")
+        let names = [own, ServerFixtures.drawing, ServerFixtures.card, "notes.txt", ".hidden"]
+        let elements = names.map {
+            #"{"imageFilename":"\#($0)","transform":{"offset":[0,0],"size":[100,100],"rotation":{"degrees":0}}}"#
+        }
+        let card =
+            #"{"id":"0000BEEF-0000-4000-8000-000000000001","backgroundColor":[1,1,1,1],"imageElements":[\#(elements.joined(separator: ","))],"textElements":[]}"#
+        _ = try server.folder.write(card, to: "Evil.rwcard")
+        let deleted = try await server.request("DELETE", "/api/documents/Evil.rwcard")
+        #expect(deleted.status == 204, "\(deleted.text)")
+        for name in names.dropFirst() {
+            #expect(FileManager.default.fileExists(atPath: server.folder.file(name).path), "\(name) stays")
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.folder.file(own).path), "its own photo went")
+        let trash = try FileManager.default.contentsOfDirectory(atPath: server.stateFolder.appendingPathComponent("trash").path)
+        #expect(trash.count == 2 && trash.contains { $0.hasSuffix(own) }, "\(trash)")
+    }
 }
