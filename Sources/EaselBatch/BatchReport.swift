@@ -133,10 +133,15 @@ public struct BatchProgress: Sendable {
 public struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong and what to do instead.
     public var message: String
+    /// Whether the command line asked for what cannot be (a folder that does not exist, an
+    /// output inside an input: a usage error), rather than a run that failed on its way (a
+    /// settings file that does not read, a report that cannot be written).
+    public var isUsage: Bool
     /// The message, as shown to the user.
     public var description: String { message }
 
-    public init(message: String) {
+    public init(message: String, isUsage: Bool = true) {
         self.message = message
+        self.isUsage = isUsage
     }
 }

@@ -140,13 +140,15 @@ public struct GoldenSuite: Sendable {
         options: RenderOptions, tolerance: Tolerance, ignore: [String: [PixelRect]] = [:], artifacts: URL, jobs: Int = 1,
         spelling: Tolerance.Spelling = .swift
     ) throws(BatchError) -> [Entry] {
+        // As a shell word each, ready to paste.
+        let folders = [documents.relativePath, goldens.relativePath].map(\.shellWord).joined(separator: " ")
         var verifier = GoldenVerifier(
             goldensFolder: goldens, artifactsFolder: artifacts, recordMode: .never, tolerance: tolerance)
         verifier.toleranceSpelling = spelling
         verifier.missingGoldenHint =
-            "record it with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-missing`, then look at it"
+            "record it with `easel golden record \(folders) --only-missing`, then look at it"
         verifier.unreadableGoldenHint =
-            "if the rendering is right, record it again with `easel golden record \(documents.relativePath) \(goldens.relativePath) --only-failed`"
+            "if the rendering is right, record it again with `easel golden record \(folders) --only-failed`"
         verifier.mentionsArtifacts = false
         var options = options
         options.format = .png
@@ -214,7 +216,7 @@ public struct GoldenSuite: Sendable {
         options.format = .png
         // A settings file people edited must not be lost to a typo in it: refuse, naming it.
         let existing: GoldenSettings?
-        do { existing = try settings() } catch { throw BatchError(message: error.description) }
+        do { existing = try settings() } catch { throw BatchError(message: error.description, isUsage: false) }
         let ignore = existing?.ignore ?? [:]
         // One scan: the documents to render and those that cannot be.
         let all = try allPairs()

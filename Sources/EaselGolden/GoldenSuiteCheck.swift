@@ -1,6 +1,7 @@
 import EaselBatch
 import EaselDocuments
 import EaselRender
+import EaselSupport
 import FoundationEssentials
 import Glibc
 
@@ -54,7 +55,7 @@ extension GoldenSuite {
         temporaryParent: URL
     ) throws(BatchError) -> GoldenSuiteRun {
         let settings: GoldenSettings?
-        do { settings = try self.settings() } catch { throw BatchError(message: error.description) }
+        do { settings = try self.settings() } catch { throw BatchError(message: error.description, isUsage: false) }
         let options = options ?? settings?.render ?? RenderOptions()
         let tolerance = tolerance ?? settings?.tolerance ?? .default
         let temporary = temporaryParent.appendingPathComponent("easel-golden-\(UUID().uuidString)")
@@ -62,7 +63,10 @@ extension GoldenSuite {
         let artifacts = report?.appendingPathComponent("artifacts") ?? temporary
         // An earlier report in the folder goes first: a run stopped half way must not leave
         // the old report.json naming the new run's images (accept would adopt them unseen).
+        // Only an earlier report: a folder holding someone's index.html is refused, before
+        // anything is rendered, as is one that cannot be made.
         if let report {
+            try Self.checkReportFolder(report)
             for name in [GoldenReport.jsonName, GoldenReport.htmlName, GoldenReport.junitName] {
                 let file = report.appendingPathComponent(name).path
                 guard unlink(file) == 0 || errno == ENOENT else {
@@ -80,10 +84,35 @@ extension GoldenSuite {
                     entries, folder: report, documents: documents.relativePath, goldens: goldens.relativePath,
                     tolerance: tolerance, render: options
                 ).write(to: report)
+            } catch let error as DocumentError {
+                throw BatchError(message: "\(report.path): the report cannot be written: \(error.reason)", isUsage: false)
             } catch {
-                throw BatchError(message: "\(report.path): the report cannot be written: \(error)")
+                throw BatchError(
+                    message: "\(report.path): the report cannot be written: \(error)", isUsage: false)
             }
         }
         return GoldenSuiteRun(entries: entries, options: options, tolerance: tolerance, report: report)
+    }
+
+    /// Throws unless `report` may hold this run's report: made if it is not there, and
+    /// holding no report file (`report.json`, `index.html`, `junit.xml`) unless its
+    /// `report.json` reads as an earlier report of verify's.
+    static func checkReportFolder(_ report: URL) throws(BatchError) {
+        do {
+            try FileIO.createFolders(at: report.path)
+        } catch {
+            throw BatchError(message: "\(report.path): the report's folder cannot be made: \(error.reason)", isUsage: false)
+        }
+        let present = [GoldenReport.jsonName, GoldenReport.htmlName, GoldenReport.junitName].filter { name in
+            var status = stat()
+            return lstat(report.appendingPathComponent(name).path, &status) == 0
+        }
+        guard !present.isEmpty else { return }
+        if (try? GoldenReport.read(from: report)) == nil {
+            throw BatchError(
+                message:
+                    "\(report.path) holds \(present.joined(separator: ", ")), not an earlier report of easel golden verify; nothing was removed — choose another --report folder",
+                isUsage: false)
+        }
     }
 }

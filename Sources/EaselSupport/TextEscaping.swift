@@ -36,6 +36,25 @@ extension String {
     /// every character XML does not allow (other C0 controls, U+FFFE, U+FFFF) as U+FFFD.
     package var xmlEscaped: String { markupEscaped(xml: true) }
 
+    /// The text as one shell word, ready to paste: as it is when it is plain (ASCII letters,
+    /// digits and `._/-+=:@%,`), else in single quotes, each quote in it quoted scalar by
+    /// scalar (a quote that a combining mark joins into one character is still a quote).
+    package var shellWord: String {
+        let plain =
+            !isEmpty
+            && unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._/-+=:@%,".unicodeScalars.contains(scalar))
+            }
+        guard !plain else { return self }
+        var quoted = "'"
+        for scalar in unicodeScalars {
+            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
+    }
+
     private func markupEscaped(xml: Bool) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(unicodeScalars.count)

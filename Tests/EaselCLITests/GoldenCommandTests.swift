@@ -123,6 +123,32 @@ struct GoldenCommandTests {
         #expect(try s.run(["golden", "prune", "Docs", "Goldens", "--check"]).status == 0)
     }
 
+    /// A report goes only where no one else's page is: a folder holding an index.html that
+    /// is not an earlier report is refused before anything is rendered, and it stays. A report
+    /// that cannot be written is a failure (exit 1, its reason), not a usage error; and the
+    /// hints name the folders as words that can be pasted.
+    @Test func verifysReportReplacesOnlyAnEarlierReportAndSaysWhyItCannot() throws {
+        let s = CLIScratch()
+        try s.drawing("My Docs/a.drawing", 60, 40, graphics: Self.squareAt(20))
+        try s.folder.write("<h1>my site</h1>", to: "site/index.html")
+        let refused = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "site"])
+        #expect(refused.status == 1 && !refused.stderr.contains("Usage:"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("holds index.html, not an earlier report of easel golden verify"), "\(refused.stderr)")
+        #expect(try String(decoding: s.bytes("site/index.html"), as: UTF8.self) == "<h1>my site</h1>")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("site/report.json").path))
+        // A report folder that cannot be made: a file is in its way.
+        try s.folder.write("a file", to: "blocked")
+        let blocked = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "blocked/report"])
+        #expect(blocked.status == 1 && !blocked.stderr.contains("Usage:"), "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("the report's folder cannot be made"), "\(blocked.stderr)")
+        // A missing golden's hint, with folders that need quoting; and an earlier report is replaced.
+        let missing = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "Report"])
+        #expect(missing.stdout.contains("easel golden record 'My Docs' 'My Goldens' --only-missing"), "\(missing.stdout)")
+        let again = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "Report"])
+        #expect(
+            again.status == missing.status && FileManager.default.fileExists(atPath: s.folder.file("Report/report.json").path))
+    }
+
     /// Without size options, record and verify render as the goldens were recorded; other
     /// sizes are used with a note, and a record of only some at another size is refused.
     @Test func recordAndVerifyRenderAsTheGoldensWereRecorded() throws {

@@ -218,15 +218,15 @@ struct ExportCommand: EaselCommand {
     func checkStandardOutput() throws {
         guard isSingle else {
             throw ValidationError(
-                "give --out DIR (or -o) to export several documents or a folder: easel export \(inputs.map(GoldenVerify.shellQuoted).joined(separator: " ")) --out DIR/"
+                "give --out DIR (or -o) to export several documents or a folder: easel export \(inputs.map(\.shellWord).joined(separator: " ")) --out DIR/"
             )
         }
         guard isatty(STDOUT_FILENO) == 0 else {
             let input = inputs[0]
             let name = input == "-" ? "out" : PathNames.deletingExtension(of: PathNames.lastComponent(of: input))
-            let suggested = GoldenVerify.shellQuoted(name + "." + (render.format ?? .png).rawValue)
+            let suggested = (name + "." + (render.format ?? .png).rawValue).shellWord
             throw ValidationError(
-                "give --out FILE (or -o), or redirect standard output to a file: easel export \(GoldenVerify.shellQuoted(input)) > \(suggested)"
+                "give --out FILE (or -o), or redirect standard output to a file: easel export \(input.shellWord) > \(suggested)"
             )
         }
     }

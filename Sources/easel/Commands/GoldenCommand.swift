@@ -1,4 +1,5 @@
 import ArgumentParser
+import EaselSupport
 import FoundationEssentials
 import Glibc
 import EaselDocuments
@@ -215,9 +216,10 @@ struct GoldenFolders: ParsableArguments {
 
 extension GoldenSuite {
     /// Runs `body`, reporting a suite that cannot start (an output folder inside the input)
-    /// as a usage error.
+    /// as a usage error, and a run that failed on its way (a report that cannot be written)
+    /// as a failure.
     func checked<T>(_ body: (GoldenSuite) throws(BatchError) -> T) throws -> T {
-        do { return try body(self) } catch { throw ValidationError(error.message) }
+        do { return try body(self) } catch { throw error.isUsage ? ValidationError(error.message) : error }
     }
 }
 
@@ -302,29 +304,9 @@ struct GoldenVerify: EaselCommand {
         if let reportFolder, failures.contains(where: { $0.status == .failed || $0.status == .new }) {
             Terminal.printError(
                 "easel: report: \(reportFolder.appendingPathComponent(GoldenReport.htmlName).relativePath); "
-                    + "accept what it shows with `easel golden accept \(Self.shellQuoted(report!))`")
+                    + "accept what it shows with `easel golden accept \(report!.shellWord)`")
         }
         if !failures.isEmpty { throw ExitCode.documentFailure }
-    }
-}
-
-extension GoldenVerify {
-    /// `text` as a shell word: as it is when it is plain, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                        || "._/-+=:@%,".unicodeScalars.contains(scalar))
-            }
-        guard !plain else { return text }
-        // Scalar by scalar: a quote that a combining mark joins into one character is still a quote.
-        var quoted = "'"
-        for scalar in text.unicodeScalars {
-            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
-        }
-        return quoted + "'"
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EaselDocuments
+import EaselSupport
 import FoundationEssentials
 import Glibc
 
@@ -51,7 +52,7 @@ enum UsageErrors {
         }
         var message = Terminal.errorPrefix + "'\(Terminal.safe(word))' is not a command"
         if DocumentRegistry.standard.isDocument(path: word) || FileManager.default.fileExists(atPath: word) {
-            let typed = (["easel", "export"] + arguments).map(GoldenVerify.shellQuoted).joined(separator: " ")
+            let typed = (["easel", "export"] + arguments).map(\.shellWord).joined(separator: " ")
             message += "; did you mean '\(Terminal.safe(typed))'?"
         } else if let near = nearestCommand(to: word) {
             message += "; did you mean '\(near)'?"
