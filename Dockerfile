@@ -1,8 +1,9 @@
 # Easel in a container: the `easel` CLI as the entry point, `easel-serve` beside it.
 #
 #   docker build -t easel .
-#   docker run --rm -v "$PWD:/data" easel export card.rwcard -o card.png
-#   docker run --rm -p 8080:8080 -v "$PWD:/data" easel serve /data --host 0.0.0.0 --token-file /data/.token
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/data" easel export card.rwcard -o card.png
+#   docker run --rm --user "$(id -u):$(id -g)" -p 8080:8080 -v "$PWD:/data" -v "$PWD/token:/token:ro" easel \
+#     serve /data --host 0.0.0.0 --token-file /token
 #
 # Two stages: the Swift toolchain builds easel and easel-serve (release, the Swift runtime
 # linked statically); slim Debian 12 then gets the two programs and only what they need at
@@ -26,8 +27,12 @@ COPY --from=build /src/.build/release/easel /src/.build/release/easel-serve /usr
 COPY --from=build /src/.build/release/Easel_EaselServer.resources /usr/local/bin/Easel_EaselServer.resources
 # Fails the build when a library or font file does not load.
 RUN easel doctor
-# Not root: documents are read and written as this user (its history and locks in its home).
-RUN useradd --create-home --uid 10001 easel && mkdir /data && chown easel /data
+# Not root: documents are read and written as this user. Easel's state (edit histories,
+# locks, the server's trash) is in /state, which any user may make its folder in: run with
+# `--user "$(id -u):$(id -g)"` there is no home to keep it in. Mount a volume there to keep
+# the histories from one container to the next.
+RUN useradd --create-home --uid 10001 easel && mkdir /data && chown easel /data && mkdir -m 1777 /state
+ENV XDG_STATE_HOME=/state
 USER easel
 WORKDIR /data
 EXPOSE 8080

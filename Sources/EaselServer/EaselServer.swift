@@ -101,6 +101,21 @@ public struct EaselServer: Sendable {
         guard FileManager.default.isReadableFile(atPath: service.folder.realPath) else {
             throw Problem(.serviceUnavailable, "the served folder cannot be read")
         }
+        // Every edit keeps its history there: a server that cannot make it answers every edit
+        // with a failure (a container run as a user with no home, say), so it is not ready.
+        let state = service.state.url.path
+        do {
+            try FileIO.createFolders(at: state, permissions: 0o700)
+        } catch {
+            throw Problem(
+                .serviceUnavailable,
+                "Easel's state folder (edit histories) cannot be made: \(error.reason); set XDG_STATE_HOME to a writable folder")
+        }
+        guard access(state, W_OK | X_OK) == 0 else {
+            throw Problem(
+                .serviceUnavailable,
+                "Easel's state folder (edit histories) cannot be written; set XDG_STATE_HOME to a writable folder")
+        }
         return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
     }
 

@@ -169,6 +169,21 @@ struct ServerRenderIdentityTests {
         #expect(status == 200)
     }
 
+    /// A server that cannot make Easel's state folder (a container's user with no home)
+    /// would answer every edit with a failure: it is not ready, and says what to set.
+    @Test func aServerThatCannotKeepHistoriesIsNotReady() async throws {
+        let state = TemporaryFolder("easel-serve-state")
+        let blocker = try state.write("a file where the state folder goes", to: "blocker")
+        let server = try await LiveServer.start(try ServerFixtures.samples(), state: state) {
+            $0.stateFolder = blocker.appendingPathComponent("easel")
+        }
+        defer { Task { try await server.stop() } }
+        let ready = try await server.request("GET", "/readyz")
+        #expect(ready.status == 503)
+        #expect(ready.text.contains("state folder") && ready.text.contains("XDG_STATE_HOME"), "\(ready.text)")
+        #expect(try await server.request("GET", "/healthz").status == 200, "alive all the same")
+    }
+
     @Test func anImageRewrittenWithItsOldModificationTimeGetsANewRenderAndTag() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
