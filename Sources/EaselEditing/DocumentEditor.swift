@@ -103,7 +103,10 @@ public struct DocumentEditor {
         self.baseBytes = try Self.contentBytes(of: opened)
         self.encodedCurrent = baseBytes
         let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
-        let loaded = readStore.load(current: baseBytes)
+        // Read only from a state folder of this user's alone (an editing one is checked when made).
+        let loaded =
+            store != nil || state.isPrivate(down: readStore.folder)
+            ? readStore.load(current: baseBytes) : HistoryStore.Loaded(history: EditHistory(), isElsewhere: true)
         (history, historyNote, historyIsElsewhere) = (loaded.history, loaded.note, loaded.isElsewhere)
         // A history made for another version of the document (it changed outside easel) is
         // removed at once, under the lock: said once, even if this edit fails. One that could

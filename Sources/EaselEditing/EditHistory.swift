@@ -92,12 +92,22 @@ struct HistoryStore {
             if try root.optional("changedOutside")?.bool() == true {
                 return Loaded(history: EditHistory(), isElsewhere: true)
             }
+            // A saved history's undo steps hold at most maxBytes, and its redo steps what undo
+            // held: more in all (or a step named twice) is not a history Easel wrote, and is
+            // not read into memory.
+            var names = Set<String>()
+            var total = 0
             func steps(_ key: String) throws -> [EditHistory.Step] {
                 try root.required(key).array(maxCount: EditHistory.maxDepth * 2).map { (node) throws in
                     let name = try node.string()
                     guard name.hasSuffix(".patch"), !name.contains("/") else { throw node.invalid("not a step file name") }
+                    guard names.insert(name).inserted else { throw node.invalid("the step \(name) is named twice") }
                     let bytes = try FileIO.readBytes(
                         at: folder.appendingPathComponent(name).path, maxBytes: EditHistory.maxBytes + 64)
+                    total += bytes.count
+                    guard total <= 2 * EditHistory.maxBytes + (1 << 20) else {
+                        throw node.invalid("the steps hold more than a history may")
+                    }
                     guard let patch = HistoryPatch(decoding: bytes) else { throw node.invalid("the step \(name) is damaged") }
                     return EditHistory.Step(patch: patch, file: name)
                 }

@@ -111,6 +111,9 @@ public struct EaselServer: Sendable {
                 .serviceUnavailable,
                 "Easel's state folder (edit histories) cannot be made: \(error.reason); set XDG_STATE_HOME to a writable folder")
         }
+        if let stranger = service.state.strangerFolder() {
+            throw Problem(.serviceUnavailable, StateFolder.strangerReason(stranger))
+        }
         guard access(state, W_OK | X_OK) == 0 else {
             throw Problem(
                 .serviceUnavailable,

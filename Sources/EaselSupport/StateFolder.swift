@@ -28,6 +28,7 @@ package struct StateFolder: Sendable {
 
     /// The folder kept for the document at `document`, keyed by its real path (so `./a.rwcard`
     /// and `/x/../a.rwcard` share one history), created on demand with owner-only access.
+    /// Throws when the state folder is not this user's alone (see `isPrivate`).
     package func folder(forDocument document: URL) throws(DocumentError) -> URL {
         let folder = location(forDocument: document)
         do { try FileIO.createFolders(at: folder.path, permissions: 0o700) } catch {
@@ -38,7 +39,43 @@ package struct StateFolder: Sendable {
                     "cannot create Easel's state folder \(folder.path): \(error.reason); set XDG_STATE_HOME to a writable folder"
                 ))
         }
+        if let stranger = strangerFolder(down: folder) {
+            throw DocumentError(file: document.path, kind: .io(Self.strangerReason(stranger)))
+        }
         return folder
+    }
+
+    /// Why a folder of the state folder that is not this user's alone is not used.
+    package static func strangerReason(_ folder: String) -> String {
+        "Easel's state folder \(folder) belongs to another user or others may write in it, so a history there could put their content in your document; set XDG_STATE_HOME to a folder of your own"
+    }
+
+    /// Whether every folder from the root down to `folder` that exists is this user's alone:
+    /// a real folder (not a link) that this user owns and no one else may write in. A history,
+    /// a lock or a cached render in someone else's (the state folder of a shared `/state`,
+    /// made first by another user) could put their content in this user's documents.
+    package func isPrivate(down folder: URL) -> Bool { strangerFolder(down: folder) == nil }
+
+    /// The first folder from the root down to `folder` that exists and is not this user's
+    /// alone, or nil.
+    package func strangerFolder(down folder: URL = URL(fileURLWithPath: "/")) -> String? {
+        var chain = [url.path]
+        let root = url.path + "/"
+        if folder.path.hasPrefix(root) {
+            var path = url.path
+            for part in folder.path.dropFirst(root.count).split(separator: "/") {
+                path += "/" + part
+                chain.append(path)
+            }
+        }
+        for path in chain {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }  // nothing below a missing folder
+            guard (status.st_mode & S_IFMT) == S_IFDIR, status.st_uid == geteuid(), status.st_mode & 0o022 == 0 else {
+                return path
+            }
+        }
+        return nil
     }
 
     /// Where the folder for `document` is, without creating it.

@@ -57,6 +57,54 @@ struct EditHistoryTests {
         #expect((try DocumentRegistry.standard.open(url).document as? Drawing)?.background == .black)
     }
 
+    /// A state folder that is not this user's alone (made first by someone else in a shared
+    /// `/state`, or one others may write in) is never used: an editor refuses it, saying what
+    /// to do, and a read-only look ignores the history in it (which could otherwise put their
+    /// content in the document through undo).
+    @Test func aStateFolderThatIsNotTheUsersAloneIsNotUsed() throws {
+        let url = folder.file("a.drawing")
+        try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: url)
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+            try editor.perform { try $0.setBackground(.black) }
+            try editor.save()
+        }
+        #expect(try DocumentEditor(opening: url, locking: false, stateFolder: state.url).canUndo)
+        for (mode, owner) in [(0o777, geteuid()), (0o700, geteuid() &+ 1234)] as [(mode_t, uid_t)] {
+            #expect(chmod(state.url.path, mode) == 0 && chown(state.url.path, owner, getegid()) == 0)
+            #expect {
+                _ = try DocumentEditor(opening: url, stateFolder: state.url)
+            } throws: { error in
+                "\(error)".contains("belongs to another user or others may write in it") && "\(error)".contains("XDG_STATE_HOME")
+            }
+            #expect(try !DocumentEditor(opening: url, locking: false, stateFolder: state.url).canUndo, "its history is not read")
+        }
+        #expect(chmod(state.url.path, 0o700) == 0 && chown(state.url.path, geteuid(), getegid()) == 0)
+        #expect(try DocumentEditor(opening: url, stateFolder: state.url).canUndo, "the user's own again")
+    }
+
+    /// A history naming more bytes than a history may hold (a step named again and again) is
+    /// reset, not read into memory.
+    @Test func aHistoryHoldingMoreThanAHistoryMayIsResetUnread() throws {
+        let url = folder.file("h.drawing")
+        try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: url)
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+            try editor.perform { try $0.setBackground(.black) }
+            try editor.save()
+        }
+        let index = try #require(
+            FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+                .first { $0.lastPathComponent == "index.json" })
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: index)) as? [String: Any])
+        let step = try #require((root["undo"] as? [String])?.first)
+        root["undo"] = [step, step]
+        try JSONSerialization.data(withJSONObject: root).write(to: index)
+        let editor = try DocumentEditor(opening: url, locking: false, stateFolder: state.url)
+        #expect(!editor.canUndo)
+        #expect(editor.historyNote?.contains("named twice") == true, "\(editor.historyNote ?? "")")
+    }
+
     /// A card as the app writes one (compact, its own key order, a long double, "none" for
     /// no image, the edition-1 `frame`): not the bytes Easel's encoder would make.
     static let appCard = Array(
