@@ -287,12 +287,18 @@ public enum FontMap {
         ("psmt", .regular), ("let", .regular),
     ]
 
+    /// The longest name looked up (as `key` makes it): longer ones are unknown.
+    static let maxNameLength = 128
+
     /// The file (and features) for `name`: a family name, or a family name followed by a
     /// style (`Baskerville-Italic`, `GillSans-UltraBold`, `Gill Sans Bold`, `SavoyeLetPlain`).
     /// An unknown name gives the default sans with `known` false.
     public static func choice(for name: String) -> Choice {
         var remaining = key(name)
         var style = Style.regular
+        // No family and its styles are that long; peeling a longer name (a document's 1 MiB
+        // of "bold"s) word by word took time growing with its square, past any deadline.
+        guard remaining.utf8.count <= maxNameLength else { return Choice(file: defaultSans, features: [], known: false) }
         // Peel style words off the end until a family name is left.
         while !remaining.isEmpty {
             if let family = table[remaining] {

@@ -62,6 +62,10 @@ struct FontMapTests {
         let unknown = FontMap.choice(for: "Wingdings")
         #expect(!unknown.known && unknown.file == FontMap.defaultSans)
         #expect(!FontMap.choice(for: "Bold").known, "a style alone is not a family")
+        // A name past any family and its styles is unknown as it is, not peeled a word at a
+        // time (a document's megabyte of "Bold"s held a render worker for minutes).
+        let long = FontMap.choice(for: "Gill Sans" + String(repeating: " Bold", count: 5_000))
+        #expect(!long.known && long.file == FontMap.defaultSans)
     }
 
     @Test func aCardInEveryPickerFontHasNoFallbackWarning() throws {
