@@ -68,7 +68,15 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         // Where only this machine (or a trusted proxy) can reach the server, no token is asked.
         let gated = configuration.bindsLoopback || viaProxy
 
-        if gated && !hasToken, let host = clientHost, !Self.isLoopbackHost(host), !configuration.isPublicHost(host) {
+        // Through a proxy, the Host it sent is judged too: a page whose name was rebound to a
+        // trusted address (a browser on the proxy's own machine) comes with its own Host, and
+        // would name any forwarded host it liked. A proxy sends the public name, loopback, or
+        // its upstream's one-label name (nginx's `easel_replicas`), which no page can have.
+        let proxyHost = viaProxy ? request.head.authority.flatMap { Self.isSingleLabelHost($0) ? nil : $0 } : nil
+        if gated && !hasToken,
+            let host = [clientHost, proxyHost].compactMap({ $0 })
+                .first(where: { !Self.isLoopbackHost($0) && !configuration.isPublicHost($0) })
+        {
             throw Problem(
                 .forbidden,
                 "the Host header \(host.quotedForMessage) is not this machine; easel serve answers only to 127.x.x.x, localhost, [::1] and the names given with --public-host"
@@ -193,6 +201,14 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     /// that), each optionally followed by `:port` (digits only). Anything more is refused:
     /// labels after the name (`[::1].evil.example`), userinfo (`127.0.0.1:1@evil.example`),
     /// signs or spaces in a number. A DNS name that merely resolves here is not this machine.
+    /// Whether `host` (with or without a port) is a name of one label (`easel_replicas`,
+    /// `easel:8080`): no dot, not an address, so not a name on the internet a page could have.
+    static func isSingleLabelHost(_ host: String) -> Bool {
+        guard !host.hasPrefix("[") else { return false }
+        let name = host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return !name.isEmpty && !name.contains(".") && !name.allSatisfy { ("0"..."9").contains($0) }
+    }
+
     static func isLoopbackHost(_ host: String) -> Bool {
         let text = host.lowercased()
         let name: Substring

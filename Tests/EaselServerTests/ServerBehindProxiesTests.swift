@@ -38,6 +38,18 @@ struct ServerBehindProxiesTests {
         let elsewhere = try await named.request(
             "GET", "/api/documents", headers: ["Host": "easel_replicas", "X-Forwarded-Host": "evil.example"])
         #expect(elsewhere.status == 403)
+        // A page whose name was rebound to the proxy's address (a browser on its machine) sends
+        // its own Host: it cannot vouch for itself with a forwarded one.
+        for host in ["evil.example:18081", "203.0.113.7", "[2001:db8::1]:80"] {
+            let rebound = try await named.request(
+                "GET", "/api/documents", headers: ["Host": host, "X-Forwarded-Host": "localhost"])
+            #expect(rebound.status == 403, "\(host): \(rebound.text)")
+        }
+        for host in ["127.0.0.1:18081", "easel.example.com", "easel_replicas:8080"] {
+            let proxied = try await named.request(
+                "GET", "/api/documents", headers: ["Host": host, "X-Forwarded-Host": "easel.example.com"])
+            #expect(proxied.status == 200, "\(host): \(proxied.text)")
+        }
         // The editor's page on the public name edits: its Origin is the forwarded host's.
         let edit = try await named.request(
             "POST", "/api/documents/\(Self.card)/edits",
