@@ -1,3 +1,4 @@
+import EaselCairo
 import EaselDocuments
 import EaselSupport
 import Foundation
@@ -203,10 +204,25 @@ final class ChangeFeed: Sendable {
             let url = URL(fileURLWithPath: folder.realPath + "/" + candidate)
             guard let location = registry.location(of: url) else { continue }
             let time = Self.changeTime(of: location.contentFile.path)
-            guard let bytes = try? FileIO.readBytes(at: location.contentFile.path, maxBytes: 256 << 20) else {
+            // Read only as the document routes reach it, through no link: a link named like a
+            // document (to a file outside the folder) is no document of the folder's.
+            let content = location.contentFile.path
+            guard content.hasPrefix(folder.realPath + "/"),
+                folder.plainPath(String(content.dropFirst(folder.realPath.count + 1)))?.type == S_IFREG,
+                let bytes = try? FileIO.readBytes(at: content, maxBytes: 256 << 20)
+            else {
                 return Event(path: candidate, kind: "removed", revision: nil, time: time)
             }
             return Event(path: candidate, kind: "changed", revision: DocumentService.revision(of: bytes), time: time)
+        }
+        // A resource is an image a document may show (by its first bytes, not through a
+        // link), or a file gone: the names of the folder's other files are not told.
+        if let plain = folder.plainPath(relative) {
+            guard plain.type == S_IFREG, ImageFormat.sniff(FileIO.head(of: plain.path, count: 12) ?? []) != nil else {
+                return nil
+            }
+        } else if FileIO.entryExists(atPath: path) {
+            return nil
         }
         return Event(path: relative, kind: "resource", revision: nil, time: Self.changeTime(of: path))
     }

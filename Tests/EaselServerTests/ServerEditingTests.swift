@@ -268,6 +268,31 @@ struct ServerEditingTests {
         #expect(try await reader.read(until: #""kind":"removed""#).contains("copy.rwcard"))
     }
 
+    /// Events tell of documents as the routes reach them and of images: a link named like a
+    /// document (to a file outside the folder) was read and its hash sent, and every other
+    /// file's name was told as a resource.
+    @Test func eventsTellOnlyOfDocumentsReachedThroughNoLinkAndOfImages() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let outside = TemporaryFolder("easel-outside")
+        let secret = try outside.write("{\"id\":\"secret\"}", to: "secret.json")
+        let socket = try RawHTTP.connect(port: server.port, timeout: 30)
+        defer { close(socket) }
+        try RawHTTP.send(socket, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8))
+        let reader = EventReader(socket: socket)
+        #expect(try await reader.read(until: "retry:").contains("text/event-stream"))
+        try FileManager.default.createSymbolicLink(
+            atPath: server.folder.file("link.rwcard").path, withDestinationPath: secret.path)
+        _ = try server.folder.write("not an image", to: "id_rsa")
+        try FileManager.default.copyItem(
+            at: server.folder.file("8A1C53E2-0B1F-4C07-9A52-3E1B7F0C2D11"), to: server.folder.file("new-photo"))
+        let text = try await reader.read(until: "new-photo")
+        #expect(text.contains(#""kind":"resource","path":"new-photo""#), "\(text)")
+        #expect(!text.contains(#""kind":"changed","path":"link.rwcard""#), "\(text)")
+        #expect(!text.contains(DocumentServiceRevision.of(try [UInt8](Data(contentsOf: secret)))), "\(text)")
+        #expect(!text.contains("id_rsa"), "\(text)")
+    }
+
     @Test func eventStreamsPastTheLimitAreRefusedAndASlotFreesWhenOneCloses() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxEventStreams = 2 }
         defer { Task { try await server.stop() } }
