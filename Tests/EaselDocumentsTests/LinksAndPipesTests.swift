@@ -31,6 +31,19 @@ struct LinksAndPipesTests {
         #expect(said.contains(url.path) && said.contains("not a regular file"), "\(said)")
     }
 
+    /// A package is opened for its drawing.json alone: other files in it (a file over the
+    /// size limit, a pipe, a package inside it) were all read, recursively, into memory, and
+    /// one of them could keep the drawing from opening.
+    @Test func aPackageIsOpenedForItsContentAlone() throws {
+        try folder.write(DrawingEncoder.encode(Drawing(background: .black)), to: "art.drawing/drawing.json")
+        let big = folder.file("art.drawing/huge.bin").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil) && truncate(big, 80 << 20) == 0)
+        #expect(mkfifo(folder.file("art.drawing/notes.fifo").path, 0o600) == 0)
+        try folder.write(Array(repeating: 0, count: 16), to: "art.drawing/inner.drawing/drawing.json")
+        let opened = try DocumentRegistry.standard.open(folder.file("art.drawing"))
+        #expect((opened.document as? Drawing)?.background == .black)
+    }
+
     @Test func aPackagesContentLinkedOutsideIsNotRead() throws {
         try folder.write(DrawingEncoder.encode(Drawing(background: .black)), to: "outside.json")
         try FileManager.default.createDirectory(at: folder.file("art.drawing"), withIntermediateDirectories: true)

@@ -107,7 +107,10 @@ public struct DocumentRegistry: Sendable {
         }
         let file: FileWrapper
         do {
-            file = try FileWrapper(contentsOf: url, maxBytes: entry.documentType.maxFileBytes)
+            // Of a package, its content file alone.
+            file = try FileWrapper(
+                contentsOf: url, maxBytes: entry.documentType.maxFileBytes,
+                onlyReading: [entry.documentType.contentFile(for: url).lastPathComponent])
         } catch var error {
             // Named as the document was given (`in/a.rwcard`), as its other errors are.
             if error.file == url.path { error.file = url.relativePath }

@@ -49,22 +49,35 @@ public enum FileWrapper: Hashable, Sendable {
 
     /// Reads a regular file (refusing one over `maxBytes` before reading it) or a directory tree.
     public init(contentsOf url: URL, maxBytes: Int = 64 << 20) throws(DocumentError) {
+        try self.init(contentsOf: url, maxBytes: maxBytes, onlyReading: nil)
+    }
+
+    /// Reads a regular file as `init(contentsOf:maxBytes:)` does; of a directory, only the
+    /// files directly inside it that `names` lists (a folder among them is read as empty).
+    /// A package is opened for its content file alone: its images are read when drawn, and a
+    /// package holding gigabytes of other files, or a pipe, opens as a small one does.
+    package init(contentsOf url: URL, maxBytes: Int, onlyReading names: Set<String>?) throws(DocumentError) {
         let path = url.path
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw DocumentError(file: path, kind: .io(String(cString: strerror(errno))))
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
+            let only = names
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
                 throw DocumentError(file: path, kind: .io("cannot list the folder: \(FileIO.reason(error))"))
             }
             var children: [String: FileWrapper] = [:]
-            for name in names.sorted() {
+            for name in names.sorted() where only?.contains(name) ?? true {
                 // A package's files are inside it: a symbolic link (which could lead
                 // anywhere) is not part of the wrapper.
                 var child = stat()
                 guard lstat(url.appendingPathComponent(name).path, &child) == 0, (child.st_mode & S_IFMT) != S_IFLNK else {
+                    continue
+                }
+                if only != nil, (child.st_mode & S_IFMT) == S_IFDIR {
+                    children[name] = .directory([:])
                     continue
                 }
                 children[name] = try FileWrapper(contentsOf: url.appendingPathComponent(name), maxBytes: maxBytes)
