@@ -90,7 +90,7 @@ public struct GoldenReport: Codable, Sendable {
 
     /// Writes `index.html`, `report.json` and `junit.xml` into `folder` (created if needed).
     public func write(to folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileIO.createFolders(at: folder.path)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicFile.write(Array(try encoder.encode(self)), to: folder.appendingPathComponent(Self.jsonName).path)

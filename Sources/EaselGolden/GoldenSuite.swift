@@ -241,9 +241,14 @@ public struct GoldenSuite: Sendable {
                     } else {
                         // Checked before any folder is made (a planted link must not lead them elsewhere).
                         try Self.checkInside(golden, goldens: goldens)
-                        try FileManager.default.createDirectory(
-                            at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try image.writePNG(to: golden.path, options: options.png)
+                        do {
+                            try FileIO.createFolders(at: golden.deletingLastPathComponent().path)
+                            try image.writePNG(to: golden.path, options: options.png)
+                        } catch {
+                            throw DocumentError(
+                                file: document.path,
+                                kind: .io("its golden \(golden.path) cannot be written: \(FileIO.reason(error))"))
+                        }
                         for warning in located.warnings + rendered.warnings { warned(warning.description) }
                         outcome = .recorded(golden)
                     }

@@ -1,4 +1,5 @@
 import EaselGeometry
+import EaselSupport
 import FoundationEssentials
 import EaselDocuments
 import EaselRender
@@ -209,7 +210,7 @@ public struct GoldenVerifier: Sendable {
 
     private func record(_ image: RasterImage, to golden: URL, name: String, reason: String) -> GoldenOutcome {
         do {
-            try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileIO.createFolders(at: golden.deletingLastPathComponent().path)
             try image.writePNG(to: golden.path)
             return GoldenOutcome(
                 passed: false, message: "\(reason); look at it, then run again", recorded: true, artifacts: nil, comparison: nil)

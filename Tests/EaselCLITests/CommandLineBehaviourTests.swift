@@ -287,6 +287,14 @@ struct CommandLineBehaviourTests {
         let unset = try s.ok(["config", "get", "format"])
         #expect(unset.stdout == "png (default)\n", "unset after a reset: the value that applies, marked")
         #expect(try s.ok(["config", "list"]).stdout.contains("format = png (default)"))
+        // A settings folder that cannot be made is said in words, naming it (not a raw error dump).
+        try FileManager.default.removeItem(at: s.config.file("easel"))
+        _ = try s.config.write("a file in the way", to: "easel")
+        let blocked = try s.run(["config", "set", "format", "svg"])
+        #expect(
+            blocked.status == 1 && blocked.stderr.contains("\(s.config.file("easel").path): Not a directory"), "\(blocked.stderr)"
+        )
+        #expect(!blocked.stderr.contains("CocoaError"), "\(blocked.stderr)")
     }
 
     @Test func aCorruptSettingsFileIsReportedAndIgnored() throws {

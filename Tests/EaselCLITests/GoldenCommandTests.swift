@@ -144,6 +144,12 @@ struct GoldenCommandTests {
         // A missing golden's hint, with folders that need quoting; and an earlier report is replaced.
         let missing = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "Report"])
         #expect(missing.stdout.contains("easel golden record 'My Docs' 'My Goldens' --only-missing"), "\(missing.stdout)")
+        // A golden that cannot be written names its document and the reason.
+        let unwritable = try s.run(["golden", "record", "My Docs", "blocked/goldens"])
+        #expect(
+            unwritable.stderr.contains("a.drawing: its golden") && unwritable.stderr.contains("Not a directory"),
+            "\(unwritable.stderr)")
+        #expect(!unwritable.stderr.contains("CocoaError"), "\(unwritable.stderr)")
         let again = try s.run(["golden", "verify", "My Docs", "My Goldens", "--report", "Report"])
         #expect(
             again.status == missing.status && FileManager.default.fileExists(atPath: s.folder.file("Report/report.json").path))

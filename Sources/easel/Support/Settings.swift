@@ -146,7 +146,7 @@ struct Settings {
 
     func save() throws {
         let url = Self.fileURL
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileIO.createFolders(at: url.deletingLastPathComponent().path)
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
         let data = try encoder.encode(values)
