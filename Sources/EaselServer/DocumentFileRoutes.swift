@@ -41,8 +41,8 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
 
     func add(to router: Router<Context>) {
         router.post("/api/documents") { request, _ in try await create(request) }
-        router.delete("/api/documents/**") { _, context in
-            try await delete(path: context.parameters.getCatchAll().joined(separator: "/"))
+        router.delete("/api/documents/**") { request, context in
+            try await delete(path: context.parameters.getCatchAll().joined(separator: "/"), ifMatch: request.headers[.ifMatch])
         }
     }
 
@@ -197,13 +197,15 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         throw Problem(.conflict, "every name tried was taken by documents made at the same moment; try again")
     }
 
-    private func delete(path: String) async throws -> Response {
+    private func delete(path: String, ifMatch: String?) async throws -> Response {
         let url = try service.document(at: path)
         let path = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let service = self.service
         try await files.runIfActive {
             do {
-                try service.moveToTrash(url)
+                try service.moveToTrash(url, relativePath: path, ifMatch: ifMatch)
+            } catch let problem as Problem {
+                throw problem
             } catch {
                 throw DocumentRoutes<Context>.problem(
                     for: error, document: path, folder: service.folder.url, stateFolder: service.state.url)

@@ -264,6 +264,21 @@ final class DocumentService: Sendable {
         var added: [Int] = []
     }
 
+    /// Throws 412, with the current revision, unless `ifMatch` (when given) names the
+    /// revision of the document at `url`; `doing` is what to do again after a reload.
+    func checkRevision(of url: URL, relativePath: String, ifMatch: String?, doing: String) throws {
+        guard let ifMatch else { return }
+        let current = try revision(of: url)
+        guard !Self.matches(ifMatch, revision: current) else { return }
+        var problem = Problem(
+            .preconditionFailed,
+            "the document changed since revision \(ifMatch) (it is now at \"\(current)\"); reload it and \(doing) again",
+            document: relativePath)
+        problem.extensions["currentRevision"] = current
+        problem.headers[.eTag] = "\"\(current)\""
+        throw problem
+    }
+
     /// Opens the document for editing (its lock held, as the CLI's verbs hold it), checks
     /// `ifMatch` against its revision, applies `change`, and saves atomically with its history.
     func edit(
@@ -271,16 +286,7 @@ final class DocumentService: Sendable {
     ) throws -> EditOutcome {
         var editor = try DocumentEditor(
             opening: url, registry: registry, locking: true, lockTimeout: limits.lockTimeout, stateFolder: stateFolder)
-        let current = try revision(of: url)
-        if let ifMatch, !Self.matches(ifMatch, revision: current) {
-            var problem = Problem(
-                .preconditionFailed,
-                "the document changed since revision \(ifMatch) (it is now at \"\(current)\"); reload it and make the edit again",
-                document: relativePath)
-            problem.extensions["currentRevision"] = current
-            problem.headers[.eTag] = "\"\(current)\""
-            throw problem
-        }
+        try checkRevision(of: url, relativePath: relativePath, ifMatch: ifMatch, doing: "make the edit")
         // A photo an operation imported is taken away again when the edit fails after it
         // (a later operation refused, the save failed): a refused edit changes nothing.
         let (applied, changed) = try CreatedFiles.removingOnFailure { () throws -> (Applied, Bool) in
@@ -442,11 +448,13 @@ final class DocumentService: Sendable {
     /// under a name that keeps it apart from others of the same name, with the files it owns
     /// (a card's photos that no other document uses, as the app deletes them); never deletes it.
     /// Anything else named like one (a plain folder, a pipe) is refused, and stays.
-    func moveToTrash(_ url: URL) throws {
+    func moveToTrash(_ url: URL, relativePath: String, ifMatch: String? = nil) throws {
         // Under the document's lock, as every edit is: an edit in flight saves first, and
         // an edit waiting for the lock finds the document gone, so none writes it back.
         let lock = try DocumentLock(beside: url, timeout: limits.lockTimeout)
         defer { withExtendedLifetime(lock) {} }
+        // A client that names the revision it saw deletes only that one, as it edits.
+        try checkRevision(of: url, relativePath: relativePath, ifMatch: ifMatch, doing: "delete it")
         var status = stat()
         guard lstat(url.path, &status) == 0,
             (status.st_mode & S_IFMT) == S_IFREG || ((status.st_mode & S_IFMT) == S_IFDIR && isWholePackage(url))

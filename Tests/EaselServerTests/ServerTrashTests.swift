@@ -98,6 +98,22 @@ struct CardDeletionTests {
         #expect(trash.count == 2 && own.allSatisfy { name in trash.contains { $0.hasSuffix(name) } }, "\(trash)")
     }
 
+    /// A delete that names the revision it saw (If-Match) deletes only that one: a stale
+    /// client cannot trash a document someone changed since, as it cannot edit it.
+    @Test func aDeleteNamingAnOldRevisionIsRefusedAndTheCurrentOneDeletes() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let path = "/api/documents/\(ServerFixtures.drawing)"
+        let stale = try await server.request("DELETE", path, headers: ["If-Match": "\"0123456789abcdef\""])
+        #expect(stale.status == 412, "\(stale.text)")
+        #expect(FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.drawing).path), "it stays")
+        let current = DocumentServiceRevision.of(try [UInt8](Data(contentsOf: server.folder.file(ServerFixtures.drawing))))
+        #expect(stale.json["currentRevision"] as? String == current, "\(stale.text)")
+        let deleted = try await server.request("DELETE", path, headers: ["If-Match": "\"\(current)\""])
+        #expect(deleted.status == 204, "\(deleted.text)")
+        #expect(!FileManager.default.fileExists(atPath: server.folder.file(ServerFixtures.drawing).path))
+    }
+
     /// Only images go with a card, whatever it names: a card naming another document, a
     /// hidden file or a text file as its photos took them to the trash with it.
     @Test func aCardTakesOnlyImagesWithItNeverADocumentOrAnotherFile() async throws {
