@@ -295,6 +295,26 @@ struct CommandLineBehaviourTests {
             blocked.status == 1 && blocked.stderr.contains("\(s.config.file("easel").path): Not a directory"), "\(blocked.stderr)"
         )
         #expect(!blocked.stderr.contains("CocoaError"), "\(blocked.stderr)")
+        // A settings file that cannot be read is not replaced by one setting; one that is a
+        // link (kept with other dotfiles) is written where it leads.
+        try FileManager.default.removeItem(at: s.config.file("easel"))
+        let broken = "<plist><dict><key>scale</key><string>3</string><key>format</key><string>svg</string"
+        _ = try s.config.write(broken, to: "easel/settings.plist")
+        let refused = try s.run(["config", "set", "jobs", "3"])
+        #expect(refused.status == 1 && refused.stderr.contains("writing a setting would lose the others"), "\(refused.stderr)")
+        #expect(String(decoding: try Data(contentsOf: s.config.file("easel/settings.plist")), as: UTF8.self) == broken)
+        _ = try s.config.write("", to: "dotfiles/easel.plist")
+        try FileManager.default.removeItem(at: s.config.file("easel/settings.plist"))
+        try FileManager.default.createSymbolicLink(
+            atPath: s.config.file("easel/settings.plist").path, withDestinationPath: s.config.file("dotfiles/easel.plist").path)
+        try FileManager.default.removeItem(at: s.config.file("dotfiles/easel.plist"))
+        try s.ok(["config", "set", "jobs", "3"])
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: s.config.file("easel/settings.plist").path)
+                == s.config.file("dotfiles/easel.plist").path, "still a link")
+        #expect(try s.ok(["config", "set", "scale", "2"]).status == 0)
+        let linked = String(decoding: try Data(contentsOf: s.config.file("dotfiles/easel.plist")), as: UTF8.self)
+        #expect(linked.contains("<key>jobs</key>") && linked.contains("<key>scale</key>"), "\(linked)")
     }
 
     @Test func aCorruptSettingsFileIsReportedAndIgnored() throws {

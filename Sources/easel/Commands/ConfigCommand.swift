@@ -1,4 +1,5 @@
 import ArgumentParser
+import EaselSupport
 import FoundationEssentials
 
 struct ConfigCommand: EaselCommand {
@@ -58,6 +59,15 @@ struct ConfigCommand: EaselCommand {
 
     func execute() throws {
         var settings = Settings.loadReportingProblems()
+        // A file that could not be read is the user's still: writing one setting would
+        // replace it with that setting alone.
+        if settings.problem != nil, action == .set || (action == .reset && key != nil) {
+            throw DocumentError(
+                file: Settings.fileURL.path,
+                kind: .io(
+                    "it cannot be read (the warning above says why), and writing a setting would lose the others; nothing was changed — fix the file or remove it"
+                ))
+        }
         switch action {
         case .get:
             let settingKey = Settings.Key(rawValue: key!)!

@@ -3,6 +3,7 @@ import EaselRender
 import EaselCairo
 import EaselGeometry
 import EaselSupport
+import Glibc
 
 /// User defaults for the command line, stored as a property list at
 /// `$XDG_CONFIG_HOME/easel/settings.plist` (`~/.config/easel/settings.plist` by default).
@@ -150,7 +151,17 @@ struct Settings {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
         let data = try encoder.encode(values)
-        try AtomicFile.write(Array(data), to: url.path)
+        // A settings file that is a link (kept with other dotfiles) is written where it leads,
+        // not replaced by a file of its own.
+        var target = url.path
+        if let resolved = realpath(url.path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        } else if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            // A link to a file not made yet.
+            target = link.hasPrefix("/") ? link : url.deletingLastPathComponent().appendingPathComponent(link).path
+        }
+        try AtomicFile.write(Array(data), to: target)
     }
 
     /// Loads the settings, telling the user once if the file is broken or a value in it is
