@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import EaselDocuments
+import EaselGeometry
 import EaselEditing
 import EaselBatch
 import EaselTestSupport
@@ -135,6 +136,28 @@ struct InteractiveEditTests {
         _ = try await offThread { process.waitUntilExit() }
         #expect(process.terminationStatus == 128 + signalNumber)
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.count == 2)
+    }
+
+    /// A session that must stop (its input ended, a signal) when its save fails (the file
+    /// changed on disk meanwhile) keeps its edits in Easel's state folder and says where,
+    /// rather than losing them; the file written by the other program stays as it is.
+    @Test(arguments: [0, SIGINT]) func editsThatCannotBeSavedWhenTheSessionStopsAreKept(signalNumber: Int32) async throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        let output = LineCounter()
+        let (process, input) = try startSession(s, autosave: "3600", output: output.pipe)
+        input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
+        #expect(await eventually(within: 60) { output.count >= 2 }, "\(output.text)")
+        // Another program writes the document meanwhile.
+        try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: s.folder.file("d.drawing"))
+        if signalNumber == 0 { try input.fileHandleForWriting.close() } else { kill(process.processIdentifier, signalNumber) }
+        _ = try await offThread { process.waitUntilExit() }
+        #expect(process.terminationStatus == 1)
+        #expect(try drawing(at: s.folder.file("d.drawing")).canvasSize == Size(width: 10, height: 10), "theirs stays")
+        let recovered = s.state.file("easel/recovered")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: recovered.path)
+        #expect(kept.count == 1 && kept[0].hasSuffix("-d.drawing"), "\(kept)")
+        #expect(try drawing(at: recovered.appendingPathComponent(kept[0])).graphics.count == 2, "the session's edits")
     }
 
     @Test func aPipedSessionWhoseCommandsAllWorkSucceeds() throws {

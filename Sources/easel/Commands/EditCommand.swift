@@ -76,7 +76,7 @@ final class EditSession {
             // many are queued.
             let (next, ended, signal) = input.takeOne()
             if let signal {
-                try saveIfNeeded()
+                try saveOrKeepEdits()
                 Terminal.printError("easel: \(signal == SIGINT ? "interrupted" : "terminated"); \(path) saved")
                 throw ExitCode(128 + signal)
             }
@@ -124,6 +124,9 @@ final class EditSession {
             Terminal.error(
                 "\(error); your edits are kept: save-as PATH writes them to another file, quit! leaves without them")
             return false
+        } catch {
+            // The session cannot go on (its input ended): the edits are not lost with it.
+            try keepEdits(failedSave: error)
         }
         if failures > 0 && !interactive {
             Terminal.error("\(failures) command\(failures == 1 ? "" : "s") failed; the others were applied and saved")
@@ -221,6 +224,30 @@ final class EditSession {
     private static func describeParseError(_ error: Error) -> String {
         if error is DocumentError || error is EditError || error is RenderError { return "\(error)" }
         return UsageErrors.readable(EaselRoot.message(for: error))
+    }
+
+    /// Saves before the session stops on a signal; when that fails, keeps the edits as
+    /// `keepEdits` does.
+    private func saveOrKeepEdits() throws {
+        do { try saveIfNeeded() } catch { try keepEdits(failedSave: error) }
+    }
+
+    /// After a save that failed when the session cannot go on (its input ended, a signal),
+    /// writes the document as edited to Easel's state folder (`recovered/`, never beside the
+    /// documents, where the Cards app would load a copy of a card), says where, and fails
+    /// the session; rethrows the save's error when even that cannot be written.
+    private func keepEdits(failedSave saveError: Error) throws -> Never {
+        let folder = StateFolder.fromEnvironment.url.appendingPathComponent("recovered")
+        let stamp = "\(Int(Date().timeIntervalSince1970))-\(getpid())"
+        let copy = folder.appendingPathComponent("\(stamp)-\(URL(fileURLWithPath: path).lastPathComponent)")
+        do {
+            try FileIO.createFolders(at: folder.path, permissions: 0o700)
+            try DocumentRegistry.standard.save(editor.document, to: copy)
+        } catch {
+            throw saveError
+        }
+        Terminal.error("\(saveError); your edits are kept in \(copy.path) (its images are those beside \(path))")
+        throw ExitCode.documentFailure
     }
 
     private func saveIfNeeded(announcing: Bool = true) throws {
