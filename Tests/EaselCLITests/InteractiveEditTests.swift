@@ -42,6 +42,27 @@ struct InteractiveEditTests {
         #expect(try s.image("d.png").width == 400)
     }
 
+    /// save-as into another folder copies the images the document uses as it is now, but
+    /// never shows another file in an image's place: a file of the same name and other bytes
+    /// there is refused before anything is written; an image that cannot be read is named.
+    @Test func saveAsCopiesTheImagesAndNeverTakesAnotherFileForOne() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        _ = try s.folder.write(try GoldenCommandTests.image(block: true), to: "photo.png")
+        try s.ok(["add", "d.drawing", "image", "photo.png"])
+        _ = try s.folder.write("someone else's file", to: "B/photo.png")
+        let refused = try s.run(["edit", "d.drawing"], stdin: "save-as B/d.drawing\nquit\n")
+        #expect(refused.stderr.contains("exists with other bytes"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("B/d.drawing").path), "nothing written")
+        #expect(String(decoding: try s.bytes("B/photo.png"), as: UTF8.self) == "someone else's file")
+        // Into a new folder, with an image added in the session: both go with the copy.
+        _ = try s.folder.write(try GoldenCommandTests.image(block: false), to: "second.png")
+        let copied = try s.run(["edit", "d.drawing"], stdin: "add image second.png\nsave-as C/d.drawing\nquit\n")
+        #expect(copied.stdout.contains("saved a copy as C/d.drawing"), "\(copied.stdout)\(copied.stderr)")
+        #expect(try s.bytes("C/photo.png") == s.bytes("photo.png") && s.bytes("C/second.png") == s.bytes("second.png"))
+        #expect(try drawing(at: s.folder.file("C/d.drawing")).graphics.count == 2)
+    }
+
     @Test func theEndOfInputSaves() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])

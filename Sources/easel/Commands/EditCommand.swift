@@ -264,17 +264,36 @@ final class EditSession {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw ValidationError("\(target) exists; save-as writes a new file only")
         }
-        let located = editor.located
+        // The document as edited, with the images it uses now (one added in the session too).
+        let located = try DocumentRegistry.standard.locate(editor.document, at: editor.located.url)
         let copy = try DocumentRegistry.standard.locate(located.document, at: url)
-        try FileIO.createFolders(at: copy.resourceFolder.path)
         if copy.resourceFolder.standardizedFileURL.path != located.resourceFolder.standardizedFileURL.path {
+            // Every image looked at before anything is written: a file of the same name and
+            // other bytes in the new folder would be shown in the image's place, so it is
+            // refused; an image that cannot be read is named and left out, as it is missing
+            // beside the original too.
+            var images: [(bytes: [UInt8], target: String)] = []
             for file in located.referencedFiles {
-                guard let source = file.path,
-                    !FileManager.default.fileExists(atPath: copy.resourceFolder.appendingPathComponent(file.name).path)
-                else { continue }
-                let bytes = try FileIO.readBytes(at: source, maxBytes: RenderLimits.maxImageFileBytes)
-                try AtomicFile.write(bytes, to: copy.resourceFolder.appendingPathComponent(file.name).path)
+                guard let source = file.path else { continue }
+                let target = copy.resourceFolder.appendingPathComponent(file.name).path
+                guard let bytes = try? FileIO.readBytes(at: source, maxBytes: RenderLimits.maxImageFileBytes) else {
+                    Terminal.warning("\(source) cannot be read, so the copy names it without it beside it")
+                    continue
+                }
+                if FileIO.entryExists(atPath: target) {
+                    guard (try? FileIO.readBytes(at: target, maxBytes: RenderLimits.maxImageFileBytes)) == bytes else {
+                        throw ValidationError(
+                            "\(target) exists with other bytes, and the copy would show it in place of \(file.name); nothing was written — save it in another folder"
+                        )
+                    }
+                    continue
+                }
+                images.append((bytes, target))
             }
+            try FileIO.createFolders(at: copy.resourceFolder.path)
+            for image in images { try AtomicFile.write(image.bytes, to: image.target) }
+        } else {
+            try FileIO.createFolders(at: copy.resourceFolder.path)
         }
         try DocumentRegistry.standard.save(editor.document.copy(savedAt: url), to: url)
         Terminal.printLine("saved a copy as \(target)")
