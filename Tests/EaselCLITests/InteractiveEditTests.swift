@@ -63,6 +63,24 @@ struct InteractiveEditTests {
         #expect(try drawing(at: s.folder.file("C/d.drawing")).graphics.count == 2)
     }
 
+    /// A session's export takes only its own options: another input, `--out -` (a file
+    /// named `-`) and a folder export's options were read and ignored.
+    @Test func aSessionsExportRefusesWhatItWouldIgnore() throws {
+        let s = CLIScratch()
+        try s.ok(["new", "drawing", "d.drawing"])
+        try s.ok(["new", "drawing", "other.drawing"])
+        let result = try s.run(
+            ["edit", "d.drawing"],
+            stdin:
+                "export --out -\nexport other.drawing --out y.png\nexport --out x.png --watch\nexport --out z.png --scale 0.5\nquit\n"
+        )
+        #expect(result.status == 1 && result.stderr.contains("3 commands failed"), "\(result.stderr)")
+        for name in ["-", "y.png", "x.png"] {
+            #expect(!FileManager.default.fileExists(atPath: s.folder.file(name).path), "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: s.folder.file("z.png").path), "its own options work")
+    }
+
     @Test func theEndOfInputSaves() throws {
         let s = CLIScratch()
         try s.ok(["new", "drawing", "d.drawing"])

@@ -188,7 +188,12 @@ final class EditSession {
                 // command is read (which would otherwise speak of redirecting its output).
                 let namesOut = arguments.contains { $0 == "-o" || $0 == "--out" || $0.hasPrefix("--out=") }
                 guard namesOut else { throw ValidationError("export in a session needs --out FILE (or -o)") }
-                let command = try ExportCommand.parse([path] + arguments)
+                // Only what a session's export takes: another input, a folder's options or
+                // --watch would be read and ignored, and `-` is a file here, not the output.
+                let command = try SessionExportArguments.parse(arguments)
+                guard command.out != "-" else {
+                    throw ValidationError("export in a session writes a file: give --out FILE, not -")
+                }
                 let options = command.render.renderOptions(outputPath: command.out)
                 try OutputProtection.checkSingleExport(
                     of: editor.located, to: URL(fileURLWithPath: command.out), format: options.format)
@@ -387,7 +392,7 @@ final class EditSession {
     /// The options of every verb that reads options, to merge their repeats.
     static let optionsOfVerbs: [String: RepeatedOptions] = verbs.mapValues { RepeatedOptions($0) }.merging(
         [
-            "export": RepeatedOptions(ExportCommand.self),
+            "export": RepeatedOptions(SessionExportArguments.self),
             "add": RepeatedOptions(AddCommand.self).adding(unconditional: ElementOptions.completions(after: nil)),
             "set": RepeatedOptions(SetCommand.self).adding(unconditional: ElementOptions.completions(after: nil)),
         ]) { $1 }
@@ -525,4 +530,14 @@ enum ShellWords {
         if inWord { words.append(current) }
         return words
     }
+}
+
+/// What `export` takes in an `easel edit` session: the file the image goes to and how it is
+/// rendered. The document is the session's; the export command's inputs, folder options and
+/// `--watch` are not the session's to take.
+struct SessionExportArguments: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The file the image goes to.")
+    var out: String
+
+    @OptionGroup var render: RenderOptionGroup
 }
