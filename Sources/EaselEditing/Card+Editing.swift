@@ -33,9 +33,11 @@ extension Card: EditableDocument {
     /// them all.
     public func filesOwned(savedAt url: URL) -> [URL] {
         let folder = url.deletingLastPathComponent()
+        // Documents whose images resolve in this folder: cards (the app reads any file with
+        // ".rwcard" in its name) and plain drawings; a drawing package keeps its own inside it.
+        func namesDocument(_ name: String) -> Bool { name.contains(".rwcard") || name.hasSuffix(".drawing") }
         let names = Set(imageElements.compactMap(\.imageFilename) + [id.uuidString])
-            .filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
-            .filter { !$0.contains(".rwcard") && !$0.hasSuffix(".drawing") }
+            .filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") && !namesDocument($0) }
         let candidates = names.filter { name in
             let path = folder.appendingPathComponent(name).path
             var status = stat()
@@ -46,9 +48,7 @@ extension Card: EditableDocument {
             let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return [] }
         var owned = candidates
-        // Documents whose images resolve in this folder: cards (the app reads any file with
-        // ".rwcard" in its name) and plain drawings; a drawing package keeps its own inside it.
-        for entry in entries where entry != url.lastPathComponent && (entry.contains(".rwcard") || entry.hasSuffix(".drawing")) {
+        for entry in entries where entry != url.lastPathComponent && namesDocument(entry) {
             var status = stat()
             let other = folder.appendingPathComponent(entry).path
             guard lstat(other, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else { continue }

@@ -162,14 +162,20 @@ struct InteractiveEditTests {
         _ = try await offThread { process.waitUntilExit() }
     }
 
-    @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) async throws {
-        let s = CLIScratch()
+    /// A new drawing's session, its autosave an hour away, with two edits applied and not
+    /// saved yet (each says so as it is; the signal handlers come first), however slowly it started.
+    func sessionWithTwoUnsavedEdits(_ s: CLIScratch) async throws -> (Process, Pipe) {
         try s.ok(["new", "drawing", "d.drawing"])
         let output = LineCounter()
         let (process, input) = try startSession(s, autosave: "3600", output: output.pipe)
         input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
-        // Both applied (each says so as it is; the signal handlers come first), however slowly it started.
         #expect(await eventually(within: 60) { output.count >= 2 }, "\(output.text)")
+        return (process, input)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT]) func aSignalSavesAndExits(signalNumber: Int32) async throws {
+        let s = CLIScratch()
+        let (process, _) = try await sessionWithTwoUnsavedEdits(s)
         #expect(try drawing(at: s.folder.file("d.drawing")).graphics.isEmpty, "not saved yet: the autosave delay is an hour")
         kill(process.processIdentifier, signalNumber)
         _ = try await offThread { process.waitUntilExit() }
@@ -182,11 +188,7 @@ struct InteractiveEditTests {
     /// rather than losing them; the file written by the other program stays as it is.
     @Test(arguments: [0, SIGINT]) func editsThatCannotBeSavedWhenTheSessionStopsAreKept(signalNumber: Int32) async throws {
         let s = CLIScratch()
-        try s.ok(["new", "drawing", "d.drawing"])
-        let output = LineCounter()
-        let (process, input) = try startSession(s, autosave: "3600", output: output.pipe)
-        input.fileHandleForWriting.write(Data("add diamond\nadd cloud\n".utf8))
-        #expect(await eventually(within: 60) { output.count >= 2 }, "\(output.text)")
+        let (process, input) = try await sessionWithTwoUnsavedEdits(s)
         // Another program writes the document meanwhile.
         try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: s.folder.file("d.drawing"))
         if signalNumber == 0 { try input.fileHandleForWriting.close() } else { kill(process.processIdentifier, signalNumber) }

@@ -57,18 +57,24 @@ struct EditHistoryTests {
         #expect((try DocumentRegistry.standard.open(url).document as? Drawing)?.background == .black)
     }
 
-    /// A state folder that is not this user's alone (made first by someone else in a shared
-    /// `/state`, or one others may write in) is never used: an editor refuses it, saying what
-    /// to do, and a read-only look ignores the history in it (which could otherwise put their
-    /// content in the document through undo).
-    @Test func aStateFolderThatIsNotTheUsersAloneIsNotUsed() throws {
-        let url = folder.file("a.drawing")
+    /// A small drawing `name`, its background set once and saved: its history holds one step.
+    func drawingEditedOnce(_ name: String) throws -> URL {
+        let url = folder.file(name)
         try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: url)
         do {
             var editor = try DocumentEditor(opening: url, stateFolder: state.url)
             try editor.perform { try $0.setBackground(.black) }
             try editor.save()
         }
+        return url
+    }
+
+    /// A state folder that is not this user's alone (made first by someone else in a shared
+    /// `/state`, or one others may write in) is never used: an editor refuses it, saying what
+    /// to do, and a read-only look ignores the history in it (which could otherwise put their
+    /// content in the document through undo).
+    @Test func aStateFolderThatIsNotTheUsersAloneIsNotUsed() throws {
+        let url = try drawingEditedOnce("a.drawing")
         #expect(try DocumentEditor(opening: url, locking: false, stateFolder: state.url).canUndo)
         for (mode, owner) in [(0o777, geteuid()), (0o700, geteuid() &+ 1234)] as [(mode_t, uid_t)] {
             #expect(chmod(state.url.path, mode) == 0 && chown(state.url.path, owner, getegid()) == 0)
@@ -86,13 +92,7 @@ struct EditHistoryTests {
     /// A history naming more bytes than a history may hold (a step named again and again) is
     /// reset, not read into memory.
     @Test func aHistoryHoldingMoreThanAHistoryMayIsResetUnread() throws {
-        let url = folder.file("h.drawing")
-        try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: url)
-        do {
-            var editor = try DocumentEditor(opening: url, stateFolder: state.url)
-            try editor.perform { try $0.setBackground(.black) }
-            try editor.save()
-        }
+        let url = try drawingEditedOnce("h.drawing")
         let index = try #require(
             FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
                 .first { $0.lastPathComponent == "index.json" })

@@ -53,17 +53,16 @@ public enum FileWrapper: Hashable, Sendable {
     }
 
     /// Reads a regular file as `init(contentsOf:maxBytes:)` does; of a directory, only the
-    /// files directly inside it that `names` lists (a folder among them is read as empty).
+    /// files directly inside it that `only` lists (a folder among them is read as empty).
     /// A package is opened for its content file alone: its images are read when drawn, and a
     /// package holding gigabytes of other files, or a pipe, opens as a small one does.
-    package init(contentsOf url: URL, maxBytes: Int, onlyReading names: Set<String>?) throws(DocumentError) {
+    package init(contentsOf url: URL, maxBytes: Int, onlyReading only: Set<String>?) throws(DocumentError) {
         let path = url.path
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw DocumentError(file: path, kind: .io(String(cString: strerror(errno))))
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
-            let only = names
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
                 throw DocumentError(file: path, kind: .io("cannot list the folder: \(FileIO.reason(error))"))
