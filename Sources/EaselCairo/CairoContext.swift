@@ -81,6 +81,21 @@ public final class CairoContext {
         return true
     }
 
+    /// The widest a stroke is drawn, in device pixels (`stroke`).
+    static let widestDeviceStroke = 4 * Double(RenderLimits.maxOutputSide)
+
+    /// How much the current transformation stretches lengths along its longest and its
+    /// shortest axis (its singular values; both zero for a matrix that is not finite).
+    func deviceScales() -> (largest: Double, smallest: Double) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let sum = m.xx * m.xx + m.yx * m.yx + m.xy * m.xy + m.yy * m.yy
+        let determinant = abs(m.xx * m.yy - m.xy * m.yx)
+        guard sum.isFinite, determinant.isFinite else { return (0, 0) }
+        let largest = ((sum + max(0, sum * sum - 4 * determinant * determinant).squareRoot()) / 2).squareRoot()
+        return largest > 0 ? (largest, determinant / largest) : (0, 0)
+    }
+
     /// Multiplies the current transformation matrix by `transform` (applied first).
     public func concatenate(_ transform: Transform2D) throws(CairoError) {
         var matrix = cairo_matrix_t(
@@ -164,7 +179,11 @@ public final class CairoContext {
         guard width > 0 else { return }
         try setPath(path)
         try setSource(color)
-        cairo_set_line_width(cr, width)
+        // cairo's stroker works in fixed point: a pen millions of pixels wide (a wide stroke
+        // at a deep zoom) wraps its coordinates and can run for hours. Beyond a few outputs'
+        // width a stroke covers all it could show, so it is drawn that wide.
+        let largest = deviceScales().largest
+        cairo_set_line_width(cr, largest > 0 ? min(width, Self.widestDeviceStroke / largest) : width)
         cairo_set_line_cap(
             cr, cap == .round ? CAIRO_LINE_CAP_ROUND : (cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
         cairo_set_line_join(
@@ -231,10 +250,11 @@ public final class CairoContext {
             // FreeType refuses glyphs much larger than an output's longest side; such a glyph
             // could not be seen whole anyway, so it is not drawn rather than failing the render.
             // Nor is one far smaller than a pixel (its font matrix could not be inverted).
-            var matrix = cairo_matrix_t()
-            cairo_get_matrix(cr, &matrix)
-            let deviceSize = size * abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
-            guard deviceSize <= Double(RenderLimits.maxOutputSide), deviceSize >= 1e-6 else { return }
+            // Judged along the transform's longest and shortest axes: a text stretched along
+            // one axis only has glyphs as large as that axis makes them (FreeType's error on a
+            // glyph too large stays with the font's face, and failed every later render of it).
+            let scales = deviceScales()
+            guard size * scales.largest <= Double(RenderLimits.maxOutputSide), size * scales.smallest >= 1e-6 else { return }
             try setSource(color)
             let options = FontLibrary.makeFontOptions()
             defer { cairo_font_options_destroy(options) }

@@ -206,8 +206,26 @@ public enum DocumentRenderer {
         guard area.width > 0, area.height > 0, area.width.isFinite, area.height.isFinite else {
             throw .invalidSize("the area \(area) has no size")
         }
-        return (area, try options.size.pixelSize(for: area.size))
+        let pixels = try options.size.pixelSize(for: area.size)
+        // cairo draws in fixed point: at a zoom of millions of pixels to a unit (a speck of a
+        // canvas drawn large) coordinates wrap and a stroke's pen can run for hours; at one of
+        // a millionth its matrices cannot be inverted.
+        let zooms = [Double(pixels.width) / area.width, Double(pixels.height) / area.height]
+        guard zooms.allSatisfy({ $0 >= minZoom && $0 <= maxZoom }) else {
+            // (Numbers too small for the usual decimals are written as they are.)
+            func number(_ value: Double) -> String { abs(value) < 0.01 ? String(value) : formatNumber(value) }
+            let zoom = zooms.max()! > maxZoom ? zooms.max()! : zooms.min()!
+            throw .invalidSize(
+                "\(pixels.width)x\(pixels.height) pixels for \(number(area.width))x\(number(area.height)) canvas units would draw \(number(zoom)) pixels to a canvas unit; Easel draws from a millionth to \(formatNumber(maxZoom))"
+            )
+        }
+        return (area, pixels)
     }
+
+    /// The deepest zoom a document is drawn at, in output pixels to a canvas unit.
+    public static let maxZoom = 65_536.0
+    /// The widest zoom out, in output pixels to a canvas unit.
+    public static let minZoom = 0.000_001
 
     /// The largest side of an SVG or PDF page, in points (about 350 metres; cairo's own
     /// limit is near 8 million).
