@@ -132,6 +132,29 @@ struct DropShadowTests {
         #expect(scene.warnings.count == 3 && scene.warnings[0].keyPath == "graphics[\(RenderBudgets.maxShadows)].shadow")
     }
 
+    @Test func shadowsNestedInShadowedGroupsAreCountedByTheirDraws() throws {
+        // Each shadowed group draws the shadows inside it again when it casts its own: 16
+        // levels would be 2^17 - 1 draws of a blur from a file of a few lines.
+        let shadow = Shadow(offset: Point(x: 1, y: 1), blur: 2)
+        var graphic = Graphic(kind: .rectangle, transform: DrawingGoldenTests.frame(20, 20, 10, 10), fill: .black, shadow: shadow)
+        for _ in 0..<16 {
+            graphic = Graphic(kind: .group([graphic]), transform: DrawingGoldenTests.frame(20, 20, 40, 40), shadow: shadow)
+        }
+        let scene = try DocumentRenderer.scene(
+            for: try located(Drawing(canvasSize: Size(width: 40, height: 40), graphics: [graphic])))
+        func draws(_ operations: [SceneOperation]) -> Int {
+            operations.reduce(0) { count, operation in
+                if case .shadow(let inner) = operation { return count + 1 + draws(inner.operations) }
+                return count
+            }
+        }
+        // Seven levels of shadows (255 draws) are drawn; the nine groups around them are not.
+        #expect(draws(scene.operations) == 255)
+        #expect(scene.warnings.count == 9)
+        #expect(scene.warnings.first?.keyPath == "graphics[0]" + String(repeating: ".children[0]", count: 8) + ".shadow")
+        #expect(scene.warnings.last?.keyPath == "graphics[0].shadow")
+    }
+
     @Test func aWideBlurAtALargeScaleStaysBounded() throws {
         // The widest blur at 8x: drawn on a coarser mask, not on billions of pixels.
         var drawing = try drawing(blur: DrawingLimits.maxShadowBlur)

@@ -73,7 +73,8 @@ public enum DrawingLowering {
             }
         }
 
-        /// Shadows drawn so far; past `RenderBudgets.maxShadows` they are left out.
+        /// Shadow draws so far (a shadow inside a shadowed graphic is drawn again when that
+        /// one's shadow is cast); past `RenderBudgets.maxShadows` they are left out.
         var shadows = 0
         /// What is left of the text budget.
         var textBudget = TextBudget()
@@ -96,17 +97,38 @@ public enum DrawingLowering {
                 lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &scene)
                 return
             }
-            shadows += 1
             // The graphic's own operations cast the shadow, then are drawn over it.
             var own = Scene(canvasSize: scene.canvasSize)
             lowerUnshadowed(graphic, parent: parent, keyPath: keyPath(), into: &own)
             scene.warnings += own.warnings
             guard !own.operations.isEmpty else { return }
+            // Casting draws the shadows inside the graphic once more: each shadowed group
+            // around a shadow doubles its draws, so the budget counts draws, not shadows.
+            let draws = 1 + Self.shadowDraws(in: own.operations)
+            guard shadows + draws <= RenderBudgets.maxShadows else {
+                scene.warnings.append(
+                    DocumentWarning(
+                        file: file, keyPath: keyPath() + ".shadow",
+                        message:
+                            "casting this shadow would draw more than \(RenderBudgets.maxShadows) shadows, the budget (the shadows inside it are drawn again for it); it is not drawn"
+                    ))
+                scene.operations += own.operations
+                return
+            }
+            shadows += draws
             scene.operations.append(
                 .shadow(
                     SceneShadow(
                         operations: own.operations, color: shadow.color, offset: shadow.offset, blurRadius: shadow.blur)))
             scene.operations += own.operations
+        }
+
+        /// The shadows `operations` draw, those inside shadows' casters included.
+        static func shadowDraws(in operations: [SceneOperation]) -> Int {
+            operations.reduce(0) { count, operation in
+                if case .shadow(let inner) = operation { return count + 1 + shadowDraws(in: inner.operations) }
+                return count
+            }
         }
 
         mutating func lowerUnshadowed(
