@@ -54,15 +54,16 @@ final class DiskRenderCache: Sendable {
     }
 
     func store(_ entry: RenderCache.Entry, for key: String) {
-        guard entry.bytes.count < maxBytes else { return }
+        guard entry.byteCount < maxBytes else { return }
+        let bytes = entry.bytes
         let header = Header(
             key: key, etag: entry.etag, revision: entry.revision,
-            sources: entry.sources.map { Header.Source(path: $0.path, stamp: $0.stamp) }, byteCount: entry.bytes.count,
-            checksum: FNV1a.hash(entry.bytes))
+            sources: entry.sources.map { Header.Source(path: $0.path, stamp: $0.stamp) }, byteCount: bytes.count,
+            checksum: FNV1a.hash(bytes))
         guard let json = try? JSONEncoder().encode(header) else { return }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try AtomicFile.writeDeferringSync(Array(json) + [0x0A] + entry.bytes, to: file(for: key).path)
+            try AtomicFile.writeDeferringSync(Array(json) + [0x0A] + bytes, to: file(for: key).path)
         } catch {
             return  // a cache that cannot be written is only slower
         }

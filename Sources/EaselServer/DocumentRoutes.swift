@@ -125,8 +125,8 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         ]
         Self.addRenderedFileSecurity(to: &headers)
         if Self.ifNoneMatch(request, matches: entry.etag) { return Response(status: .notModified, headers: headers) }
-        headers[.contentLength] = String(entry.bytes.count)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: entry.bytes)))
+        headers[.contentLength] = String(entry.byteCount)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.output))
     }
 
     private func post(_ request: Request, path: String) async throws -> Response {

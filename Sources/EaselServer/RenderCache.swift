@@ -1,6 +1,7 @@
 import EaselBatch
 import EaselSupport
 import Foundation
+import NIOCore
 
 /// Rendered outputs kept in memory, least recently used out first, within a byte limit.
 /// An entry remembers the stamps (size, modification time, inode) of the document and of
@@ -9,11 +10,25 @@ import Foundation
 /// anything to find that out.
 final class RenderCache: Sendable {
     struct Entry: Sendable {
-        var bytes: [UInt8]
+        /// The output, in the buffer every response that sends it shares (a response to a
+        /// client that reads slowly holds a reference, not a copy of its own).
+        let output: ByteBuffer
         var etag: String
         var revision: String
         /// The files the output was made from, and their stamps then (nil: missing then).
         var sources: [(path: String, stamp: FileStamp?)]
+
+        init(bytes: [UInt8], etag: String, revision: String, sources: [(path: String, stamp: FileStamp?)]) {
+            self.output = ByteBuffer(bytes: bytes)
+            self.etag = etag
+            self.revision = revision
+            self.sources = sources
+        }
+
+        /// The output's size in bytes.
+        var byteCount: Int { output.readableBytes }
+        /// A copy of the output's bytes (for the disk tier).
+        var bytes: [UInt8] { Array(output.readableBytesView) }
     }
 
     /// The most bytes kept in memory: each entry's output, and what remembering it takes
@@ -70,7 +85,7 @@ final class RenderCache: Sendable {
     /// with long keys (`only=0,1,2,…`) is counted at what it holds, not at its few bytes of PNG.
     static func cost(of entry: Entry, key: String) -> Int {
         let sources = entry.sources.reduce(0) { $0 + $1.path.utf8.count + 64 }
-        return entry.bytes.count + key.utf8.count + entry.etag.utf8.count + entry.revision.utf8.count + sources + 256
+        return entry.byteCount + key.utf8.count + entry.etag.utf8.count + entry.revision.utf8.count + sources + 256
     }
 
     private func keepInMemory(_ entry: Entry, for key: String) {

@@ -22,6 +22,16 @@ struct RenderCacheBoundsTests {
         #expect(cache.entry(for: "0?only=\(padding)", includingDisk: false) == nil, "the oldest went first")
     }
 
+    @Test func everyResponseOfACachedRenderSharesItsBuffer() {
+        // Forty slow readers of a 32 MB render held 31 MB each when each response copied it.
+        let cache = RenderCache(maxBytes: 1 << 24)
+        cache.store(Self.entry(bytes: 1 << 20), for: "render.png?width=4000")
+        let first = cache.entry(for: "render.png?width=4000", includingDisk: false)?.output
+        let second = cache.entry(for: "render.png?width=4000", includingDisk: false)?.output
+        let addresses = [first, second].map { $0?.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } }
+        #expect(addresses[0] != nil && addresses[0] == addresses[1] && first?.readableBytes == 1 << 20)
+    }
+
     @Test func tinyRendersStopAtTheMostEntries() {
         let cache = RenderCache(maxBytes: 1 << 30)
         for index in 0..<(RenderCache.maxEntries + 500) { cache.store(Self.entry(bytes: 70), for: "render.png?area=\(index)") }
