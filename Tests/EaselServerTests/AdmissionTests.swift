@@ -88,8 +88,8 @@ struct AdmissionTests {
                 Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 100 << 10).utf8)
                     + Self.drawing.prefix(10))
         }
-        // Their heads are read once their bodies' bytes are reserved: the budget is spent.
-        try await Self.waitForBodyBytes(3 * (100 << 10), server: server)
+        // Their heads are read, and the ten bytes each sent are held.
+        try await Self.waitForBodyBytes(3 * 10, server: server)
         // Renders are served meanwhile: the one worker is free, and no place is held.
         let render = try await server.request("GET", "/api/documents/\(ServerFixtures.drawing)/render.png?width=120")
         #expect(render.status == 200, "\(render.status) \(render.text)")
@@ -105,24 +105,22 @@ struct AdmissionTests {
         let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBufferedBodyBytes = 256 << 10 }
         defer { Task { try await server.stop() } }
         let port = server.port
-        // A render declaring 200 KiB, sending 10 bytes of it: its bytes are reserved.
+        // A render declaring 250 KiB, 200 KiB of it sent: those bytes are held.
         let first = try RawHTTP.connect(port: port, timeout: 10)
+        let sent = Self.drawing + [UInt8](repeating: 0x20, count: (200 << 10) - Self.drawing.count)
         try RawHTTP.send(
-            first,
-            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 200 << 10).utf8)
-                + Self.drawing.prefix(10))
-        // An edit declaring 100 KiB more than is free: refused before its body is read.
+            first, Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 250 << 10).utf8) + sent)
+        try await Self.waitForBodyBytes(200 << 10, server: server)
+        // An edit of 100 KiB more than is free: refused as its bytes arrive, nothing done.
         let edits = "/api/documents/\(ServerFixtures.card)/edits"
         let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
         let padded = edit + [UInt8](repeating: 0x20, count: (100 << 10) - edit.count)
-        try await Self.waitForBodyBytes(200 << 10, server: server)
-        let refused = try await Self.exchange(
-            port: port, head: Self.head("POST", edits, port: port, type: "application/json", length: padded.count))
+        let refused = try await server.request("POST", edits, headers: ["Content-Type": "application/json"], body: padded)
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(refused.headers["retry-after"] != nil)
         #expect(refused.text.contains("request bodies"), "\(refused.text)")
         #expect(refused.text.contains(#""nothingDone" : "true""#), "\(refused.text)")
-        // The first client goes away mid-body: its reservation is given back, and the edit is read.
+        // The first client goes away mid-body: its bytes are given back, and the edit is read.
         close(first)
         var status = 0
         let deadline = Date().addingTimeInterval(10)
@@ -132,6 +130,29 @@ struct AdmissionTests {
             if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(status == 200, "the budget was given back when the first request failed")
+    }
+
+    @Test func bodiesDeclaredLargeAndNotSentHoldNothing() async throws {
+        // Four heads declaring 200 KiB each, then silence: they held the whole budget until
+        // their timeout when a body's declared length was reserved up front.
+        let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBufferedBodyBytes = 256 << 10 }
+        defer { Task { try await server.stop() } }
+        let port = server.port
+        var silent: [Int32] = []
+        defer { silent.forEach { close($0) } }
+        for _ in 0..<4 {
+            let socket = try RawHTTP.connect(port: port, timeout: 10)
+            silent.append(socket)
+            try RawHTTP.send(
+                socket, Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 200 << 10).utf8))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        // An edit of 100 KiB: more than a single such head would have left free.
+        let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
+        let padded = edit + [UInt8](repeating: 0x20, count: (100 << 10) - edit.count)
+        let answer = try await server.request(
+            "POST", "/api/documents/\(ServerFixtures.card)/edits", headers: ["Content-Type": "application/json"], body: padded)
+        #expect(answer.status == 200, "\(answer.status) \(answer.text)")
     }
 
     @Test func atTheConnectionCapTheIdlestConnectionMakesRoomForANewClient() async throws {
@@ -166,7 +187,7 @@ struct AdmissionTests {
             busy,
             Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
                 + Self.drawing.prefix(10))
-        try await Self.waitForBodyBytes(Self.drawing.count, server: server)
+        try await Self.waitForBodyBytes(10, server: server)
         // More idle connections than the cap leaves room for: the idle ones are closed, the busy one stays.
         let idle = try (0..<6).map { _ in try RawHTTP.connect(port: port, timeout: 10) }
         defer { idle.forEach { close($0) } }
