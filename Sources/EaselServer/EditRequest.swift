@@ -1,6 +1,7 @@
 import EaselDocuments
 import EaselEditing
 import EaselGeometry
+import EaselRender
 import EaselSupport
 import Foundation
 
@@ -34,6 +35,18 @@ struct EditRequest {
         case distribute(indices: [Int], axis: DistributeAxis)
         case background(Color?)
 
+        /// The characters (code points) of the texts the operation adds or sets.
+        var textCharacters: Int {
+            switch self {
+            case .add(let element):
+                return element.kind.lowercased() == "text" ? element.value?.unicodeScalars.count ?? 0 : 0
+            case .set(_, let changes):
+                if case .text(let text) = changes[.text] { return text.unicodeScalars.count }
+                return 0
+            default: return 0
+            }
+        }
+
         var verb: String {
             switch self {
             case .add: return "add"
@@ -59,6 +72,10 @@ struct EditRequest {
     /// card, stored as a file of its own (a paste of several photo elements, say; the editor
     /// uploads photos one request each).
     static let maxImagesAdded = 32
+    /// At most this many characters of text (code points) in one request: what Easel draws
+    /// of a whole document (`RenderBudgets`). Each text added is laid out to size its frame;
+    /// a 10 MB request of a thousand long texts kept the server's file workers for a minute.
+    static let maxTextCharacters = RenderBudgets.maxTextCodePointsPerDocument
 
     /// The element properties add and set take: every key of the property table.
     static let styleKeys = Set(ElementProperty.all.flatMap(\.keys))
@@ -79,8 +96,15 @@ struct EditRequest {
         guard !nodes.isEmpty else { throw root.error(.invalidValue("no operations")) }
         var operations: [Operation] = []
         var imagesAdded = 0
+        var characters = 0
         for node in nodes {
             let operation = try operation(node, images: images)
+            characters += operation.textCharacters
+            guard characters <= maxTextCharacters else {
+                throw node.invalid(
+                    "one request carries at most \(maxTextCharacters) characters of text (what Easel draws of a document); send the rest in another request"
+                )
+            }
             if case .add(let element) = operation, element.addsImageFile {
                 imagesAdded += 1
                 guard imagesAdded <= maxImagesAdded else {

@@ -166,6 +166,29 @@ struct EditorSupportRoutesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.folder.path).count == files)
     }
 
+    @Test func oneEditCarriesAtMostWhatEaselDrawsOfADocumentsText() async throws {
+        // A thousand texts of 9,990 characters (10 MB) kept the file workers for a minute:
+        // each text is laid out to size its frame. Past the text budget, nothing is done.
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let long = String(repeating: "x", count: 9_990)
+        let add = #"{"verb":"add","kind":"text","value":""# + long + #""}"#
+        let many = try await post(
+            server, "edits", #"{"operations":["# + Array(repeating: add, count: 21).joined(separator: ",") + "]}")
+        #expect(many.status == 400, "\(many.text)")
+        #expect(
+            (many.json["detail"] as? String)?.contains("one request carries at most 200000 characters of text") == true,
+            "\(String(many.text.prefix(300)))")
+        #expect(try card(server).textElements.count == 1)
+        let set = try await post(
+            server, "edits", #"{"verb":"set","index":4,"text":""# + String(repeating: "y", count: 200_001) + #""}"#)
+        let kept = try card(server).textElements[0].text.count
+        #expect(set.status == 400 && kept < 200_000, "\(String(set.text.prefix(300)))")
+        let fitting = try await post(
+            server, "edits", #"{"operations":["# + Array(repeating: add, count: 20).joined(separator: ",") + "]}")
+        #expect(fitting.status == 200, "\(String(fitting.text.prefix(300)))")
+    }
+
     @Test func aNewCardTakesAColourOfTheAppsPaletteAndTheBrowserNamesCardsByTheirText() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
