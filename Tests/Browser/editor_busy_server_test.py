@@ -5,7 +5,7 @@ draws for the page is refused at first and must still arrive (the document list'
 thumbnails, the card opened meanwhile and its picture, the Stickers sheet's pictures), and
 a picture refused more often than the editor asks arrives once the page gains focus. Then
 a server whose budget of request bodies this test holds with slow uploads: a nudge made
-meanwhile, and a photo uploaded meanwhile, are refused unread at first and must still be
+meanwhile, and a photo uploaded meanwhile, are refused at first and must still be
 saved (the photo added once). The refusals are counted from
 the page's responses, so the test fails if nothing was refused (it would prove nothing) or
 if what was refused never came.
@@ -78,16 +78,18 @@ def kept_busy(base, document, seconds=BUSY_SECONDS, stop=None):
 @contextlib.contextmanager
 def bodies_held(port, seconds=BUSY_SECONDS):
     """Four uploads that declare 32 MiB each (the server's whole budget of bodies held at
-    once, 128 MiB) and send a few bytes of it, then nothing until `seconds` have passed: a
-    request with a body that arrives meanwhile finds no room and is refused unread. The
-    block runs meanwhile; leaving it waits for the uploads to be closed."""
+    once, 128 MiB) and send all of it but its last byte, then nothing until `seconds` have
+    passed (a body holds the bytes that have arrived): a request with a body that arrives
+    meanwhile finds no room and is refused. The block runs meanwhile; leaving it waits for
+    the uploads to be closed."""
     uploads = []
     for _ in range(4):
         upload = socket.create_connection(("127.0.0.1", port))
         upload.sendall(b"POST /api/render?format=png&kind=card HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                       b"Content-Type: application/json\r\nContent-Length: 33554432\r\n\r\n{")
+                       b"Content-Type: application/json\r\nContent-Length: 33554432\r\n\r\n{"
+                       + b" " * (33554432 - 2))
         uploads.append(upload)
-    time.sleep(0.3)  # the server has reserved their bodies before the page sends
+    time.sleep(1.0)  # the server has taken their bytes before the page sends
 
     def release():
         time.sleep(seconds)
