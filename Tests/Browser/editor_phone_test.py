@@ -82,7 +82,7 @@ def centre_of(page, selector):
 def small_targets(page):
     """Controls on screen smaller than 44 px a side (a finger's size), outside the canvas (a
     closed menu's and a sheet off screen's are not on screen)."""
-    return page.evaluate("""() => [...document.querySelectorAll('button, summary, select, input, a.open')]
+    return page.evaluate("""() => [...document.querySelectorAll('button, summary, select, input, a.open, a.brand, .menu-items label')]
         .filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden' && !c.closest('#viewport'))
         .filter((c) => !c.closest('details:not([open]) .menu-items'))
         .filter((c) => { const r = c.getBoundingClientRect();
@@ -384,6 +384,107 @@ def hands_on_a_phone(session, path):
     tap(fingers, page, "#inspector-toggle")
 
 
+def what_a_finger_is_left_with(session, path):
+    """After a delete, or an undo of an add, nothing is selected (a kept index would name
+    whichever element slid into its place); of several photos picked, one the server refuses
+    is named in a notice and the others still go in; the menu's Copy puts a text on the
+    system clipboard, as the app puts it on the pasteboard; the Text sheet marks the colour
+    chosen; an element at the card's top has its rotation knob on screen; the inspector's
+    sheet closes from within."""
+    page, base, folder = session.page, session.base, session.folder
+    card = folder / path
+    fingers = Fingers(page)
+    session.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base.rstrip("/"))
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='0']")
+    wait_for_rendering(page, revision(card))
+    images = lambda: len(read_json(card)["imageElements"])
+    texts = lambda: len(read_json(card)["textElements"])
+
+    # A sticker added is selected; undone, nothing is.
+    count = images()
+    tap(fingers, page, "button[data-tool='stickers']")
+    page.wait_for_selector("#sheet[open] .sheet-tabs button:has-text('Party')")
+    tap(fingers, page, "#sheet .sheet-tabs button:has-text('Party')")
+    page.wait_for_selector("#sheet button[aria-label='Sticker cake']")
+    tap(fingers, page, "#sheet button[aria-label='Sticker cake']")
+    eventually(lambda: images() == count + 1, 10, "the sticker")
+    settle(page, card)
+    check(eventually(lambda: page.locator(".box.selected").count() == 1, 5, page=page), "the sticker added is selected")
+    page.click("#undo")
+    eventually(lambda: images() == count, 10, "the sticker undone")
+    settle(page, card)
+    check(page.locator(".box.selected").count() == 0 and page.locator("button[data-tool='frames']").is_disabled(),
+          f"after undoing the add nothing is selected, and Frames waits for an image: {page.locator('.box.selected').count()}")
+
+    # The menu's Copy of a text: the text on the system clipboard. Its Delete: nothing selected.
+    page.evaluate("() => navigator.clipboard.writeText('BEFORE')")
+    text_box = page.locator(".box[data-kind='text']").first
+    box = text_box.bounding_box()
+    words = read_json(card)["textElements"][0]["text"]
+    fingers.press((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Copy')")
+    tap(fingers, page, "#element-menu button:has-text('Copy')")
+    check(eventually(lambda: page.evaluate("() => navigator.clipboard.readText()") == words, 5, page=page),
+          f"the menu's Copy puts the text on the system clipboard: {page.evaluate('() => navigator.clipboard.readText()')!r}")
+    count = texts()
+    fingers.press((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Delete')")
+    tap(fingers, page, "#element-menu button:has-text('Delete')")
+    eventually(lambda: texts() == count - 1, 10, "the text deleted")
+    settle(page, card)
+    check(page.locator(".box.selected").count() == 0, "after a delete nothing is selected (not the element in its place)")
+    page.click("#undo")
+    eventually(lambda: texts() == count, 10, "the delete undone")
+    settle(page, card)
+
+    # Two photos picked, the first not an image: the second goes in, the first is named.
+    count = images()
+    photo = next(p for p in folder.iterdir() if UUID_NAME.fullmatch(p.name) and png_size(p)[0])
+    page.set_input_files("#upload", [{"name": "notes.png", "mimeType": "image/png", "buffer": b"not an image at all"},
+                                     {"name": "photo.png", "mimeType": "image/png", "buffer": photo.read_bytes()}])
+    check(eventually(lambda: images() == count + 1, 10), "the photo after a refused file is still added")
+    check(eventually(lambda: "notes.png" in page.inner_text("#notice"), 5, page=page)
+          and page.get_attribute("#status", "data-state") != "offline",
+          f"the refused file is named in a notice, not as the server out of reach: {page.inner_text('#notice')!r}")
+    settle(page, card)
+    page.click("#undo")
+    eventually(lambda: images() == count, 10, "the photo undone")
+    settle(page, card)
+
+    # An element at the card's top, the card fitted in the view: its rotation knob below its
+    # frame, on screen.
+    page.evaluate("() => { const z = document.getElementById('zoom'); z.value = 'fit'; z.dispatchEvent(new Event('change')); }")
+    page.evaluate("""async (path) => { const api = await import('/editor/api.js');
+        await api.edit(path, [{ verb: 'set', index: 0, at: [650, 120], rotation: 0 }]); }""", path)
+    eventually(lambda: read_json(card)["imageElements"][0]["transform"]["offset"][1] == 120 - 1000, 10, "the element at the top")
+    settle(page, card)
+    fingers.tap(centre_of(page, ".box[data-index='0']"))
+    page.wait_for_selector(".box[data-index='0'].selected .handle.rotate")
+    knob, view = page.locator(".handle.rotate").bounding_box(), page.locator("#viewport").bounding_box()
+    check(knob["y"] >= view["y"], f"the rotation knob is on screen ({knob['y']:.0f} px, the view from {view['y']:.0f})")
+    page.click("#undo")
+    settle(page, card)
+
+    # The Text sheet marks the colour chosen.
+    tap(fingers, page, "button[data-tool='text']")
+    page.wait_for_selector("#sheet[open] .swatch")
+    tap(fingers, page, "#sheet button[aria-label='Colour appColor3']")
+    ring = page.eval_on_selector("#sheet button[aria-label='Colour appColor3']", "b => getComputedStyle(b).boxShadow")
+    other = page.eval_on_selector("#sheet button[aria-label='Colour appColor6']", "b => getComputedStyle(b).boxShadow")
+    check(ring != "none" and other == "none", f"the colour chosen is marked ({ring}), the others not ({other})")
+    tap(fingers, page, "#sheet-close")
+
+    # The inspector's sheet closes from within.
+    page.locator("#viewport").focus()
+    page.keyboard.press("Escape")
+    tap(fingers, page, "#inspector-toggle")
+    page.wait_for_selector("#inspector .inspector-done")
+    tap(fingers, page, "#inspector .inspector-done")
+    check(eventually(lambda: not page.evaluate("() => document.body.classList.contains('inspector-open')"), 3, page=page)
+          and page.get_attribute("#inspector-toggle", "aria-expanded") == "false", "Done closes the inspector's sheet")
+
+
 def carousel_on_a_phone(session):
     page, base = session.page, session.base
     fingers = Fingers(page)
@@ -462,11 +563,13 @@ def main():
     with served_samples(EASEL, "easel-phone-", accept_downloads=True, **PHONE) as session:
         path = card_on_a_phone(session)
         hands_on_a_phone(session, path)
+        what_a_finger_is_left_with(session, path)
         carousel_on_a_phone(session)
         other_sizes(session, path)
         sheets_on_its_side(session, path)
-        # The offline step's refused requests (ERR_FAILED) are expected.
-        check(all("net::ERR_FAILED" in e for e in unexpected_errors(session.errors)),
+        # The offline step's refused requests (ERR_FAILED) and the upload refused on purpose
+        # (415) are expected.
+        check(all("net::ERR_FAILED" in e or "status of 415" in e for e in unexpected_errors(session.errors)),
               f"no console errors but the offline step's and a busy server's: {session.errors}")
     finish("phone editor")
 

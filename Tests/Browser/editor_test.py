@@ -395,6 +395,23 @@ def main():
         wait_for_rendering(page, revision(drawing))
         page.screenshot(path=str(SCREENSHOTS / "editor-drawing-inspector.png"))
         check(unexpected_errors(errors) == [], f"no console errors in the drawing's inspector but a busy server's: {errors}")
+
+        # Bring to front from the element's menu: the element stays selected at its new place.
+        count = len(json.loads(drawing.read_text())["graphics"])
+        moved = json.loads(drawing.read_text())["graphics"][1]
+        # (A right click where the element shows: another's box may lie over it there.)
+        page.eval_on_selector(".box[data-index='1']", """b => { const r = b.getBoundingClientRect();
+            b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
+              clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+        page.click("#element-menu button:has-text('Bring to front')")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and json.loads(drawing.read_text())["graphics"][-1] != moved:
+            time.sleep(0.05)
+        wait_for_rendering(page, revision(drawing))
+        page.wait_for_selector(f".box.selected[data-index='{count - 1}']", timeout=5000)
+        check(page.locator(".box.selected").count() == 1, "after Bring to front the element moved is selected at the top")
+        page.click("#undo")
+        wait_for_rendering(page, revision(drawing))
         hands_and_status(page, base, folder, environment)
     browser_support.finish("editor")
 

@@ -67,12 +67,32 @@ export async function renderBrowser(list, { carousel, onOpen, onError }) {
     }
     return item;
   });
+  // An empty folder shows the way to its first card, as the app's empty list does.
+  if (!items.length) items.push(emptyFolder());
   list.replaceChildren(...items);
+}
+
+/** What an empty folder shows: a large "+" that makes a new card. */
+function emptyFolder() {
+  const item = window.document.createElement('li');
+  item.className = 'empty';
+  const make = button('+', 'New card', () => window.document.getElementById('new-card').click());
+  make.className = 'empty-new';
+  const words = window.document.createElement('span');
+  words.className = 'name';
+  words.textContent = 'No cards yet: make one';
+  item.append(make, words);
+  return item;
 }
 
 /** One large card at a time, swiped through (the app's carousel); a tap opens it. */
 function renderCarousel(list, documents) {
-  list.replaceChildren(...documents.filter((document) => !document.problem).map((document) => {
+  const shown = documents.filter((document) => !document.problem);
+  if (!shown.length) {
+    list.replaceChildren(emptyFolder());
+    return;
+  }
+  list.replaceChildren(...shown.map((document) => {
     const item = window.document.createElement('li');
     item.dataset.path = document.path;
     const link = window.document.createElement('a');

@@ -35,6 +35,24 @@ export function write(payload, event) {
   }
 }
 
+/** Puts what the element menu's Copy copied on the system clipboard too, as the app does: an
+ * image as the picture it shows (`imageURL`, a PNG), anything else as its text. Where the
+ * system clipboard is out of reach (no permission, a page that is not secure) the page's
+ * stored copy is all there is. */
+export function writeSystem(payload, imageURL) {
+  const system = navigator.clipboard;
+  if (!system) return;
+  const picture = imageURL && typeof ClipboardItem !== 'undefined'
+    ? fetch(imageURL).then((response) => (response.ok ? response.blob() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    : null;
+  // The picture goes with the copy's text, by which a paste here knows it for its own copy.
+  const text = new Blob([payload.text], { type: 'text/plain' });
+  const written = picture
+    ? system.write([new ClipboardItem({ 'image/png': picture, 'text/plain': text })])
+    : system.writeText(payload.text);
+  written.catch(() => { /* out of reach: the stored copy stays */ });
+}
+
 /** The elements a paste event carries: Easel's own, or the page's stored copy when the
  * clipboard holds the text that copy put there; null for anything else. */
 export function read(event) {

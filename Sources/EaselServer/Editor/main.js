@@ -10,6 +10,7 @@ import * as clipboard from './clipboard.js';
 import { acceptDrops, SPREAD } from './drop.js';
 import { installHistory, updateHistoryButtons } from './history.js';
 import { ElementMenu } from './elementmenu.js';
+import { bounds } from './geometry.js';
 import { renderInspector } from './inspector.js';
 import { Layers } from './layers.js';
 import { Selection } from './selection.js';
@@ -25,7 +26,7 @@ import { installView } from './view.js';
 const $ = (id) => document.getElementById(id);
 const buttons = { undoButton: $('undo'), redoButton: $('redo') };
 
-const state = { path: null, description: null, revision: null, schema: null, selectAfter: null };
+const state = { path: null, description: null, revision: null, schema: null, selectAfter: null, reselect: null };
 /** A phone's layout (upright, or on its side): the app's toolbar, pickers as sheets. */
 const compactLayout = window.matchMedia('(max-width: 600px), (max-height: 500px) and (orientation: landscape)');
 // The property table, fetched once; the inspector builds its controls from it.
@@ -81,7 +82,7 @@ function pick(name) {
  * was copied: a finger has no Ctrl-V. */
 function openElementMenu(index, point) {
   const stored = clipboard.read();
-  const pasting = stored ? [['Paste', () => pasteElements(stored)]] : [];
+  const pasting = stored || navigator.clipboard?.read ? [['Paste', () => pasteFromSystem(stored)]] : [];
   if (index === null) {
     if (pasting.length) menu.open(point, pasting);
     return;
@@ -90,7 +91,10 @@ function openElementMenu(index, point) {
   const indices = selection.indices;
   menu.open(point, [
     ['Copy', () => {
-      clipboard.write(clipboard.copied(state.description, indices));
+      const payload = clipboard.copied(state.description, indices);
+      clipboard.write(payload);
+      const one = indices.length === 1 ? state.description.elements[indices[0]] : null;
+      clipboard.writeSystem(payload, one?.kind === 'image' ? pictureURL(indices[0], one) : null);
       notify(indices.length > 1 ? `${indices.length} elements copied.` : 'Copied.');
     }],
     ['Duplicate', () => pasteElements(clipboard.copied(state.description, indices))],
@@ -100,6 +104,36 @@ function openElementMenu(index, point) {
     ['Delete', () => commit([{ verb: 'remove', indices }])],
   ]);
 }
+/** The element at `index` as it shows on the canvas, alone, on nothing: a PNG's URL. */
+function pictureURL(index, element) {
+  const box = bounds(element);
+  const area = [Math.floor(box.x), Math.floor(box.y), Math.ceil(box.width) + 1, Math.ceil(box.height) + 1];
+  return api.renderURL(state.path, 'png', { only: index, area: area.join(','), background: 'none', rev: state.revision });
+}
+
+/** The menu's Paste: what the system clipboard holds (an image, Easel's own copy by its text,
+ * or a text), or the page's stored copy where the system clipboard is out of reach. */
+async function pasteFromSystem(stored) {
+  try {
+    const items = await navigator.clipboard.read();
+    const plain = items.find((item) => item.types.includes('text/plain'));
+    const text = plain ? (await (await plain.getType('text/plain')).text()).trim() : '';
+    // Easel's own copy (its text beside it) pastes as the elements it copied.
+    if (stored && text === stored.text) { pasteElements(stored); return; }
+    const picture = items.find((item) => item.types.some((t) => t.startsWith('image/')));
+    if (picture) {
+      const type = picture.types.find((t) => t.startsWith('image/'));
+      addImages([new File([await picture.getType(type)], `pasted.${type.split('/')[1]}`, { type })], tools.visibleCentre());
+      return;
+    }
+    if (text) {
+      commit([{ verb: 'add', kind: 'text', value: text, at: tools.visibleCentre() }], { selectAdded: true });
+      return;
+    }
+  } catch { /* no permission, or nothing readable: the stored copy */ }
+  if (stored) pasteElements(stored);
+}
+
 canvas.onLayout = () => {
   selection.draw();
   $('zoom-level').textContent = `${Math.round(canvas.scale * 100)}%`;
@@ -109,7 +143,7 @@ const view = installView({ canvas, viewport: $('viewport'), selection, onChange:
 const sync = new Sync({
   statusElement: $('status'),
   onSaved: (outcome, error, meta = {}) => {
-    if (error) { layers.clear(); showRefusal(error); return; }
+    if (error) { layers.clear(); state.reselect = null; showRefusal(error); return; }
     updateHistoryButtons(buttons, outcome);
     if (meta.selectAdded && outcome.added?.length) state.selectAfter = outcome.added;
     reload(outcome.revision);
@@ -127,7 +161,25 @@ function commit(operations, meta = {}) {
   if (!state.path) return;
   // A preview still waiting to be asked for would show the value after it was saved.
   clearTimeout(state.previewTimer);
+  // Ordering moves the selected elements to other places: they are found again after it.
+  if (operations.some((operation) => operation.verb === 'order')) state.reselect = selection.selectedElements.map(sameness);
   sync.save(operations, meta);
+}
+
+/** What an element is, apart from its place in the drawing order. */
+function sameness(element) {
+  const { index, ...rest } = element;
+  return JSON.stringify(rest);
+}
+
+/** The indices of `elements` that are the ones `wanted` described (each taken once). */
+function findAgain(elements, wanted) {
+  const found = [];
+  for (const one of wanted) {
+    const index = elements.findIndex((element, i) => !found.includes(i) && sameness(element) === one);
+    if (index >= 0) found.push(index);
+  }
+  return found;
 }
 
 /** Loads the document's description and rendering (after a save, or a change elsewhere). */
@@ -146,6 +198,11 @@ async function reload(knownRevision) {
     if (state.selectAfter) {
       selection.select(state.selectAfter);
       state.selectAfter = null;
+      // What was just added takes the keys (Delete, the arrows), unless a field has them.
+      if (!typing({ target: document.activeElement })) $('viewport').focus({ preventScroll: true });
+    } else if (state.reselect && knownRevision) {
+      selection.select(findAgain(description.elements, state.reselect));
+      state.reselect = null;
     }
     layers.end(revision);
     showInspector();
@@ -176,6 +233,19 @@ function showInspector() {
       state.previewTimer = setTimeout(() => layers.preview(state.path, indices, operations), 80);
     },
   });
+  // On a phone the inspector is a sheet over the card: it closes from within, too.
+  const done = document.createElement('button');
+  done.type = 'button';
+  done.className = 'compact-only inspector-done';
+  done.textContent = 'Done';
+  done.addEventListener('click', () => openInspector(false));
+  $('inspector').prepend(done);
+}
+
+/** Opens or closes the inspector's sheet (a phone's layout; a desktop always shows it). */
+function openInspector(open) {
+  document.body.classList.toggle('inspector-open', open);
+  $('inspector-toggle').setAttribute('aria-expanded', String(open));
 }
 
 /** A refused edit: the server's message beside the control that sent it (its key path names
@@ -209,6 +279,8 @@ function notify(text) {
 
 async function openDocument(path) {
   state.path = path;
+  // A notice speaks of the document it came from.
+  $('notice').hidden = true;
   layers.clear();
   textEditor.finish(false);
   $('browser').hidden = true;
@@ -250,7 +322,7 @@ function showBrowser() {
   $('browser').hidden = false;
   document.body.dataset.view = 'browser';
   $('title').textContent = '';
-  document.body.classList.remove('inspector-open');
+  openInspector(false);
   showBrowserMode();
   renderBrowser($('grid'), { carousel: $('carousel'), onError: showError });
 }
@@ -305,17 +377,25 @@ function documentPath(hash) {
 async function addImages(files, at) {
   if (!state.path || !files.length) return;
   const added = [];
-  try {
-    for (const [i, file] of files.entries()) {
-      const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
+  const refused = [];
+  for (const [i, file] of files.entries()) {
+    const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
+    try {
       const outcome = await api.upload(state.path, file, sync.revision, place);
       sync.adopt(outcome.revision);
       updateHistoryButtons(buttons, outcome);
       added.push(...(outcome.added || []));
+    } catch (error) {
+      // A file the server refuses (not an image, too large) is named and the others still
+      // go in; only a server out of reach stops the rest.
+      if (!error.status) {
+        showError(error);
+        break;
+      }
+      refused.push(`${file.name}: ${error.message}`);
     }
-  } catch (error) {
-    showError(error);
   }
+  if (refused.length) notify(`Not added: ${refused.join('; ')}`);
   state.selectAfter = added.length ? added : null;
   await reload();
 }
@@ -324,16 +404,17 @@ async function addImages(files, at) {
  * copies, plain text as a new text. */
 function paste(event) {
   if (!state.path || !state.description) return;
-  const files = [...(event.clipboardData?.files || [])].filter((file) => file.type.startsWith('image/'));
-  if (files.length) {
-    event.preventDefault();
-    addImages(files, tools.visibleCentre());
-    return;
-  }
+  // Easel's own copy first: an image element's copy carries its picture too.
   const payload = clipboard.read(event);
   if (payload && state.schema) {
     event.preventDefault();
     pasteElements(payload);
+    return;
+  }
+  const files = [...(event.clipboardData?.files || [])].filter((file) => file.type.startsWith('image/'));
+  if (files.length) {
+    event.preventDefault();
+    addImages(files, tools.visibleCentre());
     return;
   }
   const text = event.clipboardData?.getData('text/plain')?.trim();
@@ -432,10 +513,7 @@ document.addEventListener('keydown', (event) => {
 
 $('mode-list').addEventListener('click', () => { saveSettings({ browserMode: 'list' }); showBrowserMode(); });
 $('mode-carousel').addEventListener('click', () => { saveSettings({ browserMode: 'carousel' }); showBrowserMode(); });
-$('inspector-toggle').addEventListener('click', () => {
-  const open = document.body.classList.toggle('inspector-open');
-  $('inspector-toggle').setAttribute('aria-expanded', String(open));
-});
+$('inspector-toggle').addEventListener('click', () => openInspector(!document.body.classList.contains('inspector-open')));
 $('share').addEventListener('click', async () => {
   if (!state.path) return;
   try {

@@ -17,6 +17,9 @@ const RESIZE_HANDLES = ['nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w'];
 const MIN_BOX = 8;
 /** A finger's grip on a handle, in screen pixels (editor.css: a handle and its ::after). */
 const GRIP = 44;
+/** The most the rotation knob stands off its frame, in screen pixels (editor.css: 24, or 34
+ * for a finger). */
+const ROTATE_REACH = 34;
 /** Two clicks on one element within this many milliseconds are a double click. */
 const DOUBLE_CLICK_MS = 350;
 
@@ -37,9 +40,16 @@ export class Selection {
   }
 
   setElements(elements, canvasSize) {
+    // Elements are known by their place in the drawing order: when elements came or went (a
+    // delete, an undo of an add) a kept index would name whichever element slid into it,
+    // so nothing stays selected, as in the app. An edit of the same elements keeps it.
+    const sameElements = elements.length === this.elements.length;
     this.elements = elements.map((element) => ({ ...element }));
     if (canvasSize) this.canvasSize = canvasSize;
-    this.indices = this.indices.filter((index) => index < this.elements.length);
+    if (!sameElements && this.indices.length > 0) {
+      this.select(null);
+      return;
+    }
     this.draw();
   }
 
@@ -114,7 +124,11 @@ export class Selection {
     for (const kind of RESIZE_HANDLES) {
       if (roomFor(kind, box)) box.append(handle(kind, (event) => startResize(this, event, index, kind)));
     }
-    box.append(handle('rotate', (event) => startRotate(this, event, index)));
+    const knob = handle('rotate', (event) => startRotate(this, event, index));
+    // Above the frame, unless that is off the top of what the view shows: then below it.
+    const stageTop = this.canvas.stage.getBoundingClientRect().top - this.viewport.getBoundingClientRect().top;
+    if (stageTop + parseFloat(box.style.top) < 2 * ROTATE_REACH) knob.classList.add('below');
+    box.append(knob);
     if (element.kind === 'path' && element.path) pathHandles(this, element, index);
   }
 
