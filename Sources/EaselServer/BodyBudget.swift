@@ -19,13 +19,8 @@ final class BodyBudget: Sendable {
     /// Bytes reserved now.
     var inUse: Int { reserved.withLock { $0 } }
 
-    /// Reserves `bytes` (at most the whole budget: a body the size of the budget is read
-    /// when it is the only one); throws a 503 `Problem` when they are not free.
-    func reserve(_ bytes: Int) throws -> Reservation {
-        let reservation = Reservation(budget: self)
-        try reservation.grow(by: bytes)
-        return reservation
-    }
+    /// A reservation holding nothing yet: it grows as its body arrives.
+    func reservation() -> Reservation { Reservation(budget: self) }
 
     /// Takes `amount` more bytes; false when they are not free.
     fileprivate func take(_ amount: Int) -> Bool {
@@ -47,8 +42,9 @@ final class BodyBudget: Sendable {
 
         fileprivate init(budget: BodyBudget) { self.budget = budget }
 
-        /// Holds `bytes` more (up to the whole budget in all); throws a 503 `Problem` when
-        /// they are not free, or after `release()`.
+        /// Holds `bytes` more (up to the whole budget in all: a body the size of the budget is
+        /// read when it is the only one); throws a 503 `Problem` when they are not free, or
+        /// after `release()`.
         func grow(by bytes: Int) throws {
             let taken = state.withLock { state -> Bool in
                 let amount = min(max(0, bytes), budget.capacity - state.held)
@@ -95,7 +91,7 @@ struct AdmittedBody: Sendable {
     /// it. Whatever happens, the reservation is given back when this throws.
     static func read(_ request: Request, limit: Int, timeout: Double, budget: BodyBudget) async throws -> AdmittedBody {
         let declared = try declaredLength(of: request, limit: limit)
-        let reservation = try budget.reserve(0)
+        let reservation = budget.reservation()
         do {
             let bytes = try await collect(
                 request.body, declared: declared, limit: limit, timeout: timeout, reservation: reservation)

@@ -17,6 +17,18 @@ import EaselTestSupport
 struct ExtremeZoomTests {
     static let showcase = ProcessRunner.packageRoot.appendingPathComponent("Assets/Samples/Showcase.drawing")
 
+    /// A white canvas with a square of `side` units at its middle, stroked in black with round
+    /// joins, `strokeWidth` units wide.
+    static func strokedSquare(canvas: Size, side: Double, strokeWidth: Double) -> LocatedDocument {
+        let square = Graphic(
+            kind: .rectangle,
+            transform: GraphicTransform(
+                center: Point(x: canvas.width / 2, y: canvas.height / 2), size: Size(width: side, height: side)),
+            stroke: Stroke(color: .black, width: strokeWidth, join: .round))
+        let drawing = Drawing(canvasSize: canvas, background: .white, graphics: [square])
+        return LocatedDocument(drawing, at: URL(fileURLWithPath: "/tmp/stroked-square.drawing"))
+    }
+
     @Test func aTextStretchedAlongOneAxisLeavesItsFontWorking() throws {
         let drawing = try DocumentRegistry.standard.open(Self.showcase)
         let before = try DocumentRenderer.export(drawing, options: RenderOptions(size: .width(400))).bytes
@@ -29,17 +41,9 @@ struct ExtremeZoomTests {
     }
 
     @Test func aZoomOfMillionsOfPixelsToAUnitIsRefused() throws {
-        let drawing = Drawing(
-            canvasSize: Size(width: 800, height: 600), background: .white,
-            graphics: [
-                Graphic(
-                    kind: .rectangle,
-                    transform: GraphicTransform(center: Point(x: 400, y: 300), size: Size(width: 300, height: 300)),
-                    stroke: Stroke(color: .black, width: 5000, join: .round))
-            ])
+        let located = Self.strokedSquare(canvas: Size(width: 800, height: 600), side: 300, strokeWidth: 5000)
         var options = RenderOptions(size: .width(4000))
         options.area = RenderOptions.Area(Rect(x: 400, y: 300, width: 0.000001, height: 0.000001))
-        let located = LocatedDocument(drawing, at: URL(fileURLWithPath: "/tmp/speck.drawing"))
         #expect {
             try DocumentRenderer.export(located, options: options)
         } throws: { error in
@@ -52,15 +56,7 @@ struct ExtremeZoomTests {
     @Test func aStrokeWiderThanAnyOutputIsDrawnAsWideAsOneCanShow() throws {
         // At the deepest zoom, a stroke 1,000 units wide is 65 million pixels: it covers the
         // whole output, as a stroke a few outputs wide does, and takes as long.
-        let drawing = Drawing(
-            canvasSize: Size(width: 0.1, height: 0.1), background: .white,
-            graphics: [
-                Graphic(
-                    kind: .rectangle,
-                    transform: GraphicTransform(center: Point(x: 0.05, y: 0.05), size: Size(width: 0.05, height: 0.05)),
-                    stroke: Stroke(color: .black, width: 1000, join: .round))
-            ])
-        let located = LocatedDocument(drawing, at: URL(fileURLWithPath: "/tmp/wide-stroke.drawing"))
+        let located = Self.strokedSquare(canvas: Size(width: 0.1, height: 0.1), side: 0.05, strokeWidth: 1000)
         let image = try DocumentRenderer.render(located, options: RenderOptions(size: .width(6553))).image
         #expect(image.width == 6553)
         for (x, y) in [(0, 0), (3276, 3276), (6552, 6552), (6552, 0)] {

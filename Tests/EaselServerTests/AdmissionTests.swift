@@ -78,16 +78,8 @@ struct AdmissionTests {
         let port = server.port
         // Three renders declaring 100 KiB each and sending 10 bytes of it (as a client on a
         // slow line, or one that means harm, would, until the idle timeout).
-        var slow: [Int32] = []
+        let slow = try Self.renderBodies(3, port: port, declaring: 100 << 10, sending: Array(Self.drawing.prefix(10)))
         defer { slow.forEach { close($0) } }
-        for _ in 0..<3 {
-            let socket = try RawHTTP.connect(port: port, timeout: 10)
-            slow.append(socket)
-            try RawHTTP.send(
-                socket,
-                Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 100 << 10).utf8)
-                    + Self.drawing.prefix(10))
-        }
         // Their heads are read, and the ten bytes each sent are held.
         try await Self.waitForBodyBytes(3 * 10, server: server)
         // Renders are served meanwhile: the one worker is free, and no place is held.
@@ -106,10 +98,8 @@ struct AdmissionTests {
         defer { Task { try await server.stop() } }
         let port = server.port
         // A render declaring 250 KiB, 200 KiB of it sent: those bytes are held.
-        let first = try RawHTTP.connect(port: port, timeout: 10)
         let sent = Self.drawing + [UInt8](repeating: 0x20, count: (200 << 10) - Self.drawing.count)
-        try RawHTTP.send(
-            first, Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 250 << 10).utf8) + sent)
+        let first = try Self.renderBodies(1, port: port, declaring: 250 << 10, sending: sent)[0]
         try await Self.waitForBodyBytes(200 << 10, server: server)
         // An edit of 100 KiB more than is free: refused as its bytes arrive, nothing done.
         let edits = "/api/documents/\(ServerFixtures.card)/edits"
@@ -138,14 +128,8 @@ struct AdmissionTests {
         let server = try await LiveServer.start(try ServerFixtures.samples()) { $0.limits.maxBufferedBodyBytes = 256 << 10 }
         defer { Task { try await server.stop() } }
         let port = server.port
-        var silent: [Int32] = []
+        let silent = try Self.renderBodies(4, port: port, declaring: 200 << 10, sending: [])
         defer { silent.forEach { close($0) } }
-        for _ in 0..<4 {
-            let socket = try RawHTTP.connect(port: port, timeout: 10)
-            silent.append(socket)
-            try RawHTTP.send(
-                socket, Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: 200 << 10).utf8))
-        }
         try await Task.sleep(for: .milliseconds(300))
         // An edit of 100 KiB: more than a single such head would have left free.
         let edit = Array(#"{"operations":[{"verb":"move","index":0,"by":[5,5]}]}"#.utf8)
@@ -181,12 +165,8 @@ struct AdmissionTests {
         defer { Task { try await server.stop() } }
         let port = server.port
         // The oldest connection: a render whose body is still coming.
-        let busy = try RawHTTP.connect(port: port, timeout: 10)
+        let busy = try Self.renderBodies(1, port: port, declaring: Self.drawing.count, sending: Array(Self.drawing.prefix(10)))[0]
         defer { close(busy) }
-        try RawHTTP.send(
-            busy,
-            Array(Self.head("POST", "/api/render", port: port, type: "application/json", length: Self.drawing.count).utf8)
-                + Self.drawing.prefix(10))
         try await Self.waitForBodyBytes(10, server: server)
         // More idle connections than the cap leaves room for: the idle ones are closed, the busy one stays.
         let idle = try (0..<6).map { _ in try RawHTTP.connect(port: port, timeout: 10) }
@@ -202,6 +182,25 @@ struct AdmissionTests {
     }
 
     // MARK: Helpers
+
+    /// `count` connections, each sending the head of a render declaring a body of `length`
+    /// bytes and then `sent` of it (a client on a slow line, or one that means harm); the
+    /// caller closes them.
+    static func renderBodies(_ count: Int, port: Int, declaring length: Int, sending sent: [UInt8]) throws -> [Int32] {
+        var sockets: [Int32] = []
+        do {
+            for _ in 0..<count {
+                sockets.append(try RawHTTP.connect(port: port, timeout: 10))
+                try RawHTTP.send(
+                    sockets[sockets.count - 1],
+                    Array(head("POST", "/api/render", port: port, type: "application/json", length: length).utf8) + sent)
+            }
+        } catch {
+            sockets.forEach { close($0) }
+            throw error
+        }
+        return sockets
+    }
 
     /// A request head declaring a body of `length` bytes; the connection closes after it.
     static func head(_ method: String, _ path: String, port: Int, type: String, length: Int) -> String {

@@ -199,7 +199,7 @@ async function reload(knownRevision) {
       selection.select(state.selectAfter);
       state.selectAfter = null;
       // What was just added takes the keys (Delete, the arrows), unless a field has them.
-      if (!typing({ target: document.activeElement })) $('viewport').focus({ preventScroll: true });
+      if (!typing(document.activeElement)) $('viewport').focus({ preventScroll: true });
     } else if (state.reselect && knownRevision) {
       selection.select(findAgain(description.elements, state.reselect));
       state.reselect = null;
@@ -434,25 +434,25 @@ function pasteElements(payload) {
   if (operations.length) commit(operations, { selectAdded: true });
 }
 
-const typing = (event) => event.target.matches?.('input, select, textarea, [contenteditable], [contenteditable] *');
+const typing = (element) => element?.matches?.('input, select, textarea, [contenteditable], [contenteditable] *');
 const editing = () => state.path && document.body.dataset.view === 'editor' && !textEditor.editing;
 
 document.addEventListener('copy', (event) => {
-  if (!editing() || typing(event) || !selection.indices.length) return;
+  if (!editing() || typing(event.target) || !selection.indices.length) return;
   clipboard.write(clipboard.copied(state.description, selection.indices), event);
 });
 document.addEventListener('cut', (event) => {
-  if (!editing() || typing(event) || !selection.indices.length) return;
+  if (!editing() || typing(event.target) || !selection.indices.length) return;
   const indices = selection.indices;
   clipboard.write(clipboard.copied(state.description, indices), event);
   commit([{ verb: 'remove', indices }]);
 });
 document.addEventListener('paste', (event) => {
-  if (!editing() || typing(event)) return;
+  if (!editing() || typing(event.target)) return;
   paste(event);
 });
 document.addEventListener('keydown', (event) => {
-  if (!editing() || typing(event)) return;
+  if (!editing() || typing(event.target)) return;
   if (tools.key(event)) { event.preventDefault(); return; }
   const modifier = event.ctrlKey || event.metaKey;
   const key = event.key.toLowerCase();
