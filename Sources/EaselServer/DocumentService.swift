@@ -256,12 +256,18 @@ final class DocumentService: Sendable {
         /// The indices of the elements the edit added, as they are after it (the editor
         /// selects what it pasted or dropped).
         var added: [Int]
+        /// The places the elements of the edit's last `order` operation have after the edit
+        /// (the editor keeps them selected where they went); empty when a later operation
+        /// of the edit removed elements.
+        var reordered: [Int]
     }
 
-    /// What applying an edit did: a line for each operation, and the elements it added.
+    /// What applying an edit did: a line for each operation, the elements it added and
+    /// where its last `order` operation put the elements it moved.
     struct Applied {
         var results: [String]
         var added: [Int] = []
+        var reordered: [Int] = []
     }
 
     /// Throws 412, with the current revision, unless `ifMatch` (when given) names the
@@ -305,7 +311,7 @@ final class DocumentService: Sendable {
         }
         return EditOutcome(
             revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo,
-            results: applied.results, added: applied.added)
+            results: applied.results, added: applied.added, reordered: applied.reordered)
     }
 
     /// Throws 409 when `editor` has nothing to undo (or redo) because this server's state
@@ -358,6 +364,7 @@ final class DocumentService: Sendable {
             // An element put in below others added before it (a card's image goes under its
             // texts) moves them up one.
             applied.added = applied.added.map { $0 >= added.index ? $0 + 1 : $0 } + [added.index]
+            applied.reordered = applied.reordered.map { $0 >= added.index ? $0 + 1 : $0 }
             note("added \(added.kind) as element \(added.index)")
         case .set(let index, let changes):
             try document.apply(changes, at: index)
@@ -367,9 +374,12 @@ final class DocumentService: Sendable {
             note("moved element \(index)")
         case .remove(let indices):
             try document.remove(indices)
+            // (Where the elements went is not worth following past a removal.)
+            applied.reordered = []
             note("removed \(Self.elements(indices))")
         case .order(let indices, let direction):
             let places = try document.reorder(indices, direction)
+            applied.reordered = places
             note("\(Self.elements(indices)) \(indices.count == 1 ? "is" : "are") now \(Self.elements(places))")
         case .align(let indices, let edge):
             try document.align(indices, edge)

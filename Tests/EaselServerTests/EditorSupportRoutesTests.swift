@@ -122,6 +122,7 @@ struct EditorSupportRoutesTests {
         #expect((aligned.json["results"] as? [String]) == ["aligned elements 2, 3 on the top"])
         let ordered = try await post(server, "edits", #"{"verb":"order","indices":[0,1],"direction":"front"}"#)
         #expect((ordered.json["results"] as? [String]) == ["elements 0, 1 are now elements 2, 3"], "\(ordered.text)")
+        #expect(ordered.json["reordered"] as? [Int] == [2, 3], "where the editor selects them: \(ordered.text)")
         let removed = try await post(server, "edits", #"{"verb":"remove","indices":[3,0]}"#)
         let remaining = try card(server).imageElements.count
         #expect(removed.status == 200 && remaining == original.imageElements.count - 2)

@@ -146,6 +146,7 @@ const sync = new Sync({
     if (error) { layers.clear(); state.reselect = null; showRefusal(error); return; }
     updateHistoryButtons(buttons, outcome);
     if (meta.selectAdded && outcome.added?.length) state.selectAfter = outcome.added;
+    if (outcome.reordered?.length) state.reselect = { revision: outcome.revision, indices: outcome.reordered };
     reload(outcome.revision);
   },
   onConflict: (operations) => {
@@ -161,25 +162,7 @@ function commit(operations, meta = {}) {
   if (!state.path) return;
   // A preview still waiting to be asked for would show the value after it was saved.
   clearTimeout(state.previewTimer);
-  // Ordering moves the selected elements to other places: they are found again after it.
-  if (operations.some((operation) => operation.verb === 'order')) state.reselect = selection.selectedElements.map(sameness);
   sync.save(operations, meta);
-}
-
-/** What an element is, apart from its place in the drawing order. */
-function sameness(element) {
-  const { index, ...rest } = element;
-  return JSON.stringify(rest);
-}
-
-/** The indices of `elements` that are the ones `wanted` described (each taken once). */
-function findAgain(elements, wanted) {
-  const found = [];
-  for (const one of wanted) {
-    const index = elements.findIndex((element, i) => !found.includes(i) && sameness(element) === one);
-    if (index >= 0) found.push(index);
-  }
-  return found;
 }
 
 /** Loads the document's description and rendering (after a save, or a change elsewhere). */
@@ -200,8 +183,9 @@ async function reload(knownRevision) {
       state.selectAfter = null;
       // What was just added takes the keys (Delete, the arrows), unless a field has them.
       if (!typing(document.activeElement)) $('viewport').focus({ preventScroll: true });
-    } else if (state.reselect && knownRevision) {
-      selection.select(findAgain(description.elements, state.reselect));
+    } else if (state.reselect?.revision === revision) {
+      // Ordering moved the selected elements: the server said where they went.
+      selection.select(state.reselect.indices);
       state.reselect = null;
     }
     layers.end(revision);
