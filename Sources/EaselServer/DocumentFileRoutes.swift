@@ -28,7 +28,7 @@ import NIOPosix
 struct DocumentFileRoutes<Context: RequestContext>: Sendable {
     let service: DocumentService
     let limits: ServerLimits
-    let files: NIOThreadPool
+    let files: FileWork
     /// Uploads are decoded here, with renders.
     let pool: RenderPool
     /// The request bodies held at once, server-wide.
@@ -54,7 +54,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         let documentPath = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let service = self.service
         if action == "duplicate" {
-            let created = try await files.runIfActive { () throws -> Created in
+            let created = try await files.run { () throws -> Created in
                 do {
                     return try Self.duplicate(url, service: service)
                 } catch {
@@ -119,7 +119,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         defer { admitted.release() }
         let body = admitted.bytes
         let service = self.service
-        let created = try await files.runIfActive { () throws -> Created in
+        let created = try await files.run { () throws -> Created in
             do {
                 return try Self.create(body, service: service)
             } catch {
@@ -201,7 +201,7 @@ struct DocumentFileRoutes<Context: RequestContext>: Sendable {
         let url = try service.document(at: path)
         let path = service.folder.relativePath(of: url)  // as it is named, not as encoded in the URL
         let service = self.service
-        try await files.runIfActive {
+        try await files.run {
             do {
                 try service.moveToTrash(url, relativePath: path, ifMatch: ifMatch)
             } catch let problem as Problem {

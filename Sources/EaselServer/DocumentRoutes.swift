@@ -18,7 +18,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     let metrics: ServerMetrics
     let limits: ServerLimits
     /// File work (listing, opening, saving) runs here, off the event loops.
-    let files: NIOThreadPool
+    let files: FileWork
     /// The request bodies held at once, server-wide.
     let bodies: BodyBudget
     /// New documents, copies, deleting and uploads.
@@ -43,7 +43,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
     static var schema: Response { json(schemaJSON, headers: [.cacheControl: "public, max-age=3600"]) }
 
     private func list() async throws -> Response {
-        let summaries = try await files.runIfActive { service.list() }
+        let summaries = try await files.run { service.list() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Self.json(Array(try encoder.encode(DocumentListing(documents: summaries))), headers: [.cacheControl: "no-cache"])
@@ -152,7 +152,7 @@ struct DocumentRoutes<Context: RequestContext>: Sendable {
         }
         defer { body?.release() }
         let folder = service.folder, requestBody = body?.bytes ?? []
-        let outcome = try await files.runIfActive { () throws -> DocumentService.EditOutcome in
+        let outcome = try await files.run { () throws -> DocumentService.EditOutcome in
             do {
                 switch action {
                 case "undo":

@@ -21,7 +21,8 @@ public struct EaselServer: Sendable {
     let metrics: ServerMetrics
     let feed: ChangeFeed
     let logger: Logger
-    let files: NIOThreadPool
+    /// Blocking file work: edits, new documents, uploads (`ServerLimits.maxFileJobs`).
+    let files: FileWork
     /// The request bodies held in memory at once (`ServerLimits.maxBufferedBodyBytes`).
     let bodies: BodyBudget
     /// The open connections, for the connection cap (`ServerLimits.maxConnections`).
@@ -57,8 +58,9 @@ public struct EaselServer: Sendable {
         }
         logger.logLevel = .info
         self.logger = logger
-        files = NIOThreadPool(numberOfThreads: 4)
-        files.start()
+        let threads = NIOThreadPool(numberOfThreads: 4)
+        threads.start()
+        files = FileWork(threads: threads, maxJobs: configuration.limits.maxFileJobs)
         bodies = BodyBudget(capacity: configuration.limits.maxBufferedBodyBytes)
         connections = ConnectionRegistry(limit: ConnectionCap.effectiveLimit(configured: configuration.limits.maxConnections))
     }
@@ -165,7 +167,7 @@ public struct EaselServer: Sendable {
             try? await gracefulShutdown()
             server.feed.stop()
             await server.pool.shutdown()
-            try? await server.files.shutdownGracefully()
+            try? await server.files.threads.shutdownGracefully()
         }
     }
 }

@@ -126,6 +126,10 @@ public struct ServerLimits: Sendable {
     public var diskCacheBytes = 0
     /// Seconds an edit waits for another editor (a CLI command) to finish with the document.
     public var lockTimeout: Double = 5
+    /// Edits (undo and redo too), new documents, copies, uploads and listings waiting or
+    /// running at once; one more is refused (503 with `Retry-After`). Four threads do this
+    /// work, and an edit of a document another editor holds waits up to `lockTimeout` there.
+    public var maxFileJobs = 64
     /// Open `GET /api/events` streams at a time; one more is refused (503) until one ends.
     /// Each holds a connection, a bounded backlog and a share of every broadcast.
     public var maxEventStreams = 256

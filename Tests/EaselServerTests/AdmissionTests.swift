@@ -1,4 +1,5 @@
 @testable import EaselServer
+import EaselSupport
 import EaselTestSupport
 import Foundation
 import Glibc
@@ -120,6 +121,41 @@ struct AdmissionTests {
             if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(status == 200, "the budget was given back when the first request failed")
+    }
+
+    @Test func editsWaitingForALockedDocumentQueueOnlySoFar() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples()) {
+            $0.limits.maxFileJobs = 4
+            $0.limits.lockTimeout = 20
+        }
+        defer { Task { try await server.stop() } }
+        // Another editor (a CLI command) holds the card: the server's edits of it wait.
+        var held: DocumentLock? = try DocumentLock(beside: server.folder.file(ServerFixtures.card))
+        let edits = "/api/documents/\(ServerFixtures.card)/edits"
+        let move = Array(#"{"verb":"move","index":0,"by":[1,1]}"#.utf8)
+        let answers = Locked<[Int: RawHTTP.Response]>([:])
+        let senders = (0..<10).map { index in
+            Task {
+                let answer = try await server.request("POST", edits, headers: ["Content-Type": "application/json"], body: move)
+                answers.withLock { $0[index] = answer }
+            }
+        }
+        // Four wait for the lock; the six past the limit are refused at once, nothing done.
+        let deadline = Date().addingTimeInterval(10)
+        while answers.withLock({ $0.count }) < 6, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let refused = answers.withLock { Array($0.values) }
+        #expect(refused.count == 6 && refused.allSatisfy { $0.status == 503 }, "\(refused.map(\.status))")
+        #expect(refused.allSatisfy { $0.headers["retry-after"] != nil && $0.text.contains("already waiting") })
+        #expect(refused.allSatisfy { $0.text.contains(#""nothingDone" : "true""#) })
+        // The rest of the server answers meanwhile, and the document's reads too.
+        #expect(try await server.request("GET", "/healthz").status == 200)
+        #expect(try await server.request("GET", "/api/documents/\(ServerFixtures.card)").status == 200)
+        // The editor finishes: the four waiting edits are made.
+        held = nil
+        for sender in senders { try await sender.value }
+        let statuses = answers.withLock { $0.values.map(\.status) }
+        #expect(statuses.filter { $0 == 200 }.count == 4 && statuses.filter { $0 == 503 }.count == 6, "\(statuses)")
+        _ = held
     }
 
     @Test func bodiesDeclaredLargeAndNotSentHoldNothing() async throws {
