@@ -71,9 +71,13 @@ final class DocumentService: Sendable {
 
     /// Every document below the folder, and every entry named like one that cannot be
     /// served, with the reason. Summaries are remembered until the file or one of its
-    /// images changes (an image added or removed changes the warnings).
+    /// images changes (an image added or removed changes the warnings), and forgotten when
+    /// the document is no longer listed (documents made and deleted do not pile up).
     func list() -> [DocumentSummary] {
-        DocumentScanner.scan(folder.url, registry: registry).map { entry in
+        let entries = DocumentScanner.scan(folder.url, registry: registry)
+        let listed = Set(entries.map { Array($0.relativePath.utf8) })
+        summaries.withLock { known in known = known.filter { listed.contains($0.key) } }
+        return entries.map { entry in
             if let problem = entry.problem { return DocumentSummary(path: entry.relativePath, problem: problem) }
             let url = URL(fileURLWithPath: folder.realPath + "/" + entry.relativePath)
             guard let location = registry.location(of: url), let stamp = FileStamp.of(location.contentFile.path) else {
@@ -122,6 +126,9 @@ final class DocumentService: Sendable {
             return summary
         }
     }
+
+    /// How many summaries are remembered.
+    var rememberedSummaries: Int { summaries.withLock { $0.count } }
 
     /// A file's modification time as RFC 3339 (`2026-11-28T10:04:05Z`).
     static func timestamp(nanoseconds: Int64) -> String {

@@ -2,6 +2,7 @@ import EaselCairo
 import EaselDocuments
 import EaselEditing
 import EaselGeometry
+@testable import EaselServer
 import EaselTestSupport
 import Foundation
 import Testing
@@ -188,6 +189,25 @@ struct EditorSupportRoutesTests {
         let fitting = try await post(
             server, "edits", #"{"operations":["# + Array(repeating: add, count: 20).joined(separator: ",") + "]}")
         #expect(fitting.status == 200, "\(String(fitting.text.prefix(300)))")
+    }
+
+    @Test func theListForgetsTheSummariesOfDocumentsThatWent() throws {
+        let folder = try ServerFixtures.samples()
+        let state = TemporaryFolder("easel-serve-state")
+        let service = DocumentService(
+            folder: try ServedFolder(folder.url), registry: .standard, limits: ServerLimits(), stateFolder: state.url)
+        let listed = service.list().count
+        #expect(service.rememberedSummaries == listed)
+        // Documents made and deleted, many times over, leave nothing behind.
+        for round in 0..<20 {
+            let made = folder.file("made-\(round).drawing")
+            try DocumentRegistry.standard.save(
+                Drawing(canvasSize: Size(width: 10, height: 10), background: .white, graphics: []), to: made)
+            #expect(service.list().count == listed + 1)
+            try FileManager.default.removeItem(at: made)
+        }
+        #expect(service.list().count == listed)
+        #expect(service.rememberedSummaries == listed, "the summaries of the documents deleted are forgotten")
     }
 
     @Test func aNewCardTakesAColourOfTheAppsPaletteAndTheBrowserNamesCardsByTheirText() async throws {
