@@ -174,7 +174,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             if segments.count > 3, ["render.png", "render.svg", "render.pdf"].contains(last) { return reads }  // its renders
             return reads + [.delete]  // a document
         case ("api", 2) where segments[1] == "render": return [.post]
-        case ("api", 2) where segments[1] == "events": return reads
+        case ("api", 2) where segments[1] == "events" || segments[1] == "schema": return reads
         case ("api", 2) where segments[1] == "stickers", ("api", 4) where segments[1] == "stickers": return reads
         case ("api", 3) where segments[1] == "font-samples" || segments[1] == "clip-samples": return reads
         default: return nil

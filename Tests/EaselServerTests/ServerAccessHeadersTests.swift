@@ -45,6 +45,15 @@ struct ServerAccessHeadersTests {
         // The stateless render writes nothing and stays.
         #expect(try await server.request("OPTIONS", "/api/render").headers["allow"] == "POST, OPTIONS")
     }
+
+    @Test func everyReadOnlyRouteAnswersAWriteWith405NotA404() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        for path in ["/api/schema", "/api/stickers", "/api/events", "/healthz", "/readyz", "/metrics", "/editor/main.js"] {
+            let post = try await server.request("POST", path)
+            #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD, OPTIONS", "\(path): \(post.status) \(post.text)")
+        }
+    }
 }
 
 /// A document's answer holds more than its bytes: which images are there, what can be
