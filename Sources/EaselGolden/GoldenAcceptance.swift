@@ -166,8 +166,9 @@ public enum GoldenAcceptance {
         return URL(fileURLWithPath: path)
     }
 
-    /// Why a golden name from a report cannot be written, or nil when it is a plain relative
-    /// path (no `..`, no absolute path, no empty or hidden component, no NUL or backslash).
+    /// Why a golden name (given to a verifier, or from a report) cannot be used, or nil when
+    /// it is a plain relative path (no `..`, no absolute path, no empty or hidden component,
+    /// no NUL or backslash).
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty || name.hasPrefix("/") || name.contains("\0") || name.contains("\\") {
             return "the name \"\(name)\" is not a relative path"

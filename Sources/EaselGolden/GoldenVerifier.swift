@@ -104,6 +104,11 @@ public struct GoldenVerifier: Sendable {
     /// the record mode says and writing artifacts on failure; differences inside `ignoring`
     /// never count. Never throws: problems fail it.
     public func verify(_ image: RasterImage, named name: String, ignoring: [PixelRect] = []) -> GoldenOutcome {
+        // A name is a path below the goldens folder: a test never reads or writes beside it
+        // (its golden, and its artifacts under the artifacts folder, are made from the name).
+        if let problem = GoldenAcceptance.nameProblem(name) {
+            return GoldenOutcome(passed: false, message: problem, recorded: false, artifacts: nil, comparison: nil)
+        }
         let golden = goldenURL(name)
         // As the folder was given: relative stays relative (reports travel between machines).
         let displayName = golden.relativePath

@@ -120,6 +120,28 @@ struct GoldenAssertionTests {
         #expect(FileManager.default.fileExists(atPath: goldens.appendingPathComponent("dot.png").path), "never deleted")
     }
 
+    @Test func aGoldenNameThatLeavesTheGoldensFolderFailsAndWritesNothing() throws {
+        let image = try RasterImage(width: 4, height: 4)
+        let root = try #require(GoldenSession.packageRoot(from: #filePath))
+        let escape = "easel-escape-\(UUID().uuidString)"
+        // Recording everything, a name climbing out of Goldens/ would write the package's root.
+        let climbing = failures { assertGolden(image, named: "../../\(escape)", suite: "Documentation", record: .all) }
+        #expect(climbing.count == 1 && climbing.first?.contains("leads outside the goldens folder") == true, "\(climbing)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("\(escape).png").path))
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let verifier = GoldenVerifier(
+            goldensFolder: folder.appendingPathComponent("Goldens"), artifactsFolder: folder.appendingPathComponent("artifacts"),
+            recordMode: .all)
+        for name in ["", "/tmp/\(escape)", "a//b", "a/./b", "a/b/..", "a\\b"] {
+            let outcome = verifier.verify(image, named: name)
+            #expect(!outcome.passed && !outcome.recorded && outcome.message?.contains("the name") == true, "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape).png"))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [], "nothing written")
+        #expect(verifier.verify(image, named: "Cards/one").recorded, "a plain relative name records")
+    }
+
     @Test func aMissingDocumentsFolderIsAFailureNotAPass() {
         let messages = failures {
             assertGoldenFolder("/nonexistent/easel-documents", goldens: "/nonexistent/goldens", record: .never)
