@@ -70,9 +70,11 @@ uninstall() {
 
 # Makes the folders of `relative`'s path that are missing, recording each in the manifest.
 make_folders() {
-    local relative="$1" path="" part
-    local IFS=/
-    for part in $relative; do
+    local relative="$1" path="" part parts
+    # Split on / without the shell expanding a name's * or ? against the current folder.
+    IFS=/ read -r -a parts <<<"$relative"
+    for part in "${parts[@]}"; do
+        [ -n "$part" ] || continue
         path="${path:+$path/}$part"
         if [ ! -d "$root/$path" ]; then
             mkdir "$root/$path"
