@@ -202,6 +202,21 @@ def card_on_a_phone(session):
     tap(fingers, page, "#element-menu button:has-text('Duplicate')")
     check(eventually(lambda: len(read_json(card)["imageElements"]) == 2, 10), "the long press menu's Duplicate copies the sticker")
     settle(page, card)
+    texts_before_paste = len(read_json(card)["textElements"])
+
+    # With nothing copied, the empty canvas's Paste says so and adds nothing.
+    page.evaluate("() => localStorage.removeItem('easel.clipboard')")
+    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    empty = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
+    page.locator("#viewport").focus()
+    page.keyboard.press("Escape")
+    fingers.press(empty)
+    page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Paste')")
+    tap(fingers, page, "#element-menu button:has-text('Paste')")
+    check(eventually(lambda: page.inner_text("#notice").startswith("Nothing to paste"), 5, page=page),
+          f"a Paste with nothing copied says so: {page.inner_text('#notice')!r}")
+    check(len(read_json(card)["imageElements"]) == 2 and len(read_json(card)["textElements"]) == texts_before_paste,
+          "and adds nothing")
 
     # The menu's Copy says so, and a long press on the empty canvas offers Paste (a finger
     # has no Ctrl-V); the paste is then undone.

@@ -132,6 +132,7 @@ async function pasteFromSystem(stored) {
     }
   } catch { /* no permission, or nothing readable: the stored copy */ }
   if (stored) pasteElements(stored);
+  else notify('Nothing to paste: copy a picture, a text or an element first.');
 }
 
 canvas.onLayout = () => {
