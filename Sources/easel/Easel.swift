@@ -6,23 +6,13 @@ import EaselSupport
 struct EaselRoot: ParsableCommand {
     /// Keeps a closed standard stream from being reused by a file Easel opens, starts the
     /// stage clock (`EASEL_TIMINGS=1`) and a single export's document opening
-    /// (see `EarlyOpen`), then parses and runs the command (a plain single export without
-    /// the parser: `SingleExport.plain(_:)`); what it throws is reported in Easel's one
-    /// style (`UsageErrors`).
+    /// (see `EarlyOpen`), then parses and runs the command; what it throws is reported in
+    /// Easel's one style (`UsageErrors`).
     static func main() {
         StandardStreams.reserveClosedDescriptors()
         StageTimings.start()
         EarlyOpen.start(arguments: CommandLine.arguments)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // Most single exports are `export DOC --out FILE`: run without the parser's start-up.
-        if let plain = SingleExport.plain(CommandLine.arguments) {
-            do {
-                try CommandFailures.reported(plain.execute)
-            } catch {
-                UsageErrors.exit(with: error, arguments: arguments, runBy: ExportCommand.self)
-            }
-            return
-        }
         var command: any ParsableCommand
         do {
             command = try parsedDirectly(CommandLine.arguments) ?? parseAsRoot(nil)

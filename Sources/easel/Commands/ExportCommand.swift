@@ -157,10 +157,7 @@ struct ExportCommand: EaselCommand {
 
     /// True when --out names a folder to write into: an existing folder that is not itself a
     /// document, or a path ending in /.
-    var outIsFolder: Bool { Self.namesFolder(out) }
-
-    /// Whether `out` names a folder to write into (see `outIsFolder`).
-    static func namesFolder(_ out: String) -> Bool {
+    var outIsFolder: Bool {
         if out == "-" { return false }
         if out.hasSuffix("/") { return true }
         return FileIO.isFolder(out) && !DocumentRegistry.standard.isDocument(URL(fileURLWithPath: out))
@@ -169,14 +166,9 @@ struct ExportCommand: EaselCommand {
     /// One document to one file (or standard output).
     var isSingle: Bool {
         guard inputs.count == 1, !outIsFolder else { return false }
-        return inputs[0] == "-" || Self.isOneDocument(inputs[0])
-    }
-
-    /// Whether the input `path` is one document (or a file that is none, refused as such),
-    /// not a folder of them.
-    static func isOneDocument(_ path: String) -> Bool {
-        if DocumentRegistry.standard.isDocument(URL(fileURLWithPath: path)) { return true }
-        return FileManager.default.fileExists(atPath: path) && !FileIO.isFolder(path)
+        if inputs[0] == "-" || DocumentRegistry.standard.isDocument(URL(fileURLWithPath: inputs[0])) { return true }
+        // A file that is no document is one input too (refused as such), not a folder.
+        return FileManager.default.fileExists(atPath: inputs[0]) && !FileIO.isFolder(inputs[0])
     }
 
     func validate() throws {
@@ -257,23 +249,15 @@ struct ExportCommand: EaselCommand {
     }
 
     func execute() throws {
-        if isSingle && !watch { return try singleExport.execute() }
         // A render never outlives the task that started it (a scheduler killing its parent).
         ParentWatch.endWithParent()
-        try Self.checkInputs(inputs)
-        guard watch else { return try exportOnce() }
-        try? reportingFailures(exportOnce)
-        try watchAndExport()
-    }
-
-    /// Refuses an input that is not there, or is neither a document nor a folder (a typo in
-    /// the extension, a text file), before anything is made, as `info` and `validate` do.
-    static func checkInputs(_ inputs: [String]) throws {
         let registry = DocumentRegistry.standard
         for input in inputs where input != "-" {
             guard FileManager.default.fileExists(atPath: input) else {
                 throw DocumentError(file: input, kind: .io("no such file or folder"))
             }
+            // Neither a document nor a folder of them (a typo in the extension, a text
+            // file): refused before anything is made, as `info` and `validate` refuse it.
             let url = URL(fileURLWithPath: input)
             if !FileIO.isFolder(input) && !registry.isDocument(url) {
                 throw DocumentError(
@@ -281,10 +265,23 @@ struct ExportCommand: EaselCommand {
                     kind: .unsupportedType(fileExtension: url.pathExtension, supported: registry.supportedExtensions))
             }
         }
+        guard watch else {
+            guard isSingle else { return try exportOnce() }
+            // Stopped by Ctrl-C or SIGTERM, a single export removes its temporary file (the
+            // output, if there was one, stays as it was) and ends as the signal would.
+            let signals = SignalWatcher { number in
+                Terminal.printError("easel: \(number == SIGINT ? "interrupted" : "terminated"); nothing was written")
+                PendingTemporaryFiles.removeAllAndExit(status: 128 + number)
+            }
+            defer { signals.stop() }
+            return try exportOne()
+        }
+        try? reportingFailures(exportOnce)
+        try watchAndExport()
     }
 
     private func exportOnce() throws {
-        if isSingle { try singleExport.export() } else { try exportMany() }
+        if isSingle { try exportOne() } else { try exportMany() }
     }
 
     /// Runs `body`, reporting what it throws on stderr instead (a watch goes on).
@@ -323,9 +320,67 @@ struct ExportCommand: EaselCommand {
 
     // MARK: One document
 
-    /// This command's single export, as plain values.
-    var singleExport: SingleExport {
-        SingleExport(input: inputs[0], out: out, base: base, timeout: timeout, render: render.choices, json: json, quiet: quiet)
+    private func exportOne() throws {
+        StageTimings.mark("arguments")
+        defer { if let timings = StageTimings.report() { Terminal.printError("easel: timings: \(timings)") } }
+        let deadline = RenderTimeout.deadline(seconds: timeout)
+        var options = render.renderOptions(outputPath: out == "-" ? nil : out)
+        // While the document is read on another core: what the output's folder protects.
+        let outputCheck =
+            out == "-" ? nil : OutputProtection.SingleExportCheck(output: URL(fileURLWithPath: out), format: options.format)
+        let located: LocatedDocument
+        var early: EarlyOpen.Opened? = nil
+        if inputs[0] == "-" {
+            located = try Self.readStandardInput(base: URL(fileURLWithPath: base ?? FileManager.default.currentDirectoryPath))
+        } else {
+            guard FileManager.default.fileExists(atPath: inputs[0]) else {
+                throw DocumentError(file: inputs[0], kind: .io("no such file or folder"))
+            }
+            // Usually opened already, while the arguments were parsed.
+            early = EarlyOpen.take(inputs[0])
+            located = try early?.document() ?? DocumentRegistry.standard.open(URL(fileURLWithPath: inputs[0]))
+        }
+        StageTimings.mark("read")
+        if let index = render.areaIndex { options.area = try Self.area(of: index, in: located) }
+        let started = Date()
+        func scene() throws -> Scene {
+            // Usually lowered already too, unless another background is asked for.
+            let lowered = options.background == nil ? early?.scene(for: options) : nil
+            return try lowered
+                ?? DocumentRenderer.scene(
+                    for: located, background: options.background, deadline: deadline, drawnFor: options)
+        }
+        let file: (width: Int, height: Int, warnings: [DocumentWarning])
+        if out == "-" {
+            let exported = try DocumentRenderer.export(scene(), options: options)
+            StandardStreams.writeOutput(exported.bytes)
+            file = (exported.width, exported.height, exported.warnings)
+        } else {
+            let output = URL(fileURLWithPath: out)
+            try outputCheck?.check(of: located)
+            StageTimings.mark("check output")
+            // Written as it is encoded, to a temporary file renamed over the output at the end;
+            // parent folders are made as needed, once the rendering succeeded.
+            let written = try DocumentRenderer.export(scene(), options: options, writingTo: output.path, creatingFolders: true)
+            file = (written.width, written.height, written.warnings)
+            StageTimings.mark("write")
+        }
+        let warnings = (located.warnings + file.warnings).map(\.description)
+        if json {
+            let entry = BatchEntry(
+                input: inputs[0], output: out, status: .rendered, warnings: warnings, error: nil,
+                milliseconds: Date().timeIntervalSince(started) * 1000)
+            Terminal.write(try JSONOutput.line(BatchDocumentEvent(entry)))
+            Terminal.write(try JSONOutput.line(BatchTotalsEvent(single: entry)))
+            return
+        }
+        for warning in warnings { Terminal.warning(warning) }
+        let size = "(\(file.width)x\(file.height))"
+        if out == "-" {
+            Terminal.printError("easel: wrote standard output \(size)")
+        } else if !quiet {
+            Terminal.printLine("wrote \(out) \(size)")
+        }
     }
 
     /// A document from standard input, its images looked for in `base` (its type as the

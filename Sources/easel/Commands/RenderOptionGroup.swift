@@ -73,7 +73,7 @@ struct RenderOptionGroup: ParsableArguments {
     enum FitChoice: String, ExpressibleByArgument, CaseIterable { case contain, cover, stretch }
 
     /// The area: nil for the canvas, else the element index asked for.
-    var areaIndex: Int? { choices.areaIndex }
+    var areaIndex: Int? { area.flatMap { $0 == "canvas" ? nil : Int($0) } }
 
     /// Refuses what makes no sense for goldens, which are PNG pixels: another format, and
     /// (`encoding: false`) PNG encoding settings, which change bytes, not pixels.
@@ -133,38 +133,6 @@ struct RenderOptionGroup: ParsableArguments {
             throw ValidationError("--area must be canvas or an element's index (0, 1, …), not \"\(area)\".")
         }
     }
-
-    /// The options as given, apart from the parser.
-    var choices: RenderChoices {
-        RenderChoices(
-            format: format, scale: scale, width: width, height: height, fit: fit, dpi: dpi, area: area, preset: preset,
-            background: background, pngCompression: pngCompression, pngFilter: pngFilter)
-    }
-
-    /// The options (`RenderChoices.renderOptions(outputPath:settings:)`).
-    func renderOptions(outputPath: String?, settings: Settings = .loadReportingProblems()) -> RenderOptions {
-        choices.renderOptions(outputPath: outputPath, settings: settings)
-    }
-}
-
-/// The rendering options a command line gave (nil: not given), as plain values: what
-/// `RenderOptionGroup` parsed, or none at all for a command line recognised without the
-/// parser (`SingleExport.plain(_:)`). Every default is applied here, in one place.
-struct RenderChoices: Equatable {
-    var format: OutputFormat?
-    var scale: Double?
-    var width: Int?
-    var height: Int?
-    var fit: RenderOptionGroup.FitChoice?
-    var dpi: Double?
-    var area: String?
-    var preset: RenderOptionGroup.SizePreset?
-    var background: String?
-    var pngCompression: Int?
-    var pngFilter: RenderOptionGroup.PNGFilterChoice?
-
-    /// The area: nil for the canvas, else the element index asked for.
-    var areaIndex: Int? { area.flatMap { $0 == "canvas" ? nil : Int($0) } }
 
     /// The options: command line first, then the output's extension (for the format), then
     /// the user's settings (`easel config`), then Easel's defaults.

@@ -121,7 +121,7 @@ enum EarlyOpen {
         // The photos are decoded at the size they are drawn at only for what an export with
         // no options but its output makes (the parsed options confirm it, else the export
         // lowers again); with any other option they are decoded whole, as any export can use.
-        let drawnFor = plainExportFormat(arguments, document: path).map { RenderOptions(format: $0) }
+        let drawnFor = plainExportFormat(Array(arguments.dropFirst(2)), document: path).map { RenderOptions(format: $0) }
         // A thread of its own (Dispatch's threads are shared with Swift's tasks), started on
         // the other core: on the parser's own it would wait for the parsing to yield.
         let thread = StartedThread.start {
@@ -156,11 +156,20 @@ enum EarlyOpen {
         thread.detach()
     }
 
-    /// The output's format when `arguments` (the process's) are `export DOC --out FILE`
-    /// alone (`SingleExport.plainWords(_:)`) and DOC is `document`; nil for anything else.
+    /// The output's format when `arguments` (after `export`) are the document and an output
+    /// alone: `DOC --out X.png`, `DOC -o X.svg` or `DOC --out=X.pdf`; nil for anything else.
     static func plainExportFormat(_ arguments: [String], document: String) -> OutputFormat? {
-        guard let words = SingleExport.plainWords(arguments), words.document == document else { return nil }
-        return OutputFormat(rawValue: PathNames.extension(of: words.output).lowercased())
+        var rest = arguments
+        guard let index = rest.firstIndex(of: document) else { return nil }
+        rest.remove(at: index)
+        let output: String
+        switch rest.count {
+        case 1 where rest[0].hasPrefix("--out="): output = String(rest[0].dropFirst("--out=".count))
+        case 2 where rest[0] == "--out" || rest[0] == "-o": output = rest[1]
+        default: return nil
+        }
+        let name = output.lowercased()
+        return name.hasSuffix(".png") ? .png : name.hasSuffix(".svg") ? .svg : name.hasSuffix(".pdf") ? .pdf : nil
     }
 
     /// What opening `path` early gave (waiting for the opening, not for the scene), once;

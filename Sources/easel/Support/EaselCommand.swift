@@ -12,17 +12,9 @@ protocol EaselCommand: ParsableCommand {
 }
 
 extension EaselCommand {
-    func run() throws { try CommandFailures.reported(execute) }
-}
-
-/// How a command's failures end the process.
-enum CommandFailures {
-    /// Runs a command's work: an exit, a usage error or a clean exit goes on to
-    /// ArgumentParser's handling; anything else is printed in Easel's one style and ends the
-    /// process with status 1 (`ExitCode.documentFailure`).
-    static func reported(_ work: () throws -> Void) throws {
+    func run() throws {
         do {
-            try work()
+            try execute()
         } catch let exit as ExitCode {
             throw exit
         } catch let error as ValidationError {
