@@ -30,7 +30,4 @@ final class FileWork: Sendable {
         defer { jobs.withLock { $0 -= 1 } }
         return try await threads.runIfActive(body)
     }
-
-    /// Jobs waiting or running now.
-    var inUse: Int { jobs.withLock { $0 } }
 }
