@@ -278,6 +278,17 @@ struct Benchmarks {
         let longText = String(repeating: "e\\u0301", count: 10_000)
         try drawingCase(
             "text of 10,000 characters, 20,000 code points", #"{"kind":"text","text":"\#(longText)","fontSize":4,\#(frame)}"#)
+        // Groups nested as deep as a drawing allows, each faded (a layer) and across the most
+        // pixels `easel serve` renders, 25000x1000: each layer as wide as the output.
+        let (wide, tall) = scale.smoke ? (2500, 100) : (25_000, 1_000)
+        let whole = #""transform":{"center":[\#(wide / 2),\#(tall / 2)],"size":[\#(wide),\#(tall)]}"#
+        var nested = #"{"kind":"rectangle",\#(whole),"fill":[0.84,0.16,0.16,1]}"#
+        for level in 0..<16 {
+            let shape =
+                #"{"kind":"ellipse","transform":{"center":[\#(wide * (level + 1) / 18),\#(tall / 3)],"size":[\#(wide / 5),\#(tall / 2)]},"fill":[0.2,0.5,0.7,1],"opacity":0.8}"#
+            nested = #"{"kind":"group","opacity":0.9,\#(whole),"children":[\#(nested),\#(shape)]}"#
+        }
+        try drawingCase("16 faded groups nested, \(wide)x\(tall)", nested, canvas: "[\(wide),\(tall)]")
         // Images: as many distinct pixels as the document budget allows.
         let side = scale.smoke ? 300 : 2000
         let count = scale.smoke ? 3 : RenderBudgets.maxImagePixelsPerDocument / (side * side)

@@ -14,6 +14,9 @@ struct GroupPlan {
     /// What a layered group holds, in canvas units, by the index of its `beginGroup`; absent
     /// when it cannot be told (a shadow inside), and the layer is then the whole canvas.
     private(set) var bounds: [Int: Rect] = [:]
+    /// The most layers open at once (groups drawn as layers nested in one another): each
+    /// holds a surface as large as what it holds, up to the part of the output being drawn.
+    private(set) var layerDepth = 0
 
     init(_ operations: [SceneOperation]) {
         var open: [Int] = []
@@ -33,6 +36,25 @@ struct GroupPlan {
             default: break
             }
         }
+        var layered: [Bool] = [], depth = 0
+        for (index, operation) in operations.enumerated() {
+            switch operation {
+            case .beginGroup(let opacity, _):
+                let layer = drawsLayer(beginningAt: index, opacity: opacity)
+                layered.append(layer)
+                if layer { depth += 1 }
+                layerDepth = max(layerDepth, depth)
+            case .endGroup:
+                if layered.popLast() == true { depth -= 1 }
+            default: break
+            }
+        }
+    }
+
+    /// Whether the group beginning at `index` is drawn as a layer: below full opacity, and
+    /// not a group of one operation drawn straight at its opacity.
+    func drawsLayer(beginningAt index: Int, opacity: Double) -> Bool {
+        opacity < 1 && directOpacity[index + 1] == nil
     }
 
     /// Whether an operation covers each pixel at most once, so that drawing it at an

@@ -100,7 +100,7 @@ public enum CairoSceneRenderer {
                     try context.save()
                     if let clip { try context.clip(clip) }
                     // A layer only where one is needed, and only as large as what it holds.
-                    let layered = opacity < 1 && plan.directOpacity[index + 1] == nil
+                    let layered = plan.drawsLayer(beginningAt: index, opacity: opacity)
                     if layered {
                         if let bounds = plan.bounds[index] { try context.clipToPixels(around: bounds) }
                         try context.pushGroup()
@@ -145,7 +145,9 @@ public enum CairoSceneRenderer {
             let scene = ImageReduction.reducing(scene, canvasToOutput: transform)
             let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
-            guard rows < pixelHeight else {
+            // Whole, unless its layers need thinner strips (`drawStrip` cuts them).
+            let thin = layerRows(of: scene, width: pixelWidth)
+            guard rows < pixelHeight || thin.map({ $0 < pixelHeight }) == true else {
                 try fitCanvas(
                     of: scene, into: CairoContext(image: image), images: try cairoImages(for: scene), transform: transform,
                     imageFilter: imageFilter, clipToCanvas: clip)
@@ -165,7 +167,7 @@ public enum CairoSceneRenderer {
                     let strip = try sendableImage.value.strip(rows: top..<bottom)
                     try drawStrip(
                         sendableScene.value, into: strip, rows: top..<bottom, width: pixelWidth, transform: transform,
-                        imageFilter: imageFilter, clipToCanvas: clip)
+                        imageFilter: imageFilter, clipToCanvas: clip, layerRows: thin)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
@@ -194,6 +196,7 @@ public enum CairoSceneRenderer {
         // The workers only read the scene (its images are immutable pixel buffers); photos
         // drawn at half their pixels or fewer are drawn from a reduction, as `rasterize` does.
         let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput))
+        let thin = layerRows(of: scene, width: pixelWidth)
         return try RenderError.wrapping {
             // The whole output's size is checked as a whole image's would be.
             try RenderLimits.checkOutput(width: pixelWidth, height: pixelHeight)
@@ -204,7 +207,7 @@ public enum CairoSceneRenderer {
                     // Exactly as `rasterize` draws its strip of the same rows.
                     try drawStrip(
                         shared.value, into: band, rows: rows, width: pixelWidth, transform: canvasToOutput,
-                        imageFilter: imageFilter, clipToCanvas: clip)
+                        imageFilter: imageFilter, clipToCanvas: clip, layerRows: thin)
                 }, emit: emit)
         }
     }
@@ -233,7 +236,47 @@ public enum CairoSceneRenderer {
     /// strip's pixels are the same whichever path draws it), skipping what lies wholly
     /// outside the strip, and flushed into the strip's memory. `rasterize`'s strips and
     /// `encodePNGInBands`'s bands both come through here.
+    ///
+    /// A scene whose layers nest deep enough to hold more than `layerBytesPerStrip` over the
+    /// strip's rows is drawn in thinner strips of the same memory, cut at whole multiples of
+    /// `layerRows` (the scene's `layerRows(of:width:)`) from the output's top, so that both
+    /// paths cut alike.
     private static func drawStrip(
+        _ scene: Scene, into strip: RasterImage, rows: Range<Int>, width: Int, transform: Transform2D,
+        imageFilter: ImageFilter, clipToCanvas: Bool, layerRows thin: Int?
+    ) throws {
+        guard let thin, thin < rows.count else {
+            return try drawRows(
+                scene, into: strip, rows: rows, width: width, transform: transform, imageFilter: imageFilter,
+                clipToCanvas: clipToCanvas)
+        }
+        var top = rows.lowerBound
+        while top < rows.upperBound {
+            let bottom = min(rows.upperBound, (top / thin + 1) * thin)
+            let part = try strip.strip(rows: (top - rows.lowerBound)..<(bottom - rows.lowerBound))
+            try drawRows(
+                scene, into: part, rows: top..<bottom, width: width, transform: transform, imageFilter: imageFilter,
+                clipToCanvas: clipToCanvas)
+            top = bottom
+        }
+    }
+
+    /// The most bytes the layers open at once may hold while one strip is drawn: 16 nested
+    /// faded groups across a 25000-pixel-wide output held 650 MB in strips of 256 rows.
+    static let layerBytesPerStrip = 32 << 20
+
+    /// How many rows of `width` pixels a strip of `scene` may have for its deepest layers
+    /// (`GroupPlan.layerDepth`, each up to a strip's width, in ARGB32) to hold at most
+    /// `layerBytesPerStrip`; nil when the scene draws no layer.
+    static func layerRows(of scene: Scene, width: Int) -> Int? {
+        let depth = GroupPlan(scene.operations).layerDepth
+        guard depth > 0, width > 0 else { return nil }
+        let rows = Double(layerBytesPerStrip) / (Double(depth) * Double(width) * 4)
+        return rows >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(rows))
+    }
+
+    /// Draws rows `rows` of the output into `strip`, as `drawStrip` says, in one piece.
+    private static func drawRows(
         _ scene: Scene, into strip: RasterImage, rows: Range<Int>, width: Int, transform: Transform2D,
         imageFilter: ImageFilter, clipToCanvas: Bool
     ) throws {
