@@ -93,4 +93,35 @@ struct SettingsValidationTests {
             "\(result.stderr)")
         #expect(try s.image("d.png").width == 40, "its scale is not used")
     }
+
+    /// Setting one value rewrites the file: what this version does not know (a newer
+    /// Easel's key, a typo, nested values of every kind) and values it ignored stay as they
+    /// were, and each unknown key is named once per command.
+    @Test func settingOneValueKeepsEverythingElseTheFileHeld() throws {
+        let s = CLIScratch()
+        let settings = s.config.file("easel/settings.plist")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let future: [String: Any] = ["list": [1, 2.5, true, "text", Date(timeIntervalSince1970: 0), Data([0, 1, 2])]]
+        let values: [String: Any] = ["future-thing": future, "fromat": "pdf", "scale": "huge", "jobs": 3]
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: settings)
+        let set = try s.ok(["config", "set", "format", "svg"])
+        #expect(
+            set.stderr.contains(
+                "easel: warning: \(settings.path): fromat: not a setting (the settings are format, scale, jobs, png-compression, color); it is ignored, and kept in the file"
+            ), "\(set.stderr)")
+        func stored() throws -> NSDictionary {
+            try #require(
+                PropertyListSerialization.propertyList(from: Data(contentsOf: settings), format: nil) as? NSDictionary)
+        }
+        var after = try stored()
+        #expect(after["format"] as? String == "svg")
+        #expect(after["fromat"] as? String == "pdf" && after["scale"] as? String == "huge")
+        #expect((after["jobs"] as? String) == "3", "a valid value is stored as it is set: as text")
+        #expect((after["future-thing"] as? NSDictionary) == (future as NSDictionary), "\(after)")
+        // Setting or resetting a key whose value was ignored replaces it.
+        try s.ok(["config", "set", "scale", "2"])
+        try s.ok(["config", "reset", "jobs"])
+        after = try stored()
+        #expect(after["scale"] as? String == "2.0" && after["jobs"] == nil && after["fromat"] as? String == "pdf")
+    }
 }

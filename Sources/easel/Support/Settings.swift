@@ -9,7 +9,8 @@ import Glibc
 /// `$XDG_CONFIG_HOME/easel/settings.plist` (`~/.config/easel/settings.plist` by default).
 /// Command-line options override them. A corrupt file, or one over `maxFileBytes`, is
 /// reported once and ignored; so is each value in it that is not valid for its key (a
-/// stored default must never make every export fail).
+/// stored default must never make every export fail), and each key that is not a setting.
+/// What is ignored stays in the file when a setting is saved.
 struct Settings {
     /// The largest settings file read: a few keys take a few hundred bytes.
     static let maxFileBytes = 64 << 10
@@ -69,6 +70,10 @@ struct Settings {
     }
 
     private(set) var values: [String: String] = [:]
+    /// The file's other entries, as they were read: keys this version does not know (a
+    /// newer Easel's, or a hand-made typo), and values it ignored. A save writes them back:
+    /// setting one value never loses anything else the file held.
+    private var kept: [String: StoredValue] = [:]
     /// Why the file could not be used, if it could not.
     private(set) var problem: String?
     /// The values in the file that were ignored, each as `<file>: <key>: why`.
@@ -101,8 +106,16 @@ struct Settings {
         do {
             let dictionary = try PropertyListDecoder().decode([String: StoredValue].self, from: data)
             for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
-                guard let key = Key(rawValue: name) else { continue }
+                guard let key = Key(rawValue: name) else {
+                    settings.kept[name] = value
+                    let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
+                    let shown = name.prefix(40)
+                    settings.ignored.append(
+                        "\(url.path): \(shown): not a setting (the settings are \(known)); it is ignored, and kept in the file")
+                    continue
+                }
                 guard let normalised = key.normalise(value.text) else {
+                    settings.kept[name] = value
                     let shown = value.text.prefix(40)  // a value may be long
                     settings.ignored.append("\(url.path): \(name): \"\(shown)\" is not \(key.expected); it is ignored")
                     continue
@@ -119,38 +132,82 @@ struct Settings {
         return settings
     }
 
-    /// A value of the file as text, as a key's `normalise` reads it: a string as it is, a
+    /// A value of the file, of any kind a property list holds, kept as it is so that it can
+    /// be written back; `text` is how a key's `normalise` reads it: a string as it is, a
     /// number or a truth value as Swift writes it (`3`, `1e+308`, `true`).
-    struct StoredValue: Decodable {
-        var text: String
+    enum StoredValue: Codable {
+        case string(String)
+        case whole(Int)
+        case number(Double)
+        case truth(Bool)
+        case date(Date)
+        case data(Data)
+        case list([StoredValue])
+        case dictionary([String: StoredValue])
+
+        var text: String {
+            switch self {
+            case .string(let string): return string
+            case .whole(let whole): return String(whole)
+            case .number(let number): return "\(number)"
+            case .truth(let truth): return String(truth)
+            case .date, .data, .list, .dictionary: return "a list, a dictionary, a date or data"
+            }
+        }
 
         init(from decoder: any Decoder) throws {
             let value = try decoder.singleValueContainer()
             if let string = try? value.decode(String.self) {
-                text = string
+                self = .string(string)
             } else if let whole = try? value.decode(Int.self) {
-                text = String(whole)
+                self = .whole(whole)
             } else if let number = try? value.decode(Double.self) {
-                text = "\(number)"
+                self = .number(number)
             } else if let truth = try? value.decode(Bool.self) {
-                text = String(truth)
+                self = .truth(truth)
+            } else if let date = try? value.decode(Date.self) {
+                self = .date(date)
+            } else if let data = try? value.decode(Data.self) {
+                self = .data(data)
+            } else if let list = try? value.decode([StoredValue].self) {
+                self = .list(list)
             } else {
-                text = "a list, a dictionary, a date or data"
+                self = .dictionary(try value.decode([String: StoredValue].self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var value = encoder.singleValueContainer()
+            switch self {
+            case .string(let string): try value.encode(string)
+            case .whole(let whole): try value.encode(whole)
+            case .number(let number): try value.encode(number)
+            case .truth(let truth): try value.encode(truth)
+            case .date(let date): try value.encode(date)
+            case .data(let data): try value.encode(data)
+            case .list(let list): try value.encode(list)
+            case .dictionary(let dictionary): try value.encode(dictionary)
             }
         }
     }
 
+    /// A setting's value; setting or clearing it also drops a value of it the file held
+    /// that was ignored.
     subscript(key: Key) -> String? {
         get { values[key.rawValue] }
-        set { values[key.rawValue] = newValue }
+        set {
+            values[key.rawValue] = newValue
+            kept[key.rawValue] = nil
+        }
     }
 
+    /// Writes the settings, with the file's other entries as they were read (`kept`).
     func save() throws {
         let url = Self.fileURL
         try FileIO.createFolders(at: url.deletingLastPathComponent().path)
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
-        let data = try encoder.encode(values)
+        let data = try encoder.encode(kept.merging(values.mapValues(StoredValue.string)) { _, set in set })
         // A settings file that is a link (kept with other dotfiles) is written where it leads,
         // not replaced by a file of its own.
         var target = url.path
