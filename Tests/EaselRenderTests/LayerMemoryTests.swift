@@ -56,6 +56,26 @@ struct LayerMemoryTests {
         #expect(CairoSceneRenderer.layerRows(of: flat, width: 1300) == nil)
     }
 
+    /// A strip passes over a faded group that holds nothing it shows, to the group's end:
+    /// its layer would be empty (the thin strips pass over most of a drawing's shapes).
+    @Test func aFadedGroupOutsideTheStripIsPassedOver() throws {
+        let scene = Self.scene(Self.nested(depth: 1, width: 1000, height: 1000))
+        let plan = GroupPlan(scene.operations)
+        // The outer group holds the whole canvas; the faded shape inside it (a fill and a
+        // stroke) lies in the top half.
+        let begins = scene.operations.indices.filter {
+            if case .beginGroup = scene.operations[$0] { return true } else { return false }
+        }
+        let shape = try #require(begins.last)
+        let below = Rect(x: 0, y: 900, width: 1000, height: 50)
+        let end = try #require(plan.endOfGroupOutside(below, beginningAt: shape))
+        let endsAGroup: Bool
+        if case .endGroup = scene.operations[end] { endsAGroup = true } else { endsAGroup = false }
+        #expect(endsAGroup && end > shape, "\(end) is not the shape's end")
+        #expect(plan.endOfGroupOutside(Rect(x: 0, y: 300, width: 1000, height: 50), beginningAt: shape) == nil)
+        #expect(plan.endOfGroupOutside(below, beginningAt: try #require(begins.first)) == nil, "the whole canvas reaches it")
+    }
+
     @Test func thinStripsHaveThePixelsOfTheSceneDrawnInOnePiece() throws {
         // 2.4 million pixels: drawn in strips, each cut in thinner ones by its layers.
         let (width, height) = (4096, 600)

@@ -14,6 +14,9 @@ struct GroupPlan {
     /// What a layered group holds, in canvas units, by the index of its `beginGroup`; absent
     /// when it cannot be told (a shadow inside), and the layer is then the whole canvas.
     private(set) var bounds: [Int: Rect] = [:]
+    /// Where each group with `bounds` ends: the index of its `endGroup`, by the index of
+    /// its `beginGroup`.
+    private(set) var ends: [Int: Int] = [:]
     /// The most layers open at once (groups drawn as layers nested in one another): each
     /// holds a surface as large as what it holds, up to the part of the output being drawn.
     private(set) var layerDepth = 0
@@ -32,6 +35,7 @@ struct GroupPlan {
                     directOpacity[begin + 1] = opacity
                 } else if let rect = Self.bounds(of: inner) {
                     bounds[begin] = rect
+                    ends[begin] = index
                 }
             default: break
             }
@@ -49,6 +53,16 @@ struct GroupPlan {
             default: break
             }
         }
+    }
+
+    /// The index of the `endGroup` of the layered group beginning at `index` when nothing it
+    /// holds can reach `visible` (then none of it need be drawn: its layer would be empty);
+    /// nil when it may, or cannot be told.
+    func endOfGroupOutside(_ visible: Rect, beginningAt index: Int) -> Int? {
+        guard let rect = bounds[index], let end = ends[index] else { return nil }
+        let reaches =
+            rect.maxX >= visible.minX && rect.minX <= visible.maxX && rect.maxY >= visible.minY && rect.minY <= visible.maxY
+        return reaches ? nil : end
     }
 
     /// Whether the group beginning at `index` is drawn as a layer: below full opacity, and

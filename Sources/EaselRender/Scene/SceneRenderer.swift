@@ -64,7 +64,9 @@ public enum CairoSceneRenderer {
                 && bounds.maxY + margin >= visible.minY && bounds.minY - margin <= visible.maxY
         }
         try RenderError.wrapping {
-            for (index, operation) in scene.operations.enumerated() {
+            // A layered group wholly outside the part being drawn is passed over to its end.
+            var passOverThrough = -1
+            for (index, operation) in scene.operations.enumerated() where index > passOverThrough {
                 // Every 16 operations, and before each shadow (a blur costs more than most).
                 var isShadow = false
                 if case .shadow = operation { isShadow = true }
@@ -97,6 +99,12 @@ public enum CairoSceneRenderer {
                     text.color = text.color.multiplyingAlpha(by: alpha)
                     try drawText(text, in: context, fonts: fonts)
                 case .beginGroup(let opacity, let clip):
+                    if let visible, plan.drawsLayer(beginningAt: index, opacity: opacity),
+                        let end = plan.endOfGroupOutside(visible, beginningAt: index)
+                    {
+                        passOverThrough = end
+                        continue
+                    }
                     try context.save()
                     if let clip { try context.clip(clip) }
                     // A layer only where one is needed, and only as large as what it holds.
