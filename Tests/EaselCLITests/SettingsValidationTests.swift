@@ -124,4 +124,40 @@ struct SettingsValidationTests {
         after = try stored()
         #expect(after["scale"] as? String == "2.0" && after["jobs"] == nil && after["fromat"] as? String == "pdf")
     }
+
+    /// A settings file is the user's, but nothing makes it well formed: one that nests lists
+    /// 2,000 deep (Foundation's reader took over 20 s at 1,000, and reading it back level by
+    /// level ran out of stack) or is a binary property list is reported at once, the
+    /// defaults apply, and `config set` changes nothing.
+    @Test func aDeeplyNestedOrBinarySettingsFileIsReportedAtOnce() throws {
+        let s = CLIScratch()
+        let settings = s.config.file("easel/settings.plist")
+        try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let deep =
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>x</key>"#
+            + String(repeating: "<array>", count: 2000) + String(repeating: "</array>", count: 2000)
+            + "<key>format</key><string>svg</string></dict></plist>"
+        try Data(deep.utf8).write(to: settings)
+        let started = Date()
+        let listed = try s.run(["config", "get", "format"])
+        #expect(listed.status == 0 && listed.stdout == "png (default)\n", "\(listed.stdout) \(listed.stderr)")
+        #expect(
+            listed.stderr.contains("\(settings.path) nests lists and dictionaries more than 16 deep; using the defaults"),
+            "\(listed.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10, "read at once, not after seconds")
+        let refused = try s.run(["config", "set", "scale", "2"])
+        #expect(refused.status != 0 && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: settings) == Data(deep.utf8), "the file is as it was")
+        // Sixteen levels, the file's own dictionary among them, are read.
+        let fine =
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>x</key>"#
+            + String(repeating: "<array>", count: 15) + "<array/>" + String(repeating: "</array>", count: 15)
+            + "<key>format</key><string>svg</string></dict></plist>"
+        try Data(fine.utf8).write(to: settings)
+        #expect(try s.ok(["config", "get", "format"]).stdout == "svg\n")
+        let binary = try PropertyListSerialization.data(fromPropertyList: ["format": "svg"], format: .binary, options: 0)
+        try binary.write(to: settings)
+        let read = try s.run(["config", "get", "format"])
+        #expect(read.stdout == "png (default)\n" && read.stderr.contains("is a binary property list"), "\(read.stderr)")
+    }
 }

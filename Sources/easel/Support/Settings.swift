@@ -103,6 +103,10 @@ struct Settings {
             }
             return settings
         }
+        if let problem = shapeProblem(of: data) {
+            settings.problem = "\(url.path) \(problem); using the defaults"
+            return settings
+        }
         do {
             let dictionary = try PropertyListDecoder().decode([String: StoredValue].self, from: data)
             for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
@@ -130,6 +134,47 @@ struct Settings {
             settings.problem = "\(url.path) is unreadable (\(error)); using the defaults"
         }
         return settings
+    }
+
+    /// The most lists and dictionaries a settings file may nest in one another: its own
+    /// dictionary and, in a value kept for a newer Easel, a few more. Foundation's reader
+    /// takes time that grows steeply with the depth (400 levels took 1.7 s, 1,000 over 20 s)
+    /// and a value kept is read and written back level by level.
+    static let maxNesting = 16
+
+    /// Why `data` is not read as a settings file, checked before Foundation's reader sees
+    /// it: a binary property list (Easel writes XML; a binary one's objects may refer to
+    /// one another in a cycle), or lists and dictionaries nested deeper than `maxNesting`.
+    static func shapeProblem(of data: Data) -> String? {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: Array("bplist".utf8)) {
+            return "is a binary property list (easel config reads and writes XML ones: plutil -convert xml1 converts it)"
+        }
+        var depth = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            var cursor = index + 1
+            let closing = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "/")
+            if closing { cursor += 1 }
+            let nameStart = cursor
+            while cursor < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[cursor]) { cursor += 1 }
+            guard let end = bytes[cursor...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            let name = String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
+            if name == "array" || name == "dict" {
+                if closing {
+                    depth -= 1
+                } else if bytes[end - 1] != UInt8(ascii: "/") {
+                    depth += 1
+                    if depth > maxNesting { return "nests lists and dictionaries more than \(maxNesting) deep" }
+                }
+            }
+            index = end + 1
+        }
+        return nil
     }
 
     /// A value of the file, of any kind a property list holds, kept as it is so that it can
