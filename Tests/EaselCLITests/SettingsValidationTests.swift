@@ -148,6 +148,12 @@ struct SettingsValidationTests {
         let refused = try s.run(["config", "set", "scale", "2"])
         #expect(refused.status != 0 && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
         #expect(try Data(contentsOf: settings) == Data(deep.utf8), "the file is as it was")
+        // Hundreds of keys that are not settings: three named, the rest counted.
+        let many = Dictionary(uniqueKeysWithValues: (0..<500).map { ("key-\($0)", "x") })
+        try PropertyListSerialization.data(fromPropertyList: many, format: .xml, options: 0).write(to: settings)
+        let warned = try s.ok(["config", "get", "format"])
+        #expect(warned.stderr.split(separator: "\n").count == 4, "\(warned.stderr.prefix(600))")
+        #expect(warned.stderr.contains("\(settings.path): 497 more keys that are not settings; they are ignored"))
         // Sixteen levels, the file's own dictionary among them, are read.
         let fine =
             #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>x</key>"#

@@ -109,9 +109,13 @@ struct Settings {
         }
         do {
             let dictionary = try PropertyListDecoder().decode([String: StoredValue].self, from: data)
+            var unknown = 0
             for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
                 guard let key = Key(rawValue: name) else {
                     settings.kept[name] = value
+                    unknown += 1
+                    // The first few by name, the rest counted: a file may hold hundreds.
+                    guard unknown <= 3 else { continue }
                     let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
                     let shown = name.prefix(40)
                     settings.ignored.append(
@@ -125,6 +129,10 @@ struct Settings {
                     continue
                 }
                 settings.values[key.rawValue] = normalised
+            }
+            if unknown > 3 {
+                settings.ignored.append(
+                    "\(url.path): \(unknown - 3) more keys that are not settings; they are ignored, and kept in the file")
             }
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             settings.problem = "\(url.path) is not a dictionary of settings; using the defaults"
