@@ -45,15 +45,17 @@ struct LayerMemoryTests {
         // Sixteen groups, and inside the innermost the faded shape (a fill and a stroke).
         let depth = GroupPlan(deep.operations).layerDepth
         #expect(depth == 17)
-        let rows = try #require(CairoSceneRenderer.layerRows(of: deep, width: 4096))
+        let rows = try #require(CairoSceneRenderer.layerRows(depth: depth, width: 4096))
         #expect(rows < CairoSceneRenderer.stripRows, "seventeen layers 4096 pixels wide do not fit strips of 256 rows")
         #expect(depth * 4096 * 4 * rows <= CairoSceneRenderer.layerBytesPerStrip)
         #expect(depth * 4096 * 4 * (rows + 1) > CairoSceneRenderer.layerBytesPerStrip, "no thinner than needed")
         // A card's few layers never cut its strips; a scene without layers has no limit.
         let shallow = Self.scene(Self.nested(depth: 2, width: 1300, height: 2000))
-        #expect(try #require(CairoSceneRenderer.layerRows(of: shallow, width: 1300)) > CairoSceneRenderer.stripRows)
+        #expect(
+            try #require(CairoSceneRenderer.layerRows(depth: GroupPlan(shallow.operations).layerDepth, width: 1300))
+                > CairoSceneRenderer.stripRows)
         let flat = Self.scene(Self.nested(depth: 0, width: 1300, height: 2000))
-        #expect(CairoSceneRenderer.layerRows(of: flat, width: 1300) == nil)
+        #expect(CairoSceneRenderer.layerRows(depth: GroupPlan(flat.operations).layerDepth, width: 1300) == nil)
     }
 
     /// A strip passes over a faded group that holds nothing it shows, to the group's end:

@@ -60,9 +60,7 @@ struct GroupPlan {
     /// nil when it may, or cannot be told.
     func endOfGroupOutside(_ visible: Rect, beginningAt index: Int) -> Int? {
         guard let rect = bounds[index], let end = ends[index] else { return nil }
-        let reaches =
-            rect.maxX >= visible.minX && rect.minX <= visible.maxX && rect.maxY >= visible.minY && rect.minY <= visible.maxY
-        return reaches ? nil : end
+        return rect.reaches(visible) ? nil : end
     }
 
     /// Whether the group beginning at `index` is drawn as a layer: below full opacity, and
@@ -122,6 +120,13 @@ struct GroupPlan {
 }
 
 extension Rect {
+    /// Whether the rectangle, grown by `margin` on every side, touches or overlaps `other`
+    /// (what lies wholly outside a strip changes none of its pixels).
+    func reaches(_ other: Rect, margin: Double = 0) -> Bool {
+        maxX + margin >= other.minX && minX - margin <= other.maxX && maxY + margin >= other.minY
+            && minY - margin <= other.maxY
+    }
+
     /// The rectangle grown by `amount` on every side.
     func outset(by amount: Double) -> Rect {
         Rect(x: minX - amount, y: minY - amount, width: width + 2 * amount, height: height + 2 * amount)

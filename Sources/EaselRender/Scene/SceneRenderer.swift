@@ -50,18 +50,18 @@ public enum CairoSceneRenderer {
 
     static func draw(
         _ scene: Scene, in context: CairoContext, images: [ObjectIdentifier: RasterImage], imageFilter: ImageFilter,
-        fonts: FontLibrary, visible: Rect? = nil
+        fonts: FontLibrary, visible: Rect? = nil, plan: GroupPlan? = nil
     ) throws(RenderError) {
         var images = images
         // Each open group's opacity, and whether it is drawn as a layer (`GroupPlan`).
         var openGroups: [(opacity: Double, layered: Bool)] = []
-        let plan = GroupPlan(scene.operations)
+        // Made once for a render's strips, which each draw the whole scene.
+        let plan = plan ?? GroupPlan(scene.operations)
         /// False when `path` (in canvas units, widened by `margin`) lies wholly outside the
         /// part being drawn (a strip): drawing it there would change no pixel.
         func isVisible(_ path: Path, margin: Double) -> Bool {
             guard let visible, let bounds = path.controlPointBounds else { return true }
-            return bounds.maxX + margin >= visible.minX && bounds.minX - margin <= visible.maxX
-                && bounds.maxY + margin >= visible.minY && bounds.minY - margin <= visible.maxY
+            return bounds.reaches(visible, margin: margin)
         }
         try RenderError.wrapping {
             // A layered group wholly outside the part being drawn is passed over to its end.
@@ -153,12 +153,13 @@ public enum CairoSceneRenderer {
             let scene = ImageReduction.reducing(scene, canvasToOutput: transform)
             let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
+            let plan = GroupPlan(scene.operations)
             // Whole, unless its layers need thinner strips (`drawStrip` cuts them).
-            let thin = layerRows(of: scene, width: pixelWidth)
+            let thin = layerRows(depth: plan.layerDepth, width: pixelWidth)
             guard rows < pixelHeight || thin.map({ $0 < pixelHeight }) == true else {
                 try fitCanvas(
                     of: scene, into: CairoContext(image: image), images: try cairoImages(for: scene), transform: transform,
-                    imageFilter: imageFilter, clipToCanvas: clip)
+                    imageFilter: imageFilter, clipToCanvas: clip, plan: plan)
                 return image
             }
             // Each strip is its own context over its rows of the same memory, the scene
@@ -175,7 +176,7 @@ public enum CairoSceneRenderer {
                     let strip = try sendableImage.value.strip(rows: top..<bottom)
                     try drawStrip(
                         sendableScene.value, into: strip, rows: top..<bottom, width: pixelWidth, transform: transform,
-                        imageFilter: imageFilter, clipToCanvas: clip, layerRows: thin)
+                        imageFilter: imageFilter, clipToCanvas: clip, plan: plan)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
@@ -204,7 +205,7 @@ public enum CairoSceneRenderer {
         // The workers only read the scene (its images are immutable pixel buffers); photos
         // drawn at half their pixels or fewer are drawn from a reduction, as `rasterize` does.
         let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput))
-        let thin = layerRows(of: scene, width: pixelWidth)
+        let plan = GroupPlan(shared.value.operations)
         return try RenderError.wrapping {
             // The whole output's size is checked as a whole image's would be.
             try RenderLimits.checkOutput(width: pixelWidth, height: pixelHeight)
@@ -215,7 +216,7 @@ public enum CairoSceneRenderer {
                     // Exactly as `rasterize` draws its strip of the same rows.
                     try drawStrip(
                         shared.value, into: band, rows: rows, width: pixelWidth, transform: canvasToOutput,
-                        imageFilter: imageFilter, clipToCanvas: clip, layerRows: thin)
+                        imageFilter: imageFilter, clipToCanvas: clip, plan: plan)
                 }, emit: emit)
         }
     }
@@ -247,16 +248,16 @@ public enum CairoSceneRenderer {
     ///
     /// A scene whose layers nest deep enough to hold more than `layerBytesPerStrip` over the
     /// strip's rows is drawn in thinner strips of the same memory, cut at whole multiples of
-    /// `layerRows` (the scene's `layerRows(of:width:)`) from the output's top, so that both
-    /// paths cut alike.
+    /// `layerRows(depth:width:)` from the output's top, so that both paths cut alike. `plan`
+    /// is the scene's, made once for all its strips.
     private static func drawStrip(
         _ scene: Scene, into strip: RasterImage, rows: Range<Int>, width: Int, transform: Transform2D,
-        imageFilter: ImageFilter, clipToCanvas: Bool, layerRows thin: Int?
+        imageFilter: ImageFilter, clipToCanvas: Bool, plan: GroupPlan
     ) throws {
-        guard let thin, thin < rows.count else {
+        guard let thin = layerRows(depth: plan.layerDepth, width: width), thin < rows.count else {
             return try drawRows(
                 scene, into: strip, rows: rows, width: width, transform: transform, imageFilter: imageFilter,
-                clipToCanvas: clipToCanvas)
+                clipToCanvas: clipToCanvas, plan: plan)
         }
         var top = rows.lowerBound
         while top < rows.upperBound {
@@ -264,7 +265,7 @@ public enum CairoSceneRenderer {
             let part = try strip.strip(rows: (top - rows.lowerBound)..<(bottom - rows.lowerBound))
             try drawRows(
                 scene, into: part, rows: top..<bottom, width: width, transform: transform, imageFilter: imageFilter,
-                clipToCanvas: clipToCanvas)
+                clipToCanvas: clipToCanvas, plan: plan)
             top = bottom
         }
     }
@@ -273,11 +274,10 @@ public enum CairoSceneRenderer {
     /// faded groups across a 25000-pixel-wide output held 650 MB in strips of 256 rows.
     static let layerBytesPerStrip = 32 << 20
 
-    /// How many rows of `width` pixels a strip of `scene` may have for its deepest layers
-    /// (`GroupPlan.layerDepth`, each up to a strip's width, in ARGB32) to hold at most
-    /// `layerBytesPerStrip`; nil when the scene draws no layer.
-    static func layerRows(of scene: Scene, width: Int) -> Int? {
-        let depth = GroupPlan(scene.operations).layerDepth
+    /// How many rows of `width` pixels a strip may have for `depth` layers open at once
+    /// (a scene's `GroupPlan.layerDepth`, each up to a strip's width, in ARGB32) to hold at
+    /// most `layerBytesPerStrip`; nil when the scene draws no layer.
+    static func layerRows(depth: Int, width: Int) -> Int? {
         guard depth > 0, width > 0 else { return nil }
         let rows = Double(layerBytesPerStrip) / (Double(depth) * Double(width) * 4)
         return rows >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(rows))
@@ -286,7 +286,7 @@ public enum CairoSceneRenderer {
     /// Draws rows `rows` of the output into `strip`, as `drawStrip` says, in one piece.
     private static func drawRows(
         _ scene: Scene, into strip: RasterImage, rows: Range<Int>, width: Int, transform: Transform2D,
-        imageFilter: ImageFilter, clipToCanvas: Bool
+        imageFilter: ImageFilter, clipToCanvas: Bool, plan: GroupPlan
     ) throws {
         // The strip's rows in canvas units (the transform only scales and moves), two pixels
         // wider on each side for antialiasing.
@@ -295,7 +295,7 @@ public enum CairoSceneRenderer {
         try fitCanvas(
             of: scene, into: CairoContext(image: strip), images: try cairoImages(for: scene),
             transform: transform.concatenating(.translation(x: 0, y: -Double(rows.lowerBound))), imageFilter: imageFilter,
-            visible: visible, clipToCanvas: clipToCanvas)
+            visible: visible, clipToCanvas: clipToCanvas, plan: plan)
         strip.withUnsafePixels { _ in }  // flushes the strip's drawing into the memory
     }
 
@@ -397,7 +397,8 @@ public enum CairoSceneRenderer {
     /// with `clipToCanvas` (the app clips everything to its canvas).
     private static func fitCanvas(
         of scene: Scene, into context: CairoContext, images: [ObjectIdentifier: RasterImage],
-        transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil, clipToCanvas: Bool = false
+        transform: Transform2D, imageFilter: ImageFilter, visible: Rect? = nil, clipToCanvas: Bool = false,
+        plan: GroupPlan? = nil
     ) throws {
         try context.concatenate(transform)
         if clipToCanvas {
@@ -405,7 +406,7 @@ public enum CairoSceneRenderer {
             canvas.addRect(Rect(origin: .zero, size: scene.canvasSize))
             try context.clip(canvas)
         }
-        try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared, visible: visible)
+        try draw(scene, in: context, images: images, imageFilter: imageFilter, fonts: .shared, visible: visible, plan: plan)
     }
 
     /// Whether the canvas, placed by `transform`, leaves part of a `width` x `height` output
