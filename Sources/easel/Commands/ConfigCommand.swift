@@ -35,7 +35,7 @@ struct ConfigCommand: EaselCommand {
     func validate() throws {
         if let key, Settings.Key(rawValue: key) == nil {
             throw ValidationError(
-                "Unknown setting \"\(key)\"; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+                "Unknown setting \"\(key)\"; the settings are \(Settings.Key.names).")
         }
         if values.count > 1 {
             throw ValidationError(

@@ -20,6 +20,9 @@ struct Settings {
         case pngCompression = "png-compression"
         case color
 
+        /// Every setting's name, for messages about a name that is not one.
+        static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
         var help: String {
             switch self {
             case .format: return "default export format: png, svg or pdf"
@@ -116,10 +119,9 @@ struct Settings {
                     unknown += 1
                     // The first few by name, the rest counted: a file may hold hundreds.
                     guard unknown <= 3 else { continue }
-                    let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
-                    let shown = name.prefix(40)
                     settings.ignored.append(
-                        "\(url.path): \(shown): not a setting (the settings are \(known)); it is ignored, and kept in the file")
+                        "\(url.path): \(name.prefix(40)): not a setting (the settings are \(Key.names)); it is ignored, and kept in the file"
+                    )
                     continue
                 }
                 guard let normalised = key.normalise(value.text) else {
