@@ -213,14 +213,23 @@ def drag(page, start, end, steps=20):
     page.mouse.up()
 
 
+def box_of(page, locator, timeout=5):
+    """The element's box on screen. Waits (at most `timeout` seconds) through a moment it has
+    none: the editor draws its overlay again when a new revision arrives, and an element
+    measured while it is replaced has no box."""
+    box = eventually(lambda: locator.bounding_box(), timeout, "an element's box on screen", page=page)
+    assert box is not None, f"no box on screen for {locator}"
+    return box
+
+
 def centre(page, selector):
-    box = page.locator(selector).bounding_box()
+    box = box_of(page, page.locator(selector))
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def stage_point(page, x, y, canvas_width):
     """The screen point of canvas point (x, y)."""
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     scale = stage["width"] / canvas_width
     return stage["x"] + x * scale, stage["y"] + y * scale
 

@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from browser_support import (check, compare_screenshot, eventually, finish, read_json, revision, served_samples, settle,
+from browser_support import (box_of, check, compare_screenshot, eventually, finish, read_json, revision, served_samples, settle,
                              unexpected_errors, unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -70,12 +70,12 @@ class Fingers:
 
 
 def tap(fingers, page, selector):
-    box = page.locator(selector).first.bounding_box()
+    box = box_of(page, page.locator(selector).first)
     fingers.tap((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
 
 
 def centre_of(page, selector):
-    box = page.locator(selector).bounding_box()
+    box = box_of(page, page.locator(selector))
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
@@ -115,9 +115,9 @@ def card_on_a_phone(session):
     path = page.evaluate("() => decodeURIComponent(location.hash.slice('#/edit/'.length))")
     card = folder / path
     wait_for_rendering(page, revision(card))
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     check(stage["width"] >= 360, f"the card fills the phone's width: {stage['width']:.0f} px of 390")
-    bar = page.locator(".tools").bounding_box()
+    bar = box_of(page, page.locator(".tools"))
     check(bar["y"] + bar["height"] >= 844 - 1 and [b.strip() for b in page.locator(".tools .tool-label").all_inner_texts()]
           == ["Photos", "Frames", "Stickers", "Text"], "the app's toolbar is at the bottom: Photos, Frames, Stickers, Text")
     check(small_targets(page) == [], f"every control outside the canvas is at least 44 px: {small_targets(page)}")
@@ -141,7 +141,7 @@ def card_on_a_phone(session):
 
     # One finger drags it; two pinch and turn it at once: one undo step.
     before = read_json(card)["imageElements"][0]["transform"]
-    scale = page.locator("#stage").bounding_box()["width"] / 1300
+    scale = box_of(page, page.locator("#stage"))["width"] / 1300
     start = centre_of(page, ".box[data-index='0']")
     fingers.gesture([start], [(start[0] - 60, start[1] + 90)])
     settle(page, card)
@@ -206,7 +206,7 @@ def card_on_a_phone(session):
 
     # With nothing copied, the empty canvas's Paste says so and adds nothing.
     page.evaluate("() => localStorage.removeItem('easel.clipboard')")
-    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    stage, view = box_of(page, page.locator("#stage")), box_of(page, page.locator("#viewport"))
     empty = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
     page.locator("#viewport").focus()
     page.keyboard.press("Escape")
@@ -224,7 +224,7 @@ def card_on_a_phone(session):
     page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Copy')")
     tap(fingers, page, "#element-menu button:has-text('Copy')")
     check(eventually(lambda: page.inner_text("#notice") == "Copied.", 5, page=page), "the menu's Copy says it copied")
-    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    stage, view = box_of(page, page.locator("#stage")), box_of(page, page.locator("#viewport"))
     empty = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
     page.locator("#viewport").focus()
     page.keyboard.press("Escape")  # no handle of the selection where the finger goes
@@ -241,7 +241,7 @@ def card_on_a_phone(session):
     # Two fingers on the empty canvas zoom the view, and the page itself does not zoom.
     page.locator("#viewport").focus()
     page.keyboard.press("Escape")
-    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    stage, view = box_of(page, page.locator("#stage")), box_of(page, page.locator("#viewport"))
     low = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
     level = page.inner_text("#zoom-level")
     # The whole-canvas picture asked for during the pinch (not a layer's, not a detail's).
@@ -337,7 +337,7 @@ def hands_on_a_phone(session, path):
         await api.edit(path, [{ verb: 'set', index: 1, at: [650, 1900], size: [1400, 1400], rotation: 0 }]); }""", path)
     eventually(lambda: read_json(card)["imageElements"][1]["transform"]["size"] == [1400, 1400], 10, "the large sticker")
     settle(page, card)
-    stage, view = page.locator("#stage").bounding_box(), page.locator("#viewport").bounding_box()
+    stage, view = box_of(page, page.locator("#stage")), box_of(page, page.locator("#viewport"))
     scale = stage["width"] / 1300
     below = (stage["x"] + stage["width"] / 2, (stage["y"] + stage["height"] + view["y"] + view["height"]) / 2)
     check(view["y"] + view["height"] - (stage["y"] + stage["height"]) > 40, "there is room below the card to touch")
@@ -371,7 +371,7 @@ def hands_on_a_phone(session, path):
         await api.edit(path, [{ verb: 'set', index, size: [1090, 100] }]); }""", [path, text_index])
     eventually(lambda: read_json(card)["textElements"][0]["transform"]["size"] == [1090, 100], 10, "the thin text")
     settle(page, card)
-    box = text_box.bounding_box()
+    box = box_of(page, text_box)
     middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     fingers.tap(middle)
     page.wait_for_selector(".box[data-kind='text'].selected")
@@ -435,7 +435,7 @@ def what_a_finger_is_left_with(session, path):
     # The menu's Copy of a text: the text on the system clipboard. Its Delete: nothing selected.
     page.evaluate("() => navigator.clipboard.writeText('BEFORE')")
     text_box = page.locator(".box[data-kind='text']").first
-    box = text_box.bounding_box()
+    box = box_of(page, text_box)
     words = read_json(card)["textElements"][0]["text"]
     fingers.press((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
     page.wait_for_selector("#element-menu:not([hidden]) button:has-text('Copy')")
@@ -476,7 +476,7 @@ def what_a_finger_is_left_with(session, path):
     settle(page, card)
     fingers.tap(centre_of(page, ".box[data-index='0']"))
     page.wait_for_selector(".box[data-index='0'].selected .handle.rotate")
-    knob, view = page.locator(".handle.rotate").bounding_box(), page.locator("#viewport").bounding_box()
+    knob, view = box_of(page, page.locator(".handle.rotate")), box_of(page, page.locator("#viewport"))
     check(knob["y"] >= view["y"], f"the rotation knob is on screen ({knob['y']:.0f} px, the view from {view['y']:.0f})")
     page.click("#undo")
     settle(page, card)
@@ -509,7 +509,7 @@ def carousel_on_a_phone(session):
     page.wait_for_selector("#carousel:not([hidden]) li img")
     page.wait_for_function("() => [...document.querySelectorAll('#carousel img')].slice(0, 2).every(i => i.complete && i.naturalWidth > 0)")
     before = page.evaluate("() => document.getElementById('carousel').scrollLeft")
-    first = page.locator("#carousel li").first.bounding_box()
+    first = box_of(page, page.locator("#carousel li").first)
     fingers.gesture([(300, first["y"] + first["height"] / 2)], [(60, first["y"] + first["height"] / 2)], steps=10)
     check(eventually(lambda: page.evaluate("() => document.getElementById('carousel').scrollLeft") > before + 100, 5),
           "a swipe goes to the next card in the carousel")
@@ -528,7 +528,7 @@ def other_sizes(session, path):
         page.locator("#viewport").focus()
         page.keyboard.press("Escape")
         if name == "phone-landscape":
-            bar = page.locator(".tools").bounding_box()
+            bar = box_of(page, page.locator(".tools"))
             check(bar["x"] + bar["width"] >= 844 - 1 and bar["height"] > bar["width"], "on its side, the toolbar is at the side")
         check(small_targets(page) == [], f"every control is at least 44 px for a finger ({name}): {small_targets(page)}")
         check(page.evaluate("() => document.documentElement.scrollWidth") <= size["width"], f"{name}: nothing runs off the screen")

@@ -28,7 +28,7 @@ import time
 import zlib
 from pathlib import Path
 
-from browser_support import (ROOT, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
+from browser_support import (ROOT, box_of, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
                              paste_files, percentile, read_json, revision, served_samples, settle, stage_point, unexpected_errors,
                              unnamed_controls, wait_for_rendering)
 
@@ -59,7 +59,7 @@ def card_bounds(transform):
 
 
 def canvas_point(page, screen, canvas_width):
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     scale = stage["width"] / canvas_width
     return (screen[0] - stage["x"]) / scale, (screen[1] - stage["y"]) / scale
 
@@ -185,7 +185,7 @@ def card_from_scratch(page, base, folder, schema):
     settle(page, card)
     moved = read_json(card)["imageElements"][1]["transform"]
     check(moved["offset"] != before["offset"] and moved["size"] == before["size"], "the drag moved the photo")
-    handle = page.locator(".box.selected .handle.se").bounding_box()
+    handle = box_of(page, page.locator(".box.selected .handle.se"))
     corner = (handle["x"] + 6, handle["y"] + 6)
     drag(page, corner, (corner[0] + 30, corner[1] + 10))
     settle(page, card)
@@ -194,7 +194,7 @@ def card_from_scratch(page, base, folder, schema):
     check(resized["size"][0] > moved["size"][0] and abs(resized["size"][0] / resized["size"][1] - 1.5) < 0.01
           and all(abs(a - b) < 1.5 for a, b in zip(*kept)),
           f"a corner resized it keeping the opposite corner and its proportions: {moved['size']} -> {resized['size']}, {kept}")
-    knob = page.locator(".box.selected .handle.rotate").bounding_box()
+    knob = box_of(page, page.locator(".box.selected .handle.rotate"))
     knob_point = (knob["x"] + 6, knob["y"] + 6)
     drag(page, knob_point, (knob_point[0] + 60, knob_point[1] + 10))
     settle(page, card)
@@ -327,7 +327,7 @@ def red_team_steps(page, base, folder):
     # Snapping with a guide: the checkerboard's centre dragged near the card's centre line
     # snaps onto it, and the guide shows while it does.
     image2 = read_json(card)["imageElements"][2]["transform"]
-    scale = page.locator("#stage").bounding_box()["width"] / 1300
+    scale = box_of(page, page.locator("#stage"))["width"] / 1300
     page.locator(".box[data-index='2']").focus()
     start = visible_point(page, 2)
     shift = (650 - (650 + image2["offset"][0]) + 3) * scale
@@ -344,7 +344,7 @@ def red_team_steps(page, base, folder):
     # by its east handle, lands on it with a guide.
     page.locator(".box[data-index='2']").focus()
     image2 = read_json(card)["imageElements"][2]["transform"]
-    handle = page.locator(".box.selected .handle.e").bounding_box()
+    handle = box_of(page, page.locator(".box.selected .handle.e"))
     grip = (handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
     right = 650 + image2["offset"][0] + image2["size"][0] / 2
     page.mouse.move(*grip)
@@ -397,7 +397,7 @@ def red_team_steps(page, base, folder):
     check(zoom_level(page) == 10, f"the zoom stops at 10 %: {zoom_level(page)} %")
     page.locator(".box[data-index='3']").focus()
     page.click("#zoom-selection")
-    box, view = page.locator(".box[data-index='3']").bounding_box(), page.locator("#viewport").bounding_box()
+    box, view = box_of(page, page.locator(".box[data-index='3']")), box_of(page, page.locator("#viewport"))
     check(box["height"] > view["height"] * 0.8 and view["x"] <= box["x"] and box["x"] + box["width"] <= view["x"] + view["width"],
           f"zoom to the selection fills the view with it: {box} in {view}")
     level = zoom_level(page)
@@ -453,7 +453,7 @@ def red_team_steps(page, base, folder):
     check(len(read_json(card)["imageElements"]) == count + 1, "Ctrl-X takes it away and Ctrl-V puts it back")
 
     # A marquee from the empty space beside the card selects what it touches.
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     heart = centre(page, ".box[data-index='1']")
     drag(page, (stage["x"] - 20, heart[1] - 10), heart, steps=10)
     check(1 in selected(page) and 3 not in selected(page), f"a marquee from beside the card selects what it touches: {selected(page)}")
@@ -466,7 +466,7 @@ def red_team_steps(page, base, folder):
         await api.edit(path, [{ verb: 'set', index, at: [0, 1000], size: [600, 600] }]); }""", [SAMPLE_CARD, hanging])
     eventually(lambda: read_json(card)["imageElements"][hanging]["transform"]["size"] == [600, 600], 10, "the element past the edge")
     settle(page, card)
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     scale, placed = stage["width"] / 1300, card.read_bytes()
     check(page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.index", [stage["x"] - 15, stage["y"] + 1000 * scale])
           == str(hanging), "its box reaches beside the card")
@@ -650,7 +650,7 @@ def drawing_scenario(page, base, folder):
 
     # One of the path's points moved: the outline and its frame follow.
     frame_before = path_graphic["transform"]
-    point = page.locator(".handle.path-point").nth(1).bounding_box()
+    point = box_of(page, page.locator(".handle.path-point").nth(1))
     start = (point["x"] + point["width"] / 2, point["y"] + point["height"] / 2)
     drag(page, start, (start[0] + 20, start[1] - 60), steps=8)
     eventually(lambda: read_json(drawing)["graphics"][7]["transform"] != frame_before, 10, "the moved point")
@@ -661,7 +661,7 @@ def drawing_scenario(page, base, folder):
 
     # A line's end dragged to a new place.
     page.locator(".box[data-index='5']").focus()
-    end = page.locator(".handle.end.to").bounding_box()
+    end = box_of(page, page.locator(".handle.end.to"))
     end_point = (end["x"] + end["width"] / 2, end["y"] + end["height"] / 2)
     drag(page, end_point, at(380, 360), steps=8)
     settle(page, drawing)

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import browser_support
-from browser_support import ROOT, check, drag, revision, served_samples, unexpected_errors, wait_for_rendering
+from browser_support import ROOT, box_of, check, drag, revision, served_samples, unexpected_errors, wait_for_rendering
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -48,7 +48,7 @@ def drag_handle(page, folder, handle, by, key):
     """Drags the selected box's `handle` (se, rotate...) by `by` pixels from 6 px inside it, waits for
     the save and the new rendering, and returns the first image element's transform[key] before and after."""
     before = card_json(folder)["imageElements"][0]["transform"][key]
-    box = page.locator(f".box.selected .handle.{handle}").bounding_box()
+    box = box_of(page, page.locator(f".box.selected .handle.{handle}"))
     start = (box["x"] + 6, box["y"] + 6)
     drag(page, start, (start[0] + by[0], start[1] + by[1]))
     page.wait_for_function("() => document.getElementById('status').textContent === 'Saved'")
@@ -82,7 +82,7 @@ def hands_and_status(page, base, folder, environment):
     page.goto(base + "#/edit/" + second)
     page.wait_for_selector(".box[data-index='10']")
     wait_for_rendering(page, revision(folder / second))
-    box = page.locator(".box[data-index='1']").bounding_box()
+    box = box_of(page, page.locator(".box[data-index='1']"))
     point = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.click(*point)
     check(page.get_attribute(".box.selected", "data-index") == "1", "a click selects the topmost element")
@@ -101,7 +101,7 @@ def hands_and_status(page, base, folder, environment):
           and card_element(folder, second, 1) == before1, "a press inside the selected frame drags the selected element")
     wait_for_rendering(page, revision(folder / second))
     # A second click (no drag) on the selected element reaches the one beneath.
-    box = page.locator(".box[data-index='0']").bounding_box()
+    box = box_of(page, page.locator(".box[data-index='0']"))
     page.mouse.click(box["x"] + box["width"] / 2 - 30, box["y"] + box["height"] / 2)
     check(browser_support.eventually(lambda: page.get_attribute(".box.selected", "data-index") == "1", 5),
           "a click on the selected element selects the one beneath (once no second click can come)")
@@ -139,7 +139,7 @@ def hands_and_status(page, base, folder, environment):
     # A new text is typed where it lands, at the middle of what the view shows of the card,
     # in a frame that fits its word, and is selected.
     page.locator("#viewport").evaluate("(v) => { v.scrollTop = 0; }")
-    view = page.locator("#viewport").bounding_box()
+    view = box_of(page, page.locator("#viewport"))
     page.click("button[aria-label='Add text']")
     page.wait_for_selector(".text-field:focus")
     page.keyboard.type("Hi")
@@ -147,7 +147,7 @@ def hands_and_status(page, base, folder, environment):
     page.wait_for_selector(".box.selected[data-index='11']", timeout=10000)
     added = json.loads((folder / second).read_text())["textElements"][-1]["transform"]
     scale = stage_scale(page)
-    stage = page.locator("#stage").bounding_box()
+    stage = box_of(page, page.locator("#stage"))
     top, bottom = max(view["y"], stage["y"]), min(view["y"] + view["height"], stage["y"] + stage["height"])
     left, right = max(view["x"], stage["x"]), min(view["x"] + view["width"], stage["x"] + stage["width"])
     expected = (((left + right) / 2 - stage["x"]) / scale - 650, ((top + bottom) / 2 - stage["y"]) / scale - 1000)
@@ -227,7 +227,7 @@ def main():
         # Drag element 0 by (60, 45) screen pixels: its offset moves by that over the scale.
         before = card_json(folder)["imageElements"][0]["transform"]["offset"]
         scale = stage_scale(page)
-        box = page.locator(".box[data-index='0']").bounding_box()
+        box = box_of(page, page.locator(".box[data-index='0']"))
         centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         frames = page.evaluate("""() => { window.__frames = 0; const tick = () => { window.__frames++;
             window.__raf = requestAnimationFrame(tick); }; window.__raf = requestAnimationFrame(tick);
@@ -351,7 +351,7 @@ def main():
         wait_for_rendering(page, revision(folder / CARD))
         subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "-40,0"], env=environment, check=True)
         on_disk = (folder / CARD).read_bytes()
-        box = page.locator(".box[data-index='0']").bounding_box()
+        box = box_of(page, page.locator(".box[data-index='0']"))
         centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         drag(page, centre, (centre[0] + 20, centre[1]))
         page.wait_for_selector("#conflict:not([hidden])", timeout=10000)
