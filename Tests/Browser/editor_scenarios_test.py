@@ -148,7 +148,7 @@ def card_from_scratch(page, base, folder, schema):
     paste_files(page, [("pasted.png", LANDSCAPE, "image/png")])
     eventually(lambda: len((read_json(card) or {}).get("imageElements", [])) == 3, 15, "the pasted photo")
     settle(page, card)
-    check(selected(page) == [2], f"the pasted photo is selected: {selected(page)}")
+    check(eventually(lambda: selected(page) == [2], 5, page=page), f"the pasted photo is selected: {selected(page)}")
 
     # A text typed on the canvas: editing starts in place, Enter keeps it; its frame fits
     # its words; then a picker font and a palette colour from the inspector.
@@ -498,7 +498,7 @@ def red_team_steps(page, base, folder):
         {"name": "two.png", "mimeType": "image/png", "buffer": LANDSCAPE}])
     check(eventually(lambda: len(read_json(card)["imageElements"]) == images + 2, 15), "two photos picked at once are both added")
     settle(page, card)
-    check(selected(page) == [images, images + 1], f"and selected: {selected(page)}")
+    check(eventually(lambda: selected(page) == [images, images + 1], 5, page=page), f"and selected: {selected(page)}")
 
     # Every control can be reached by name: with one element selected, several, and none;
     # the tools say which is chosen.
@@ -595,6 +595,8 @@ def measure(page, base, document, canvas_width, element, rounds=20):
         rates.append(page.evaluate("""() => { cancelAnimationFrame(window.__raf);
             return window.__frames / ((performance.now() - window.__dragStart) / 1000); }"""))
         settle(page, document, timeout=30)
+        # (The picture's load event may come a moment after the image reports complete.)
+        eventually(lambda: page.evaluate("() => window.__loaded > window.__up"), 5, "the picture's load event", page=page)
         waits.append(page.evaluate("() => window.__loaded - window.__up"))
     p50, p95 = percentile(waits, 0.5), percentile(waits, 0.95)
     print(f"measure {document.name}: mouse-up to the server's picture p50 {p50:.0f} ms, p95 {p95:.0f} ms "
@@ -680,6 +682,222 @@ def drawing_scenario(page, base, folder):
     page.screenshot(path=str(SCREENSHOTS / "scenario-drawing.png"))
 
 
+def selection_and_keys_as_a_person_expects(page, base, folder):
+    """The editor's hands where a reviewer found them wrong, each a check that failed before:
+    Escape and Delete leave nothing selected (the box that had the keyboard took it back);
+    a press on the canvas closes an open menu; an arrow-key nudge still waiting for the keys
+    to rest is saved before an undo (which then undoes it, not the step before); an undo of
+    Bring to front does not leave another element selected in its place; a field being typed
+    keeps what is typed when the inspector is built again, and a saved X is not reverted by
+    the Y saved after it; an emptied field puts the element's box back; a drag that starts
+    while a second click is awaited is not interrupted by the element beneath."""
+    path = new_document(page, base, "drawing")
+    drawing = folder / path
+    page.evaluate("""async (path) => { const api = await import('/editor/api.js');
+        const { revision } = await api.describe(path);
+        await api.edit(path, [
+          { verb: 'add', kind: 'rectangle', at: [300, 300], size: [300, 200], fill: '#CC3333' },
+          { verb: 'add', kind: 'ellipse', at: [300, 300], size: [150, 100], fill: '#3355CC' },
+          { verb: 'add', kind: 'star', at: [620, 150], size: [120, 120], fill: '#E0B000' }], revision); }""", path)
+    eventually(lambda: len(read_json(drawing)["graphics"]) == 3, 10, "the three shapes")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    graphics = lambda: read_json(drawing)["graphics"]
+    centre_of_graphic = lambda index: graphics()[index]["transform"]["center"]
+
+    # Escape after a click deselects, and stays so.
+    page.mouse.click(*visible_point(page, 2))
+    check(eventually(lambda: selected(page) == [2], 3, page=page), f"a click selects the star: {selected(page)}")
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(500)
+    check(selected(page) == [], f"Escape after a click leaves nothing selected: {selected(page)}")
+
+    # Delete removes the one selected element and selects nothing in its place.
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.keyboard.press("Delete")
+    eventually(lambda: len(graphics()) == 2, 10, "the star deleted")
+    settle(page, drawing)
+    page.wait_for_timeout(300)
+    check(selected(page) == [], f"after Delete nothing is selected: {selected(page)}")
+    page.keyboard.press("Delete")
+    page.wait_for_timeout(800)
+    check(len(graphics()) == 2, f"so a second Delete removes nothing: {len(graphics())} shapes")
+    page.click("#undo")
+    eventually(lambda: len(graphics()) == 3, 10, "the delete undone")
+    settle(page, drawing)
+
+    # An open menu closes when the canvas is pressed, on an element too.
+    page.click("#settings summary")
+    check(page.get_attribute("#settings", "open") is not None, "the Settings menu opens")
+    page.mouse.click(*visible_point(page, 2))
+    check(eventually(lambda: page.get_attribute("#settings", "open") is None, 3, page=page),
+          "a press on an element closes the Settings menu")
+
+    # A nudge, then at once an undo: the nudge is saved first and the undo takes it back.
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    start = visible_point(page, 2)
+    drag(page, start, (start[0] + 40, start[1] + 20), steps=8)
+    eventually(lambda: centre_of_graphic(2) != [620, 150], 10, "the star dragged")
+    settle(page, drawing)
+    dragged = centre_of_graphic(2)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Control+z")
+    eventually(lambda: page.is_enabled("#redo"), 10, "the undo", page=page)
+    settle(page, drawing)
+    page.wait_for_timeout(800)
+    check(centre_of_graphic(2) == dragged, f"an undo just after a nudge undoes the nudge, not the drag: {dragged} -> {centre_of_graphic(2)}")
+
+    # Bring to front, then undo: the element in its old place is not selected for it.
+    page.keyboard.press("Escape")
+    page.mouse.click(*visible_point(page, 0))
+    eventually(lambda: selected(page) == [0], 3, "the rectangle selected", page=page)
+    page.click("button[aria-label='Move front']")
+    eventually(lambda: graphics()[2]["kind"] == "rectangle", 10, "the rectangle at the front")
+    settle(page, drawing)
+    check(eventually(lambda: selected(page) == [2], 3, page=page), f"the rectangle stays selected at the front: {selected(page)}")
+    page.click("#undo")
+    eventually(lambda: graphics()[0]["kind"] == "rectangle", 10, "the order undone")
+    settle(page, drawing)
+    page.wait_for_timeout(300)
+    check(selected(page) in ([], [0]), f"after the undo the star now at that place is not selected: {selected(page)}")
+
+    # X saved, then Y typed while the inspector is built again: Y keeps what is typed, and both land.
+    page.keyboard.press("Escape")
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.fill("input[aria-label='Position X']", "500")
+    page.keyboard.press("Tab")
+    page.keyboard.type("77")
+    eventually(lambda: centre_of_graphic(2)[0] == 500, 10, "X saved")
+    settle(page, drawing)
+    focused = page.evaluate("() => [document.activeElement.getAttribute('aria-label'), document.activeElement.value]")
+    check(focused == ["Position Y", "77"], f"the field being typed keeps the keyboard and what is typed: {focused}")
+    page.keyboard.press("Tab")
+    check(eventually(lambda: centre_of_graphic(2) == [500, 77], 10), f"and X and Y are both saved: {centre_of_graphic(2)}")
+    settle(page, drawing)
+
+    # A field emptied and left: nothing saved, the box back where the element is.
+    star_x = lambda: box_of(page, page.locator(".box[data-index='2']"))["x"]
+    box_before = box_of(page, page.locator(".box[data-index='2']"))
+    saved_before = graphics()[2]
+    page.fill("input[aria-label='Position X']", "100")
+    eventually(lambda: abs(star_x() - box_before["x"]) > 20, 3, "the typed X previewed", page=page)
+    page.fill("input[aria-label='Position X']", "")
+    page.keyboard.press("Tab")
+    check(eventually(lambda: abs(star_x() - box_before["x"]) < 1, 3, page=page),
+          f"an emptied field puts the box back ({star_x():.0f}, was {box_before['x']:.0f})")
+    shown_x = page.input_value("input[aria-label='Position X']")
+    check(shown_x == "500" and graphics()[2] == saved_before, f"and shows the saved value, saving nothing: {shown_x!r}")
+
+    # The ellipse over the rectangle, selected: a second click awaits a third, then a drag
+    # starts at once and lasts. The ellipse is dragged and stays selected.
+    page.keyboard.press("Escape")
+    ellipse = visible_point(page, 1)
+    page.mouse.click(*ellipse)
+    eventually(lambda: selected(page) == [1], 3, "the ellipse selected", page=page)
+    page.wait_for_timeout(600)
+    before = centre_of_graphic(1)
+    page.mouse.click(*ellipse)
+    page.mouse.down()
+    page.wait_for_timeout(600)
+    page.mouse.move(ellipse[0] + 30, ellipse[1] + 30, steps=6)
+    page.mouse.up()
+    eventually(lambda: centre_of_graphic(1) != before, 10, "the ellipse dragged")
+    settle(page, drawing)
+    check(selected(page) == [1], f"a drag begun while a second click was awaited keeps the ellipse selected: {selected(page)}")
+    return path
+
+
+def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
+    """More of a reviewer's findings, each a check that failed before: Space presses the
+    button the keyboard reached (it panned instead); a menu closed gives the keys back, so
+    Delete then works; a drag leaving the canvas from over an element clears the drop
+    outline; a shape dragged while photos upload is saved with them, without a conflict
+    (the uploads and the drag were sent on one revision)."""
+    drawing = folder / path
+    graphics = lambda: read_json(drawing)["graphics"]
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+
+    # Space on the Settings button reached with the keys opens its menu.
+    page.keyboard.press("Tab")  # the keys in use: what has the focus now was reached with them
+    page.locator("#settings summary").focus()
+    page.keyboard.press(" ")
+    check(eventually(lambda: page.get_attribute("#settings", "open") is not None, 3, page=page),
+          "Space on the focused Settings button opens its menu")
+    page.keyboard.press("Escape")
+
+    # The element's menu closed with Escape: the keys are back where they were, and Delete deletes.
+    count = len(graphics())
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.eval_on_selector(".box[data-index='2']", """b => { const r = b.getBoundingClientRect();
+        b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
+          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+    page.wait_for_selector("#element-menu:not([hidden])")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Delete")
+    check(eventually(lambda: len(graphics()) == count - 1, 10), f"after the menu is closed, Delete deletes: {len(graphics())} shapes")
+    settle(page, drawing)
+    page.click("#undo")
+    eventually(lambda: len(graphics()) == count, 10, "the delete undone")
+    settle(page, drawing)
+
+    # A drag of files over the canvas that leaves it from over an element: no outline left.
+    page.evaluate("""() => { const viewport = document.getElementById('viewport');
+        const box = document.querySelector('.box[data-index="2"]'); const transfer = new DataTransfer();
+        transfer.items.add(new File(['x'], 'a.png', { type: 'image/png' }));
+        viewport.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+        box.dispatchEvent(new DragEvent('dragleave', { bubbles: true, relatedTarget: null, dataTransfer: transfer })); }""")
+    check(not page.evaluate("() => document.getElementById('viewport').classList.contains('drop-target')"),
+          "a drag that leaves the canvas from over an element leaves no drop outline")
+
+    # Photos uploading while a shape is dragged: all of them land, and no conflict is shown.
+    before = graphics()[0]["transform"]["center"]
+    start = visible_point(page, 0)
+    page.set_input_files("#upload", [{"name": f"photo{i}.png", "mimeType": "image/png", "buffer": photo_png(1200, 900, i)}
+                                     for i in range(3)])
+    drag(page, start, (start[0] + 30, start[1] + 30), steps=4)
+    check(eventually(lambda: len(graphics()) == count + 3, 30), f"the three photos uploaded: {len(graphics()) - count}")
+    settle(page, drawing, timeout=30)
+    check(eventually(lambda: graphics()[0]["transform"]["center"] != before, 10), "and the shape dragged meanwhile moved")
+    check(page.is_hidden("#conflict") and page.inner_text("#status") == "Saved" and not page.is_visible("#notice"),
+          f"with no conflict and nothing refused: {page.inner_text('#status')!r}, {page.inner_text('#notice')!r}")
+
+def a_second_drag_follows_the_first(page, base, folder, path):
+    """A drag begun before the first drag's save is back (and its rendering shown): the
+    element's layer starts where the first drag left it, not where the rendering on screen
+    still has it (it jumped back by the first drag's distance)."""
+    drawing = folder / path
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.wait_for_timeout(400)  # the layers fetched for the selection
+    held = []
+    # The first save is held (the second, queued behind it, goes when it is let go).
+    page.route("**/edits", lambda route: route.continue_() if held else held.append(route))
+    start = visible_point(page, 2)
+    page.keyboard.down("Control")  # no snapping: the drags go exactly where the mouse goes
+    drag(page, start, (start[0] + 40, start[1]), steps=5)
+    eventually(lambda: held, 5, "the first drag's save on its way", page=page)
+    second = (start[0] + 40, start[1])
+    page.mouse.move(*second)
+    page.mouse.down()
+    page.mouse.move(second[0] + 30, second[1], steps=5)
+    eventually(lambda: page.is_visible("img.layer"), 5, "the layer shown", page=page)
+    shift = page.evaluate("() => new DOMMatrix(getComputedStyle(document.querySelector('img.layer')).transform).e")
+    page.mouse.up()
+    page.keyboard.up("Control")
+    held[0].continue_()
+    check(abs(shift - 70) < 6, f"the second drag's layer carries on from the first (moved {shift:.0f} px of 70)")
+    eventually(lambda: page.inner_text("#status") == "Saved", 10, "both drags saved", page=page)
+    settle(page, drawing)
+    page.unroute("**/edits")
+
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with served_samples(EASEL, "easel-scenarios-", viewport={"width": 1280, "height": 800}) as session:
@@ -688,6 +906,9 @@ def main():
         schema = page.evaluate("async () => (await fetch('/api/schema')).json()")
         card_from_scratch(page, base, folder, schema)
         drawing_scenario(page, base, folder)
+        hands_drawing = selection_and_keys_as_a_person_expects(page, base, folder)
+        keys_menus_and_uploads_as_a_person_expects(page, base, folder, hands_drawing)
+        a_second_drag_follows_the_first(page, base, folder, hands_drawing)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)
         measure(page, base, many_shapes(folder / "thousand-shapes.drawing"), 800, 500)

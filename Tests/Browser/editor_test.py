@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import browser_support
-from browser_support import ROOT, box_of, check, drag, revision, served_samples, unexpected_errors, wait_for_rendering
+from browser_support import ROOT, box_of, check, drag, eventually, revision, served_samples, unexpected_errors, wait_for_rendering
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -86,6 +86,18 @@ def hands_and_status(page, base, folder, environment):
     point = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.click(*point)
     check(page.get_attribute(".box.selected", "data-index") == "1", "a click selects the topmost element")
+    # Past the time a second click could come (350 ms), the first click's choice stands.
+    page.wait_for_timeout(800)
+    check(page.get_attribute(".box.selected", "data-index") == "1",
+          f"and it stays selected: a first click does not reach the element beneath "
+          f"({page.get_attribute('.box.selected', 'data-index')})")
+    page.mouse.click(*point)
+    check(eventually(lambda: page.get_attribute(".box.selected", "data-index") == "0", 3, page=page),
+          "a second click on the selected element reaches the one beneath")
+    page.mouse.click(*point)
+    check(eventually(lambda: page.get_attribute(".box.selected", "data-index") == "1", 3, page=page),
+          "and a third goes round to the top again")
+    page.wait_for_timeout(800)
     page.keyboard.down("Alt")
     page.mouse.click(*point)
     page.keyboard.up("Alt")
@@ -411,6 +423,7 @@ def main():
         page.wait_for_selector(f".box.selected[data-index='{count - 1}']", timeout=5000)
         check(page.locator(".box.selected").count() == 1, "after Bring to front the element moved is selected at the top")
         page.click("#undo")
+        eventually(lambda: json.loads(drawing.read_text())["graphics"][-1] != moved, 10, "the Bring to front undone")
         wait_for_rendering(page, revision(drawing))
         hands_and_status(page, base, folder, environment)
     browser_support.finish("editor")

@@ -14,7 +14,8 @@ export function acceptDrops(viewport, canvas, { onImages, onText }) {
     viewport.classList.add('drop-target');
   });
   viewport.addEventListener('dragleave', (event) => {
-    if (event.target === viewport) viewport.classList.remove('drop-target');
+    // Left for somewhere outside the canvas (not just from one of its parts to another).
+    if (!viewport.contains(event.relatedTarget)) viewport.classList.remove('drop-target');
   });
   viewport.addEventListener('drop', (event) => {
     viewport.classList.remove('drop-target');

@@ -4,8 +4,10 @@
 // them, Escape or a press elsewhere closes it.
 
 export class ElementMenu {
-  constructor(menu) {
+  /** `keysHome`: what takes the keys when what had them before the menu has gone. */
+  constructor(menu, keysHome) {
     this.menu = menu;
+    this.keysHome = keysHome;
     document.addEventListener('pointerdown', (event) => {
       if (!this.menu.hidden && !this.menu.contains(event.target)) this.close();
     }, { capture: true });
@@ -28,6 +30,9 @@ export class ElementMenu {
       button.addEventListener('click', () => { this.close(); action(); });
       return button;
     }));
+    // Where the keys were, to give them back when the menu closes (a hidden menu's item
+    // would leave them with the page, where Delete and the arrows mean nothing).
+    if (this.menu.hidden) this.returnFocus = document.activeElement;
     this.menu.hidden = false;
     const box = this.menu.getBoundingClientRect();
     this.menu.style.left = `${Math.max(4, Math.min(point.x, window.innerWidth - box.width - 4))}px`;
@@ -36,6 +41,10 @@ export class ElementMenu {
   }
 
   close() {
+    const hadFocus = this.menu.contains(document.activeElement);
     this.menu.hidden = true;
+    if (!hadFocus) return;
+    const back = this.returnFocus?.isConnected && this.returnFocus !== document.body ? this.returnFocus : this.keysHome;
+    back?.focus({ preventScroll: true });
   }
 }

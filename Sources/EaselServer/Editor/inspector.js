@@ -62,8 +62,16 @@ function numberInput(value, property, label, onChange, onPreview) {
   if (value !== undefined && value !== null) input.value = Math.round(value * 100) / 100;
   input.setAttribute('aria-label', label);
   input.title = property.help;
-  const read = (then) => { if (input.value !== '' && isFinite(input.value)) then(Number(input.value)); };
-  input.addEventListener('change', () => read(onChange));
+  const shown = input.value;
+  const readable = () => input.value !== '' && isFinite(input.value);
+  const read = (then) => { if (readable()) then(Number(input.value)); };
+  input.addEventListener('change', () => {
+    if (readable()) { onChange(Number(input.value)); return; }
+    // Emptied or not a number: nothing is saved, and the field and the element's box go
+    // back to the value the document holds (what was typed before may be previewed).
+    input.value = shown;
+    if (onPreview && value !== undefined && value !== null) onPreview(value);
+  });
   if (onPreview) input.addEventListener('input', () => read(onPreview));
   return input;
 }
@@ -72,12 +80,14 @@ function numberInput(value, property, label, onChange, onPreview) {
 function pairInput(value, property, names, onChange, onPreview) {
   const row = document.createElement('div');
   row.className = 'row';
-  const current = value || [0, 0];
+  // What the document holds, and what this control has saved since: a Y saved before the
+  // reload of an X just saved carries the new X, not the one shown when the panel was built.
+  const current = [...(value || [0, 0])];
   const title = capitalised(property.label);
   const with_ = (i, number) => { const next = [...current]; next[i] = number; return next; };
   names.forEach((name, i) => {
     const input = numberInput(current[i], { ...property, min: undefined }, `${title} ${name}`,
-      (number) => onChange(with_(i, number)), (number) => onPreview(with_(i, number)));
+      (number) => { current[i] = number; onChange([...current]); }, (number) => onPreview(with_(i, number)));
     row.append(field(name, input));
   });
   return row;
@@ -180,7 +190,41 @@ function control(property, value, { isCard, palettes, set, preview }) {
 }
 
 export function renderInspector(panel, { description, elements, schema, onChange, onPreview }) {
+  const typing = typedField(panel);
   panel.replaceChildren();
+  build(panel, { description, elements, schema, onChange, onPreview });
+  // What each field shows, and (below) what it saved: a value different from both is one
+  // being typed.
+  for (const input of panel.querySelectorAll('input, select')) input.dataset.shown = input.value;
+  panel.onchange = (event) => { event.target.dataset.shown = event.target.value; };
+  if (typing) resumeTyping(panel, typing);
+}
+
+/** The field of `panel` that has the keyboard, with what is typed in it when that is not
+ * what the panel showed (the panel is about to be built again: a save's reload, a change
+ * made elsewhere, arrives while the person types). */
+function typedField(panel) {
+  const active = document.activeElement;
+  if (!active || !panel.contains(active) || !active.matches('input, select')) return null;
+  const typed = active.value !== active.dataset.shown ? active.value : null;
+  let caret = null;
+  try { caret = [active.selectionStart, active.selectionEnd]; } catch { /* a number field has none */ }
+  return { heading: panel.querySelector('h2')?.textContent, label: active.getAttribute('aria-label'), typed, caret };
+}
+
+/** Gives the keyboard back to the field of the same name in the panel built again for the
+ * same element, with what was being typed in it. */
+function resumeTyping(panel, { heading, label, typed, caret }) {
+  if (panel.querySelector('h2')?.textContent !== heading) return;
+  const target = label && panel.querySelector(`[aria-label="${CSS.escape(label)}"]`);
+  if (!target) return;
+  // Focused first: what is typed then counts as a change, saved when the field is left.
+  target.focus({ preventScroll: true });
+  if (typed !== null) target.value = typed;
+  if (caret && caret[0] !== null) { try { target.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ } }
+}
+
+function build(panel, { description, elements, schema, onChange, onPreview }) {
   const heading = (text) => { const h = document.createElement('h2'); h.textContent = text; panel.append(h); };
   const isCard = description.type === 'card';
   const palettes = schema?.palettes || {};

@@ -6,11 +6,17 @@
 // ready. When the gesture's save comes back, the server's full rendering replaces both.
 
 import { previewURL } from './api.js';
-import { cssMatrix, identity } from './geometry.js';
+import { cssMatrix, frameMap, identity, multiply } from './geometry.js';
 
 export class Layers {
-  constructor({ canvas }) {
-    this.canvas = canvas;
+  /** `renderedFrame(index)`: the element's frame in the document whose rendering is on
+   * screen; `currentFrame(index)`: where the editor has it now (a save not yet rendered
+   * may have moved it). */
+  constructor({ canvas, renderedFrame, currentFrame }) {
+    Object.assign(this, { canvas, renderedFrame, currentFrame });
+    this.correction = identity;
+    /** Gestures begun so far: a save's rendering ends only the layers of its own gesture. */
+    this.generation = 0;
     this.backdrop = this.image('backdrop', 'The document without the elements being changed');
     this.layer = this.image('layer', 'The elements being changed');
     this.prepared = null;
@@ -55,6 +61,12 @@ export class Layers {
     this.active = true;
     this.settling = null;
     this.matrix = identity;
+    this.generation += 1;
+    // The layer shows the elements where the rendering on screen has them; the gesture
+    // measures from where they are now. A gesture begun before the last one's save is
+    // rendered starts from further on: without this the element would jump back.
+    const rendered = this.renderedFrame?.(indices[0]), current = this.currentFrame?.(indices[0]);
+    this.correction = rendered?.at && rendered?.size && current?.at && current?.size ? frameMap(rendered, current) : identity;
     prepared?.ready.then(([without, image]) => {
       if (!this.active || this.prepared !== prepared || !without || !image) return;
       this.show(without, alone ? image : null);
@@ -78,12 +90,15 @@ export class Layers {
   }
 
   place() {
-    this.layer.style.transform = cssMatrix(this.matrix, this.canvas.scale);
+    this.layer.style.transform = cssMatrix(multiply(this.matrix, this.correction), this.canvas.scale);
   }
 
   /** The gesture ended: the layers stay until the rendering of `revision` (the saved
    * result) is on screen; with no revision (nothing was saved), they go now. */
-  end(revision) {
+  end(revision, generation) {
+    // The save of an earlier gesture, rendered while a later one is under way: that one's
+    // layers stay (the element would stop following the finger).
+    if (generation !== undefined && generation < this.generation && this.active) return;
     this.active = false;
     this.previewTicket = (this.previewTicket || 0) + 1;  // a preview on its way is too late
     if (!revision || (this.canvas.image.dataset.revision === revision && this.canvas.image.complete)) this.clear();
@@ -96,6 +111,7 @@ export class Layers {
     const prepared = this.prepare(indices);
     this.active = true;
     this.matrix = identity;
+    this.correction = identity;  // the preview is drawn where the value typed puts it
     const ticket = (this.previewTicket = (this.previewTicket || 0) + 1);
     try {
       const [urls, blob] = await Promise.all([

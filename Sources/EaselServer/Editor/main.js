@@ -35,7 +35,9 @@ api.schema().then((schema) => { state.schema = schema; showInspector(); }).catch
 const canvas = new Canvas({
   viewport: $('viewport'), stage: $('stage'), image: $('rendering'), detail: $('detail'), gridOverlay: $('grid-overlay'),
 });
-const layers = new Layers({ canvas });
+const layers = new Layers({
+  canvas, renderedFrame: (index) => state.description?.elements[index], currentFrame: (index) => selection.elements[index],
+});
 const selection = new Selection({
   canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
   onGesture: (operations) => commit(operations),
@@ -59,7 +61,7 @@ const sheets = new Sheets({
   onText: ({ text, font, color }) => commit(
     [{ verb: 'add', kind: 'text', value: text, font, fill: color, at: tools.visibleCentre() }], { selectAdded: true }),
 });
-const menu = new ElementMenu($('element-menu'));
+const menu = new ElementMenu($('element-menu'), $('viewport'));
 new Touch({
   viewport: $('viewport'), canvas, selection, layers, isBusy: () => tools.active || textEditor.editing,
   onGesture: (operations) => commit(operations), onLongPress: (index, point) => openElementMenu(index, point),
@@ -148,7 +150,7 @@ const sync = new Sync({
     updateHistoryButtons(buttons, outcome);
     if (meta.selectAdded && outcome.added?.length) state.selectAfter = outcome.added;
     if (outcome.reordered?.length) state.reselect = { revision: outcome.revision, indices: outcome.reordered };
-    reload(outcome.revision);
+    reload(outcome.revision, { ownSave: true, gesture: meta.gesture });
   },
   onConflict: (operations) => {
     layers.clear();
@@ -161,13 +163,15 @@ const sync = new Sync({
 /** Saves a gesture's operations (one undo step); `selectAdded` selects what they add. */
 function commit(operations, meta = {}) {
   if (!state.path) return;
+  // An arrow-key nudge still waiting for the keys to rest goes first, as it came first.
+  selection.endNudge();
   // A preview still waiting to be asked for would show the value after it was saved.
   clearTimeout(state.previewTimer);
-  sync.save(operations, meta);
+  sync.save(operations, { ...meta, gesture: layers.generation });
 }
 
 /** Loads the document's description and rendering (after a save, or a change elsewhere). */
-async function reload(knownRevision) {
+async function reload(knownRevision, { ownSave = false, gesture } = {}) {
   if (!state.path) return;
   const path = state.path;
   try {
@@ -178,7 +182,7 @@ async function reload(knownRevision) {
     state.revision = revision;
     if (!knownRevision) sync.adopt(revision);
     canvas.show(path, description.canvas, revision);
-    selection.setElements(description.elements, description.canvas);
+    selection.setElements(description.elements, description.canvas, { changedElsewhere: !ownSave });
     if (state.selectAfter) {
       selection.select(state.selectAfter);
       state.selectAfter = null;
@@ -189,7 +193,7 @@ async function reload(knownRevision) {
       selection.select(state.reselect.indices);
       state.reselect = null;
     }
-    layers.end(revision);
+    layers.end(revision, gesture);
     showInspector();
     showTitle(path, description);
   } catch (error) {
@@ -263,6 +267,7 @@ function notify(text) {
 }
 
 async function openDocument(path) {
+  selection.endNudge();
   state.path = path;
   // A notice speaks of the document it came from.
   $('notice').hidden = true;
@@ -298,6 +303,7 @@ async function openDocument(path) {
 }
 
 function showBrowser() {
+  selection.endNudge();
   state.path = null;
   saveScene({ path: null, selection: null, centre: null });
   state.description = null;
@@ -361,13 +367,15 @@ function documentPath(hash) {
  * the others spread from it; selects them all. */
 async function addImages(files, at) {
   if (!state.path || !files.length) return;
+  const path = state.path;
   const added = [];
   const refused = [];
   for (const [i, file] of files.entries()) {
+    // Another document opened meanwhile: the rest are not put into it.
+    if (state.path !== path) return;
     const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
     try {
-      const outcome = await api.upload(state.path, file, sync.revision, place);
-      sync.adopt(outcome.revision);
+      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place));
       updateHistoryButtons(buttons, outcome);
       added.push(...(outcome.added || []));
     } catch (error) {
@@ -465,14 +473,8 @@ $('upload').addEventListener('change', () => {
 
 installHistory({
   ...buttons,
-  onUndo: async () => {
-    if (!state.path) return;
-    try { const outcome = await api.undo(state.path); updateHistoryButtons(buttons, outcome); await reload(); } catch (error) { showError(error); }
-  },
-  onRedo: async () => {
-    if (!state.path) return;
-    try { const outcome = await api.redo(state.path); updateHistoryButtons(buttons, outcome); await reload(); } catch (error) { showError(error); }
-  },
+  onUndo: () => stepHistory(api.undo),
+  onRedo: () => stepHistory(api.redo),
 });
 $('setting-grid').checked = settings.grid;
 $('setting-snap').checked = settings.snap;
@@ -483,11 +485,30 @@ $('setting-snap').addEventListener('change', () => saveSettings({ snap: $('setti
 $('setting-theme').addEventListener('change', () => saveSettings({ theme: $('setting-theme').value }));
 applyTheme();
 
-// The Export and Settings menus close on Escape and on a press outside them.
+/** Undo or redo (`step`) of the open document, once the gestures made before it are saved:
+ * an undo sent while a drag's save is on its way would undo the step before the drag, and
+ * the drag would then meet a changed document. What it changed is then shown, the
+ * selection kept only where it still names the same elements (as for a change made
+ * elsewhere: `setElements`). */
+async function stepHistory(step) {
+  if (!state.path) return;
+  const path = state.path;
+  selection.endNudge();
+  await sync.idle();
+  if (path !== state.path) return;
+  try {
+    const outcome = await step(path);
+    updateHistoryButtons(buttons, outcome);
+    await reload();
+  } catch (error) { showError(error); }
+}
+
+// The Export and Settings menus close on Escape and on a press outside them (seen first,
+// before the canvas or an element's box takes the press for itself).
 const openMenus = () => document.querySelectorAll('details.menu[open]');
 document.addEventListener('pointerdown', (event) => {
   for (const menu of openMenus()) if (!menu.contains(event.target)) menu.open = false;
-});
+}, { capture: true });
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape') return;
   for (const menu of openMenus()) {

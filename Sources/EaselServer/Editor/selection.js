@@ -31,6 +31,9 @@ export class Selection {
     this.nudge = null;
     this.canvasSize = [1, 1];
     viewport.addEventListener('keydown', (event) => this.key(event));
+    // Any press (a drag of the selection, a handle, another click) ends the wait for a
+    // second click: the element beneath is not selected in the middle of a gesture.
+    viewport.addEventListener('pointerdown', () => clearTimeout(this.cycleTimer), { capture: true });
     // A press on nothing (the canvas between elements, or around the canvas) starts a marquee.
     viewport.addEventListener('pointerdown', (event) => {
       // A finger on the empty canvas pans the view (touch.js); a mouse or a pen draws a marquee.
@@ -39,11 +42,15 @@ export class Selection {
     });
   }
 
-  setElements(elements, canvasSize) {
+  setElements(elements, canvasSize, { changedElsewhere = false } = {}) {
     // Elements are known by their place in the drawing order: when elements came or went (a
     // delete, an undo of an add) a kept index would name whichever element slid into it,
-    // so nothing stays selected, as in the app. An edit of the same elements keeps it.
-    const sameElements = elements.length === this.elements.length;
+    // so nothing stays selected, as in the app. An edit of this page's own keeps it. A
+    // change made elsewhere, an undo or a redo may have put others in their places (an
+    // order undone): the selection stays only on elements still what they were but for
+    // their frames.
+    const sameElements = elements.length === this.elements.length
+      && (!changedElsewhere || this.indices.every((index) => sameApartFromFrame(this.elements[index], elements[index])));
     this.elements = elements.map((element) => ({ ...element }));
     if (canvasSize) this.canvasSize = canvasSize;
     if (!sameElements && this.indices.length > 0) {
@@ -90,9 +97,10 @@ export class Selection {
   draw() {
     const scale = this.canvas.scale;
     // Keyboard focus stays in the overlay across redraws, on a selected element's box
-    // (focusing another box would select that one).
-    const focused = this.overlay.contains(document.activeElement)
-      ? (this.indices[0] ?? document.activeElement.dataset.index) : undefined;
+    // (focusing another box would select that one); with nothing selected (Escape, a
+    // delete) it goes to the view, which takes the keys, not to the box of the same index.
+    const inOverlay = this.overlay.contains(document.activeElement);
+    const focused = inOverlay ? this.indices[0] : undefined;
     this.overlay.replaceChildren();
     this.elements.forEach((element, index) => {
       const box = document.createElement('div');
@@ -112,6 +120,7 @@ export class Selection {
       this.overlay.append(box);
     });
     if (focused !== undefined) this.overlay.querySelector(`.box[data-index="${focused}"]`)?.focus({ preventScroll: true });
+    else if (inOverlay) this.viewport.focus({ preventScroll: true });
   }
 
   /** A single selection's handles: a line's two ends; a frame's corners, edges and rotation
@@ -138,6 +147,12 @@ export class Selection {
     if (box) place(box, this.elements[index], this.canvas.scale);
   }
 
+  /** The topmost element under `point` (canvas units) in drawing order, or null. */
+  topmostAt(point) {
+    for (let i = this.elements.length - 1; i >= 0; i--) if (contains(this.elements[i], point)) return i;
+    return null;
+  }
+
   /** The element under `point` after `index`, going down the stack and round again: how an
    * Alt-click, or a click on the selected element, reaches what lies beneath it. */
   nextUnder(point, index) {
@@ -158,6 +173,9 @@ export class Selection {
       this.startMarquee(event);
       return;
     }
+    // Whether this element was the selection alone before this press: only then does a
+    // click on it reach the one beneath (a first click selects it, and stays).
+    const wasAlone = this.indices.length === 1 && this.indices[0] === index;
     if (event.shiftKey) {
       const next = this.isSelected(index) ? this.indices.filter((i) => i !== index) : [...this.indices, index];
       this.select(next);
@@ -169,7 +187,6 @@ export class Selection {
       this.select(index);
     }
     this.overlay.querySelector(`.box[data-index="${index}"]`)?.focus({ preventScroll: true });
-    const wasAlone = this.indices.length === 1 && this.indices[0] === index;
     startMove(this, event, {
       // A click that did not drag. Two on one element in quick succession are a double
       // click: a text is then edited in place. One on the sole selected element reaches the
@@ -260,13 +277,21 @@ export class Selection {
     }
   }
 
-  /** Sends a nudge still waiting for the keys to rest (the page is being left). */
+  /** Sends a nudge still waiting for the keys to rest: before any other edit, an undo, or
+   * leaving the document, so that it lands where and when it was made. */
   endNudge() {
+    clearTimeout(this.nudgeTimer);
     if (!this.nudge) return;
     const { indices, by } = this.nudge;
     this.nudge = null;
     this.onGesture(indices.map((index) => ({ verb: 'move', index, by })));
   }
+}
+
+/** Whether two descriptions are of one element, moved, resized or turned at most. */
+function sameApartFromFrame(a, b) {
+  const rest = ({ at, size, rotation, index, ...others }) => JSON.stringify(others);
+  return Boolean(a && b) && rest(a) === rest(b);
 }
 
 /** Places a box on an element's frame (stage pixels), at least a few pixels across so that a

@@ -43,6 +43,8 @@ export class Sheets {
   }
 
   open(title, name) {
+    // Each opening counted: a sheet filled after a wait fills only its own opening.
+    this.opened = (this.opened || 0) + 1;
     $('sheet-title').textContent = title;
     this.dialog.dataset.sheet = name;
     this.body.replaceChildren();
@@ -56,8 +58,11 @@ export class Sheets {
   /** The stickers in their themes; a tap adds one. */
   async stickers() {
     this.open('Stickers', 'stickers');
+    const opened = this.opened;
     let themes = [];
     try { themes = (await (await fetch('/api/stickers')).json()).themes; } catch { /* shown empty */ }
+    // Closed, or another sheet opened, while the list came: that sheet is left alone.
+    if (!this.dialog.open || this.opened !== opened) return;
     const tabs = document.createElement('div');
     tabs.className = 'sheet-tabs';
     tabs.setAttribute('role', 'tablist');

@@ -21,6 +21,8 @@ export class Sync {
     this.path = null;
     this.revision = null;
     this.queue = [];
+    /** Who waits for the queue to be sent (`idle`). */
+    this.waiting = [];
     this.sending = false;
     this.leaving = false;
     /** Whether the last request reached the server (what a request leaving with the page is taken to do). */
@@ -59,6 +61,8 @@ export class Sync {
   }
 
   setState(state) {
+    // Saved, refused, out of reach or in conflict: nothing more comes of waiting (`idle`).
+    if (state !== 'saving') for (const resolve of this.waiting?.splice(0) ?? []) resolve();
     const words = { saved: 'Saved', saving: 'Saving…', offline: 'Offline', conflict: 'Conflict', refused: 'Not saved' };
     this.state = state;
     this.status.textContent = words[state];
@@ -77,7 +81,7 @@ export class Sync {
   }
 
   async pump() {
-    if (this.sending) return;
+    if (this.sending || this.holding) return;
     this.sending = true;
     let busy = 0;
     while (this.queue.length && this.state !== 'conflict') {
@@ -127,6 +131,33 @@ export class Sync {
     if (!this.queue.length && this.state !== 'conflict') this.setState(this.refused ? 'refused' : 'saved');
   }
 
+  /** Runs `work(revision)`, an edit the queue does not carry (a photo's upload), once the
+   * gestures before it are saved, and holds the gestures made meanwhile until it ends: each
+   * is then sent on the revision it made (`work` returns the server's outcome), instead of
+   * two requests on one revision, one of them refused as if someone else had saved. */
+  async exclusive(work) {
+    await this.idle();
+    const path = this.path;
+    this.holding = true;
+    try {
+      const outcome = await work(this.revision);
+      // (Unless another document was opened meanwhile: its revision is its own.)
+      if (this.path === path) this.adopt(outcome.revision);
+      return outcome;
+    } finally {
+      this.holding = false;
+      this.pump();
+    }
+  }
+
+  /** Resolves once the gestures queued so far are saved, refused or given up (a conflict),
+   * or at once while the server is out of reach (what waits would wait without end). */
+  idle() {
+    if (!this.sending && !this.queue.length) return Promise.resolve();
+    if (this.state === 'offline' || this.state === 'conflict') return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
   /** The page is being left or hidden (its last gesture already saved): what is pending is
    * sent with requests that outlive the page, and what could not be is kept for the next visit. */
   leave() {
@@ -140,7 +171,7 @@ export class Sync {
    * of the page's storage as it is sent (else a reload would send it twice); while it is
    * unreachable nothing is sent, and all stays stored for the next visit. */
   flush({ keepalive = false } = {}) {
-    if (!this.queue.length || this.sending || !this.reachable) return;
+    if (!this.queue.length || this.sending || this.holding || !this.reachable) return;
     const items = this.queue.slice();
     if (keepalive) {
       this.queue = [];

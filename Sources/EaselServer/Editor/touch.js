@@ -55,10 +55,13 @@ export class Touch {
     if (this.pointers.size === 1) {
       const box = this.onCanvas(event) ? event.target.closest?.('.box') : null;
       const index = box ? Number(box.dataset.index) : null;
-      if (index !== null && !this.selection.isSelected(index)) this.selection.select(index);
+      // A finger moves the one element it touches: one of several selected is selected alone.
+      const wasSelected = index !== null && this.selection.isSelected(index);
+      if (index !== null && !(wasSelected && this.selection.indices.length === 1)) this.selection.select(index);
       this.gesture = index === null
         ? { kind: 'view', moved: false }
-        : { kind: 'element', index, original: { ...this.selection.elements[index] }, moved: false };
+        : { kind: 'element', index, original: { ...this.selection.elements[index] }, moved: false, wasSelected,
+          at: { clientX: event.clientX, clientY: event.clientY } };
       if (index !== null) this.layers.begin([index]);
       const start = { x: event.clientX, y: event.clientY };
       this.longPress = setTimeout(() => {
@@ -85,6 +88,8 @@ export class Touch {
   baseline() {
     const points = [...this.pointers.values()];
     if (!this.gesture || !points.length) return;
+    // Two fingers pan from their middle as it is now, not from where one finger was.
+    this.gesture.lastMiddle = middle(points);
     this.gesture.from = {
       middle: middle(points), spread: points.length > 1 ? spread(points) : null, angle: points.length > 1 ? angle(points) : null,
       frame: this.gesture.kind === 'element' ? { ...this.selection.elements[this.gesture.index] } : null,
@@ -142,6 +147,16 @@ export class Touch {
       if (doubled) this.canvas.setZoom('fit');
       else this.selection.select(null);
       return;
+    }
+    if (!gesture.moved && gesture.wasSelected) {
+      // The selected element's box lies over the rest (for its handles): a tap where another
+      // element is drawn over it selects that one, as a tap in the app takes the topmost.
+      const top = this.selection.topmostAt(this.canvas.canvasPoint(gesture.at));
+      if (top !== null && top !== gesture.index) {
+        this.layers.end(null);
+        this.selection.select(top);
+        return;
+      }
     }
     const element = this.selection.elements[gesture.index], original = gesture.original;
     const same = (a, b) => a[0] === b[0] && a[1] === b[1];

@@ -50,10 +50,24 @@ export function installView({ canvas, viewport, selection, onChange }) {
     zoomBy(factor, event, { gesture: true });
   }, { passive: false });
 
+  // What the keys moved the focus to (Tab, the arrows), as against a press or a click.
+  let lastInput = 'pointer', keyboardFocused = null;
+  document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, { capture: true });
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Tab' || event.key.startsWith('Arrow')) lastInput = 'keyboard';
+  }, { capture: true });
+  document.addEventListener('focusin', (event) => { keyboardFocused = lastInput === 'keyboard' ? event.target : null; });
   let spaceHeld = false;
+  const releaseSpace = () => { spaceHeld = false; viewport.classList.remove('panning'); };
+  // A Space released while another window had the keys never comes back as a keyup.
+  window.addEventListener('blur', releaseSpace);
   document.addEventListener('keydown', (event) => {
     if (document.body.dataset.view !== 'editor' || event.target.matches?.('input, select, textarea, [contenteditable]')) return;
-    if (event.key === ' ') {
+    // Space pans, unless a control outside the canvas was reached with the keys (a button,
+    // a menu item, a sticker): then it presses that, as Space does. (A button clicked with
+    // the mouse keeps the focus, and Space still pans.)
+    const control = event.target === keyboardFocused && !viewport.contains(event.target);
+    if (event.key === ' ' && !control) {
       spaceHeld = true;
       viewport.classList.add('panning');
       event.preventDefault();
@@ -66,11 +80,7 @@ export function installView({ canvas, viewport, selection, onChange }) {
     else if (event.shiftKey && !modifier && event.code === 'Digit1') { event.preventDefault(); canvas.setZoom('fit'); report(); }
     else if (event.shiftKey && !modifier && event.code === 'Digit2') { event.preventDefault(); toSelection(); }
   });
-  document.addEventListener('keyup', (event) => {
-    if (event.key !== ' ') return;
-    spaceHeld = false;
-    viewport.classList.remove('panning');
-  });
+  document.addEventListener('keyup', (event) => { if (event.key === ' ') releaseSpace(); });
   // Panning: Space-drag or the middle button, before anything on the canvas sees the press.
   viewport.addEventListener('pointerdown', (event) => {
     if (!(event.button === 1 || (event.button === 0 && spaceHeld))) return;
