@@ -55,8 +55,9 @@ export class Layers {
   }
 
   /** A gesture on the elements at `indices` starts: the layers show as soon as they are
-   * there. With `alone: false` the elements are not shown at all (the page draws them). */
-  begin(indices, { alone = true } = {}) {
+   * there. With `alone: false` the elements are not shown at all (the page draws them);
+   * with `fromRendered` the gesture measures from the rendering on screen (a line's ends). */
+  begin(indices, { alone = true, fromRendered = false } = {}) {
     const prepared = this.prepare(indices);
     this.active = true;
     this.settling = null;
@@ -66,7 +67,8 @@ export class Layers {
     // measures from where they are now. A gesture begun before the last one's save is
     // rendered starts from further on: without this the element would jump back.
     const rendered = this.renderedFrame?.(indices[0]), current = this.currentFrame?.(indices[0]);
-    this.correction = rendered?.at && rendered?.size && current?.at && current?.size ? frameMap(rendered, current) : identity;
+    this.correction = !fromRendered && rendered?.at && rendered?.size && current?.at && current?.size
+      ? frameMap(rendered, current) : identity;
     prepared?.ready.then(([without, image]) => {
       if (!this.active || this.prepared !== prepared || !without || !image) return;
       this.show(without, alone ? image : null);

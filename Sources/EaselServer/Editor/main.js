@@ -375,7 +375,10 @@ async function addImages(files, at) {
     if (state.path !== path) return;
     const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
     try {
-      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place));
+      // A photo added anywhere but on top of the rest moves those above it up a place.
+      const before = selection.elements.length;
+      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place),
+        { keepsPlaces: (result) => (result.added || []).every((index) => index >= before) });
       updateHistoryButtons(buttons, outcome);
       added.push(...(outcome.added || []));
     } catch (error) {

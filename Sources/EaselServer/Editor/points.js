@@ -106,7 +106,8 @@ export function lineHandles(selection, element, index) {
       const targets = snapTargets(selection.canvasSize, selection.elements, new Set([index]));
       const other = key === 'from' ? ends.to : ends.from;
       let moved = null;
-      selection.layers.begin([index]);
+      // (The ends are those of the rendering on screen: the layer needs no correction.)
+      selection.layers.begin([index], { fromRendered: true });
       track(selection.overlay, event, (moveEvent) => {
         const snap = snapPoint(canvas.canvasPoint(moveEvent), targets, canvas.scale, { off: moveEvent.ctrlKey || moveEvent.metaKey });
         moved = { x: round(snap.x), y: round(snap.y) };

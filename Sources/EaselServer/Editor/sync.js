@@ -135,14 +135,17 @@ export class Sync {
    * gestures before it are saved, and holds the gestures made meanwhile until it ends: each
    * is then sent on the revision it made (`work` returns the server's outcome), instead of
    * two requests on one revision, one of them refused as if someone else had saved. */
-  async exclusive(work) {
+  async exclusive(work, { keepsPlaces = () => true } = {}) {
     await this.idle();
     const path = this.path;
     this.holding = true;
     try {
       const outcome = await work(this.revision);
-      // (Unless another document was opened meanwhile: its revision is its own.)
-      if (this.path === path) this.adopt(outcome.revision);
+      // Unless another document was opened meanwhile (its revision is its own), or the
+      // work moved elements the gestures held name by their places (a card's photo goes
+      // under its texts): those are then refused as made on an older revision, a
+      // conflict, rather than applied to whichever element took the place.
+      if (this.path === path && (keepsPlaces(outcome) || !this.queue.length)) this.adopt(outcome.revision);
       return outcome;
     } finally {
       this.holding = false;
@@ -153,7 +156,9 @@ export class Sync {
   /** Resolves once the gestures queued so far are saved, refused or given up (a conflict),
    * or at once while the server is out of reach (what waits would wait without end). */
   idle() {
-    if (!this.sending && !this.queue.length) return Promise.resolve();
+    // Nothing on its way that will end by itself (a queue left by a page being hidden is
+    // sent with the next gesture).
+    if (!this.sending && !this.holding) return Promise.resolve();
     if (this.state === 'offline' || this.state === 'conflict') return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
   }

@@ -151,8 +151,10 @@ export class Touch {
     if (!gesture.moved && gesture.wasSelected) {
       // The selected element's box lies over the rest (for its handles): a tap where another
       // element is drawn over it selects that one, as a tap in the app takes the topmost.
+      // (Only one above it: a thin line's box is wider than the line, and a tap on it is
+      // not meant for the shape below.)
       const top = this.selection.topmostAt(this.canvas.canvasPoint(gesture.at));
-      if (top !== null && top !== gesture.index) {
+      if (top !== null && top > gesture.index) {
         this.layers.end(null);
         this.selection.select(top);
         return;
