@@ -670,6 +670,14 @@ def drawing_scenario(page, base, folder):
     line = described(drawing, 5)
     check(near(line["from"], [200, 220]) and near(line["to"], [380, 360]),
           f"the line's end moved and its start stayed: {line['from']} -> {line['to']}")
+    # An undo of that keeps the line selected: its ends move with its frame, it is the same line.
+    page.click("#undo")
+    eventually(lambda: not near(described(drawing, 5)["to"], [380, 360]), 10, "the end's move undone")
+    settle(page, drawing)
+    check(eventually(lambda: selected(page) == [5], 3, page=page), f"an undo of a line's end keeps the line selected: {selected(page)}")
+    page.click("#redo")
+    eventually(lambda: near(described(drawing, 5)["to"], [380, 360]), 10, "the end's move redone")
+    settle(page, drawing)
     # A click with a shape tool puts a shape of the default size where it was clicked.
     page.keyboard.press("Escape")
     page.click("button[data-tool='ellipse']")
