@@ -222,6 +222,11 @@ def box_of(page, locator, timeout=5):
     return box
 
 
+def selected(page):
+    """The indices of the elements the editor shows selected."""
+    return [int(i) for i in page.eval_on_selector_all(".box.selected", "nodes => nodes.map(n => n.dataset.index)")]
+
+
 def centre(page, selector):
     box = box_of(page, page.locator(selector))
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

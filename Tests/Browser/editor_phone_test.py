@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from browser_support import (box_of, check, compare_screenshot, eventually, finish, read_json, revision, served_samples, settle,
+from browser_support import (box_of, check, compare_screenshot, eventually, finish, read_json, revision, selected, served_samples, settle,
                              unexpected_errors, unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -330,12 +330,7 @@ def hands_on_a_phone(session, path):
     the card is empty canvas even where an element reaches past the card's edge (a part that is
     not drawn), a finger on a one-line text's middle moves it (no handle under it to stretch it
     instead), and a double tap on the empty canvas fits the card in the view again."""
-    page, base, folder = session.page, session.base, session.folder
-    card = folder / path
-    fingers = Fingers(page)
-    page.goto(base + f"#/edit/{path}")
-    page.wait_for_selector(".box[data-index='0']")
-    wait_for_rendering(page, revision(card))
+    page, card, fingers = open_in_editor(session, path)
     # The top sticker made larger than the card and moved down: most of it hangs past the card's
     # bottom edge, where it is not drawn, under the grey room below the card.
     original = read_json(card)["imageElements"][1]["transform"]
@@ -428,13 +423,9 @@ def what_a_finger_is_left_with(session, path):
     system clipboard, as the app puts it on the pasteboard; the Text sheet marks the colour
     chosen; an element at the card's top has its rotation knob on screen; the inspector's
     sheet closes from within."""
-    page, base, folder = session.page, session.base, session.folder
-    card = folder / path
-    fingers = Fingers(page)
+    base, folder = session.base, session.folder
     session.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base.rstrip("/"))
-    page.goto(base + f"#/edit/{path}")
-    page.wait_for_selector(".box[data-index='0']")
-    wait_for_rendering(page, revision(card))
+    page, card, fingers = open_in_editor(session, path)
     images = lambda: len(read_json(card)["imageElements"])
     texts = lambda: len(read_json(card)["textElements"])
 
@@ -542,7 +533,6 @@ def a_finger_takes_the_element_it_touches(session, path):
     page, card, fingers = open_in_editor(session, path)
     folder = session.folder
     images = lambda: len(read_json(card)["imageElements"])
-    selected = lambda: [int(i) for i in page.eval_on_selector_all(".box.selected", "nodes => nodes.map(n => n.dataset.index)")]
     count = images()
     photo = next(p for p in folder.iterdir() if UUID_NAME.fullmatch(p.name) and png_size(p)[0])
     page.set_input_files("#upload", [{"name": "one.png", "mimeType": "image/png", "buffer": photo.read_bytes()},
@@ -550,13 +540,13 @@ def a_finger_takes_the_element_it_touches(session, path):
     eventually(lambda: images() == count + 2, 15, "the two photos")
     settle(page, card)
     lower, upper = count, count + 1
-    check(eventually(lambda: selected() == [lower, upper], 5, page=page), f"both photos picked are selected: {selected()}")
+    check(eventually(lambda: selected(page) == [lower, upper], 5, page=page), f"both photos picked are selected: {selected(page)}")
     low, high = (box_of(page, page.locator(f".box[data-index='{i}']")) for i in (lower, upper))
     # The lower photo where the upper one does not cover it (the upper lies down and right of it).
     only_lower = (low["x"] + min(low["width"] * 0.2, (high["x"] - low["x"]) / 2),
                   low["y"] + min(low["height"] * 0.2, (high["y"] - low["y"]) / 2))
     fingers.tap(only_lower)
-    check(eventually(lambda: selected() == [lower], 5, page=page), f"a tap on one of them selects it alone: {selected()}")
+    check(eventually(lambda: selected(page) == [lower], 5, page=page), f"a tap on one of them selects it alone: {selected(page)}")
     # A point on both photos where nothing drawn above the upper one (a text) lies.
     both = page.evaluate("""([lower, upper]) => {
         const rect = (i) => document.querySelector(`.box[data-index="${i}"]`).getBoundingClientRect();
@@ -572,8 +562,8 @@ def a_finger_takes_the_element_it_touches(session, path):
         return null; }""", [lower, upper])
     check(both is not None, "the two photos overlap where nothing lies over them")
     fingers.tap(both)
-    check(eventually(lambda: selected() == [upper], 5, page=page),
-          f"a tap where the upper photo is drawn over the selected one selects the upper: {selected()}")
+    check(eventually(lambda: selected(page) == [upper], 5, page=page),
+          f"a tap where the upper photo is drawn over the selected one selects the upper: {selected(page)}")
     for expected in (count + 1, count):
         page.click("#undo")
         eventually(lambda: images() == expected, 10, "a photo undone")

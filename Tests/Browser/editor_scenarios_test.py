@@ -29,7 +29,7 @@ import zlib
 from pathlib import Path
 
 from browser_support import (ROOT, box_of, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
-                             paste_files, percentile, read_json, revision, served_samples, settle, stage_point, unexpected_errors,
+                             paste_files, percentile, read_json, revision, selected, served_samples, settle, stage_point, unexpected_errors,
                              unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -82,10 +82,6 @@ def visible_point(page, index):
     if point is None:
         raise SystemExit(f"element {index} is covered everywhere")
     return point
-
-
-def selected(page):
-    return [int(i) for i in page.eval_on_selector_all(".box.selected", "nodes => nodes.map(n => n.dataset.index)")]
 
 
 def press_until_disabled(page, key, button, limit=60):

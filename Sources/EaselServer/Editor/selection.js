@@ -147,17 +147,22 @@ export class Selection {
     if (box) place(box, this.elements[index], this.canvas.scale);
   }
 
-  /** The topmost element under `point` (canvas units) in drawing order, or null. */
+  /** The elements under `point` (canvas units), the topmost first. */
+  under(point) {
+    const under = [];
+    for (let i = this.elements.length - 1; i >= 0; i--) if (contains(this.elements[i], point)) under.push(i);
+    return under;
+  }
+
+  /** The topmost element under `point` in drawing order, or null. */
   topmostAt(point) {
-    for (let i = this.elements.length - 1; i >= 0; i--) if (contains(this.elements[i], point)) return i;
-    return null;
+    return this.under(point)[0] ?? null;
   }
 
   /** The element under `point` after `index`, going down the stack and round again: how an
    * Alt-click, or a click on the selected element, reaches what lies beneath it. */
   nextUnder(point, index) {
-    const under = [];
-    for (let i = this.elements.length - 1; i >= 0; i--) if (contains(this.elements[i], point)) under.push(i);
+    const under = this.under(point);
     const position = under.indexOf(index);
     return under.length ? under[(position + 1) % under.length] : index;
   }
