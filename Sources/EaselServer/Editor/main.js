@@ -368,6 +368,7 @@ function documentPath(hash) {
 async function addImages(files, at) {
   if (!state.path || !files.length) return;
   const path = state.path;
+  const count = selection.elements.length;
   const added = [];
   const refused = [];
   for (const [i, file] of files.entries()) {
@@ -376,7 +377,9 @@ async function addImages(files, at) {
     const place = [at[0] + i * SPREAD, at[1] + i * SPREAD];
     try {
       // A photo added anywhere but on top of the rest moves those above it up a place.
-      const before = selection.elements.length;
+      // (The elements before it: the ones there were and those added so far, which the
+      // editor's own list holds only once they are all in.)
+      const before = count + added.length;
       const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place),
         { keepsPlaces: (result) => (result.added || []).every((index) => index >= before) });
       updateHistoryButtons(buttons, outcome);
