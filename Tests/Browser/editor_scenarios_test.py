@@ -902,6 +902,53 @@ def a_second_drag_follows_the_first(page, base, folder, path):
     settle(page, drawing)
     page.unroute("**/edits")
 
+def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
+    """A text being typed in place while the CLI changes the card: when an element below it
+    is removed, the typing goes to the text where it now is (it went to whichever element
+    took its place, or was refused), and the card's picture still shows without the old
+    words; when the text itself is removed, the words typed become a new text, and a notice
+    says so (they were applied to another element)."""
+    card = folder / "2B3C4D5E-0000-4000-8000-0000000000A1.rwcard"
+    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
+                                              stdout=subprocess.DEVNULL)
+    easel("new", "card", str(card))
+    easel("add", str(card), "sticker", "camping/fire", "--at", "300,300")
+    easel("add", str(card), "text", "First words", "--at", "650,500")
+    easel("add", str(card), "text", "Second words", "--at", "650,900")
+    texts = lambda: [text["text"] for text in read_json(card)["textElements"]]
+    page.goto(base + f"#/edit/{card.name}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, card)
+    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
+
+    # The sticker below the text removed elsewhere while the text is typed.
+    page.mouse.dblclick(*visible_point(page, 2))
+    page.wait_for_selector(".text-field:focus", timeout=5000)
+    easel("remove", str(card), "0")
+    eventually(lambda: boxes() == 2, 10, "the sticker's removal shown", page=page)
+    hidden = lambda: page.evaluate("""() => document.getElementById('rendering').style.visibility === 'hidden'
+        && !document.querySelector('img.backdrop').hidden""")
+    check(eventually(hidden, 5, page=page), "the card is still shown without the text being typed")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Changed words")
+    page.keyboard.press("Enter")
+    settle(page, card)
+    check(texts() == ["First words", "Changed words"] and read_json(card)["imageElements"] == [],
+          f"the typing went to the text typed in, now one place lower: {texts()}")
+
+    # The text itself removed elsewhere while it is typed: the words are a new text.
+    page.mouse.dblclick(*visible_point(page, 1))
+    page.wait_for_selector(".text-field:focus", timeout=5000)
+    easel("remove", str(card), "1")
+    eventually(lambda: boxes() == 1, 10, "the text's removal shown", page=page)
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Kept words")
+    page.keyboard.press("Enter")
+    settle(page, card)
+    check(texts() == ["First words", "Kept words"], f"the words typed in a text removed meanwhile are a new text: {texts()}")
+    check("new text" in page.inner_text("#notice"), f"and a notice says so: {page.inner_text('#notice')!r}")
+
+
 def main():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with served_samples(EASEL, "easel-scenarios-", viewport={"width": 1280, "height": 800}) as session:
@@ -913,6 +960,7 @@ def main():
         hands_drawing = selection_and_keys_as_a_person_expects(page, base, folder)
         keys_menus_and_uploads_as_a_person_expects(page, base, folder, hands_drawing)
         a_second_drag_follows_the_first(page, base, folder, hands_drawing)
+        a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)
         measure(page, base, many_shapes(folder / "thousand-shapes.drawing"), 800, 500)

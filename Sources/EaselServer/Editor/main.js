@@ -48,7 +48,10 @@ const selection = new Selection({
   },
 });
 const textEditor = new TextEditor({
-  canvas, stage: $('stage'), layers, onCommit: (operations, { added }) => commit(operations, { selectAdded: added }),
+  canvas, stage: $('stage'), layers, onCommit: (operations, { added, note }) => {
+    if (note) notify(note);
+    commit(operations, { selectAdded: added });
+  },
 });
 const tools = new Tools({
   container: $('add-tools'), canvas, stage: $('stage'), overlay: $('overlay'), guides: $('guides'), selection, textEditor,
@@ -194,6 +197,8 @@ async function reload(knownRevision, { ownSave = false, gesture } = {}) {
       state.reselect = null;
     }
     layers.end(revision, gesture);
+    // A text being typed in place: found again where the document now has it.
+    textEditor.documentChanged(description.elements);
     showInspector();
     showTitle(path, description);
   } catch (error) {

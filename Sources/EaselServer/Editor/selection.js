@@ -295,7 +295,7 @@ export class Selection {
 
 /** Whether two descriptions are of one element, moved, resized or turned at most (a
  * line's ends are where its frame puts them). */
-function sameApartFromFrame(a, b) {
+export function sameApartFromFrame(a, b) {
   const rest = ({ at, size, rotation, from, to, index, ...others }) => JSON.stringify(others);
   return Boolean(a && b) && rest(a) === rest(b);
 }

@@ -4,6 +4,13 @@
 // when something was typed, and a text emptied is removed: an empty text is dropped, as the
 // Cards app drops it. While an existing text is edited the picture shows the card without
 // it (layers.js), so the field is not read over the old words.
+//
+// A change made elsewhere while a text is edited (the CLI, another page) may move the text
+// to another place in the drawing order, or change or remove it: the typing goes to the
+// text where it is now, or, when it is no longer there as it was, becomes a new text (the
+// words typed are not lost, and no other element is overwritten).
+
+import { sameApartFromFrame } from './selection.js';
 
 export class TextEditor {
   constructor({ canvas, stage, layers, onCommit }) {
@@ -25,10 +32,27 @@ export class TextEditor {
     // A card's text is drawn as large as fits its frame (at most 200 units).
     const size = fontSize ?? Math.min(200, element.size[1] * 0.8);
     this.layers.begin([index], { alone: false });
-    this.open({ ...element, index, color: element.fill || '#000000', fontSize: size });
+    this.open({ ...element, index, color: element.fill || '#000000', fontSize: size }, element);
   }
 
-  open({ at, size, rotation, text, index, color, fontSize }) {
+  /** The document now has `elements` (a reload): an existing text being edited is found
+   * again where it is, and the picture shown without it; gone or changed, the typing will
+   * be a new text. */
+  documentChanged(elements) {
+    const target = this.target;
+    if (!this.field || !target.element) return;
+    const found = findAgain(target.element, target.index, elements);
+    if (found === null) {
+      Object.assign(target, { index: null, element: null, lost: true });
+      this.field.setAttribute('aria-label', 'New text');
+      this.layers.end(null);
+      return;
+    }
+    if (found !== target.index || !this.layers.active) this.layers.begin([found], { alone: false });
+    target.index = found;
+  }
+
+  open({ at, size, rotation, text, index, color, fontSize }, element = null) {
     this.finish(false);
     const scale = this.canvas.scale;
     const field = document.createElement('div');
@@ -45,7 +69,7 @@ export class TextEditor {
     });
     this.stage.append(field);
     this.field = field;
-    this.target = { index, original: text, at };
+    this.target = { index, original: text, at, element: element && { ...element } };
     field.addEventListener('keydown', (event) => {
       event.stopPropagation();
       if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); this.finish(true); }
@@ -70,14 +94,29 @@ export class TextEditor {
     this.field = null;
     const text = field.textContent.replace(/\s*\n\s*/g, ' ').trim();
     field.remove();
-    const { index, original, at } = this.target;
+    const { index, original, at, lost } = this.target;
     let operations = [];
-    if (keep && index === null && text) {
+    if (keep && index === null && text && !(lost && text === original)) {
       operations = [{ verb: 'add', kind: 'text', value: text, at: at.map((v) => Math.round(v * 100) / 100) }];
     } else if (keep && index !== null && text !== original) {
       operations = text ? [{ verb: 'set', index, text }] : [{ verb: 'remove', index }];
     }
     if (index !== null && !operations.length) this.layers.end(null);
-    if (operations.length) this.onCommit(operations, { added: index === null });
+    const note = lost && operations.length
+      ? 'The text was changed or removed elsewhere while you typed: your words are a new text.' : null;
+    if (operations.length) this.onCommit(operations, { added: index === null, note });
   }
+}
+
+/** Where `element`, last seen at `index`, is in `elements`: the place of the one element
+ * still what it was (its frame may have changed), preferring one on the same frame, then
+ * the same place; null when none is, or several are and none of them is where it was. */
+function findAgain(element, index, elements) {
+  const frame = ({ at, size, rotation }) => JSON.stringify([at, size, rotation]);
+  const same = elements.flatMap((other, place) => (sameApartFromFrame(other, element) ? [place] : []));
+  const framed = same.filter((place) => frame(elements[place]) === frame(element));
+  if (framed.includes(index)) return index;
+  if (framed.length === 1) return framed[0];
+  if (same.includes(index)) return index;
+  return same.length === 1 ? same[0] : null;
 }
