@@ -27,6 +27,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
+from urllib.parse import unquote
 
 from browser_support import (ROOT, box_of, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
                              paste_files, percentile, read_json, revision, selected, served_samples, settle, stage_point, unexpected_errors,
@@ -902,6 +903,42 @@ def a_second_drag_follows_the_first(page, base, folder, path):
     settle(page, drawing)
     page.unroute("**/edits")
 
+def descriptions_shown_in_the_order_asked(page, base, folder, path, environment):
+    """The description asked for after a save comes back only after the one asked for after
+    a change made elsewhere (the CLI) a moment later: the editor keeps showing the later
+    one (it showed the older revision until the next change)."""
+    drawing = folder / path
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    held = []
+
+    def hold_first(route):
+        # The first description asked for is read from the server now and delivered later.
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    describe = lambda url: unquote(url).endswith("/api/documents/" + path)
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.route(describe, hold_first)
+    page.keyboard.press("ArrowRight")
+    eventually(lambda: held, 10, "the nudge's description held", page=page)
+    subprocess.run([str(EASEL), "move", str(drawing), "0", "--by", "25,0"], env=environment, check=True,
+                   stdout=subprocess.DEVNULL)
+    latest = revision(drawing)
+    eventually(lambda: page.evaluate("() => document.getElementById('rendering').dataset.revision") == latest, 10,
+               "the CLI's change shown", page=page)
+    route, response = held[0]
+    route.fulfill(response=response)
+    page.wait_for_timeout(1000)
+    shown = page.evaluate("() => document.getElementById('rendering').dataset.revision")
+    check(shown == latest, f"a description that comes back late does not replace a later one: {shown} shown, {latest} on disk")
+    page.unroute(describe)
+
+
 def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     """A text being typed in place while the CLI changes the card: when an element below it
     is removed, the typing goes to the text where it now is (it went to whichever element
@@ -960,6 +997,7 @@ def main():
         hands_drawing = selection_and_keys_as_a_person_expects(page, base, folder)
         keys_menus_and_uploads_as_a_person_expects(page, base, folder, hands_drawing)
         a_second_drag_follows_the_first(page, base, folder, hands_drawing)
+        descriptions_shown_in_the_order_asked(page, base, folder, hands_drawing, session.environment)
         a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)

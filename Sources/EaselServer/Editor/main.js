@@ -177,9 +177,13 @@ function commit(operations, meta = {}) {
 async function reload(knownRevision, { ownSave = false, gesture } = {}) {
   if (!state.path) return;
   const path = state.path;
+  // Descriptions asked for one after another can come back in another order: one asked for
+  // before the one already shown is older than it, and is not shown.
+  const ticket = (state.reloadsAsked = (state.reloadsAsked || 0) + 1);
   try {
     const { description, revision, history } = await api.describe(path);
-    if (path !== state.path) return;
+    if (path !== state.path || ticket < (state.reloadShown || 0)) return;
+    state.reloadShown = ticket;
     updateHistoryButtons(buttons, history);
     state.description = description;
     state.revision = revision;
