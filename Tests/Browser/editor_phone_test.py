@@ -22,6 +22,7 @@ import json
 import math
 import re
 import struct
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -589,6 +590,42 @@ def a_slow_sticker_list_stays_in_its_sheet(session, path):
     tap(fingers, page, "#sheet-close")
 
 
+def a_finger_drag_while_changed_elsewhere(session):
+    """A finger drags a text while the CLI removes the sticker below it: the drag is saved
+    for the text, now one place lower (it went to whichever element took its place), and
+    the text's box keeps following the finger once the change is shown."""
+    card = session.folder / "3C4D5E6F-0000-4000-8000-0000000000B2.rwcard"
+    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=session.environment, check=True,
+                                              stdout=subprocess.DEVNULL)
+    easel("new", "card", str(card))
+    easel("add", str(card), "sticker", "camping/tent", "--at", "300,300")
+    easel("add", str(card), "text", "Dragged meanwhile", "--at", "650,1200")
+    page, card, fingers = open_in_editor(session, card.name)
+    text = lambda: read_json(card)["textElements"][0]["transform"]
+    before, start_box = text(), box_of(page, page.locator(".box[data-index='1']"))
+    start = (start_box["x"] + start_box["width"] / 2, start_box["y"] + start_box["height"] / 2)
+    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
+    fingers.send("touchStart", [start])
+    for step in range(1, 7):
+        fingers.send("touchMove", [(start[0], start[1] - 8 * step)])
+        time.sleep(0.016)
+    easel("remove", str(card), "0")
+    eventually(lambda: boxes() == 1, 10, "the sticker's removal shown", page=page)
+    for step in range(7, 13):
+        fingers.send("touchMove", [(start[0], start[1] - 8 * step)])
+        time.sleep(0.016)
+    box = box_of(page, page.locator(".box[data-index='0']"))
+    check(abs((box["y"] - start_box["y"]) + 96) < 4, f"the text's box follows the finger after the change is shown: "
+          f"{box['y'] - start_box['y']:.0f} px of -96")
+    fingers.send("touchEnd", [])
+    settle(page, card)
+    after = read_json(card)
+    check(after["imageElements"] == [] and len(after["textElements"]) == 1 and text()["offset"] != before["offset"],
+          f"the finger's drag moved the text, now one place lower: {before} -> {text()}")
+    check(text()["size"] == before["size"] and text()["rotation"] == before["rotation"],
+          f"and left its size and angle as they were: {before} -> {text()}")
+
+
 def carousel_on_a_phone(session):
     page, base = session.page, session.base
     fingers = Fingers(page)
@@ -670,6 +707,7 @@ def main():
         what_a_finger_is_left_with(session, path)
         a_finger_takes_the_element_it_touches(session, path)
         a_slow_sticker_list_stays_in_its_sheet(session, path)
+        a_finger_drag_while_changed_elsewhere(session)
         carousel_on_a_phone(session)
         other_sizes(session, path)
         sheets_on_its_side(session, path)

@@ -939,6 +939,128 @@ def descriptions_shown_in_the_order_asked(page, base, folder, path, environment)
     page.unroute(describe)
 
 
+def a_drag_while_changed_elsewhere(page, base, folder, environment):
+    """A drag under way while the CLI removes an element below the one dragged: the drag is
+    saved for the element dragged, now one place lower (it went to whichever element took
+    its place), and its box keeps following the pointer after the change is shown (it went
+    back to where the change put it). The dragged element itself removed meanwhile: nothing
+    is saved, and a notice says why."""
+    drawing = folder / "dragged-meanwhile.drawing"
+    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
+                                              stdout=subprocess.DEVNULL)
+    easel("new", "drawing", str(drawing), "--size", "800x600")
+    easel("add", str(drawing), "rectangle", "--at", "150,150", "--size", "120x120", "--fill", "tomato")
+    easel("add", str(drawing), "ellipse", "--at", "400,300", "--size", "140x100", "--fill", "gold")
+    easel("add", str(drawing), "star", "--at", "620,420", "--size", "120x120", "--fill", "navy")
+    graphics = lambda: read_json(drawing)["graphics"]
+    page.goto(base + f"#/edit/{drawing.name}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
+    star = graphics()[2]["transform"]["center"]
+    ellipse = graphics()[1]["transform"]["center"]
+
+    start = visible_point(page, 2)
+    before_box = box_of(page, page.locator(".box[data-index='2']"))
+    page.keyboard.down("Control")  # no snapping: the drag goes exactly where the mouse goes
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] - 30, start[1] - 20, steps=5)
+    easel("remove", str(drawing), "0")
+    eventually(lambda: boxes() == 2, 10, "the rectangle's removal shown", page=page)
+    end = (start[0] - 60, start[1] - 40)
+    page.mouse.move(*end, steps=5)
+    box = box_of(page, page.locator(".box[data-index='1']"))
+    shift = (box["x"] - before_box["x"], box["y"] - before_box["y"])
+    pointer_offset = (end[0] - start[0], end[1] - start[1])
+    check(abs(shift[0] - pointer_offset[0]) < 3 and abs(shift[1] - pointer_offset[1]) < 3,
+          f"the dragged star's box follows the pointer after the change is shown: moved {shift} of {pointer_offset}")
+    page.mouse.up()
+    page.keyboard.up("Control")
+    settle(page, drawing)
+    kinds = [graphic["kind"] for graphic in graphics()]
+    moved = graphics()[1]["transform"]["center"]
+    check(kinds == ["ellipse", "star"] and moved != star and graphics()[0]["transform"]["center"] == ellipse,
+          f"the drag moved the star, now one place lower, not the ellipse: {kinds}, star {star} -> {moved}, "
+          f"ellipse {ellipse} -> {graphics()[0]['transform']['center']} (pointer {pointer_offset})")
+
+    # The ellipse removed elsewhere while it is dragged: nothing saved, a notice.
+    before = read_json(drawing)
+    start = visible_point(page, 0)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 30, start[1] + 30, steps=5)
+    easel("remove", str(drawing), "0")
+    eventually(lambda: boxes() == 1, 10, "the ellipse's removal shown", page=page)
+    after_removal = read_json(drawing)
+    page.mouse.move(start[0] + 50, start[1] + 50, steps=3)
+    page.mouse.up()
+    page.wait_for_timeout(600)
+    check(read_json(drawing) == after_removal and len(before["graphics"]) == 2,
+          f"a drag of an element removed meanwhile saves nothing: {[g['kind'] for g in read_json(drawing)['graphics']]}")
+    check("not saved" in page.inner_text("#notice"), f"and a notice says why: {page.inner_text('#notice')!r}")
+
+
+def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
+    """Two more of a reviewer's cases. A drag begun while the page's own fill change is being
+    saved, its reload landing mid-drag: the drag is saved (the element's new fill made it
+    look changed elsewhere, and the drag was dropped). Two stars alike but for their places,
+    the first dragged while the CLI removes the rectangle below both: the star dragged moves,
+    not its twin (the twin had slid into its place)."""
+    drawing = folder / "twins.drawing"
+    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
+                                              stdout=subprocess.DEVNULL)
+    easel("new", "drawing", str(drawing), "--size", "800x600")
+    easel("add", str(drawing), "rectangle", "--at", "400,500", "--size", "300x100", "--fill", "tomato")
+    easel("add", str(drawing), "star", "--at", "250,250", "--size", "120x120", "--fill", "navy")
+    easel("add", str(drawing), "star", "--at", "550,250", "--size", "120x120", "--fill", "navy")
+    graphics = lambda: read_json(drawing)["graphics"]
+    centres = lambda: [graphic["transform"]["center"] for graphic in graphics()]
+    page.goto(base + f"#/edit/{drawing.name}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
+
+    # The fill's save held until the drag is under way.
+    page.mouse.click(*visible_point(page, 0))
+    eventually(lambda: selected(page) == [0], 3, "the rectangle selected", page=page)
+    held = []
+    page.route("**/edits", lambda route: route.continue_() if held else held.append(route))
+    page.click("#inspector button[aria-label='No fill']")
+    eventually(lambda: held, 5, "the fill's save on its way", page=page)
+    start = visible_point(page, 0)
+    page.keyboard.down("Control")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 20, start[1] - 20, steps=4)
+    held[0].continue_()
+    eventually(lambda: graphics()[0].get("fill") is None and page.evaluate(
+        "() => document.getElementById('rendering').dataset.revision") == revision(drawing), 10, "the fill saved and described",
+        page=page)
+    page.mouse.move(start[0] + 40, start[1] - 40, steps=4)
+    page.mouse.up()
+    page.keyboard.up("Control")
+    page.unroute("**/edits")
+    settle(page, drawing)
+    check(centres()[0] != [400, 500] and page.is_hidden("#notice"),
+          f"a drag while the page's own change is saved is saved too: {centres()[0]}, notice {page.inner_text('#notice')!r}")
+
+    # The first star dragged while the rectangle below it goes.
+    start = visible_point(page, 1)
+    page.keyboard.down("Control")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 20, start[1] + 20, steps=4)
+    easel("remove", str(drawing), "0")
+    eventually(lambda: boxes() == 2, 10, "the rectangle's removal shown", page=page)
+    page.mouse.move(start[0] + 40, start[1] + 40, steps=4)
+    page.mouse.up()
+    page.keyboard.up("Control")
+    settle(page, drawing)
+    check(centres()[0] != [250, 250] and centres()[1] == [550, 250],
+          f"the star dragged moved, not its twin: {centres()}")
+
+
 def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     """A text being typed in place while the CLI changes the card: when an element below it
     is removed, the typing goes to the text where it now is (it went to whichever element
@@ -999,6 +1121,8 @@ def main():
         a_second_drag_follows_the_first(page, base, folder, hands_drawing)
         descriptions_shown_in_the_order_asked(page, base, folder, hands_drawing, session.environment)
         a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
+        a_drag_while_changed_elsewhere(page, base, folder, session.environment)
+        a_drag_after_own_change_and_among_twins(page, base, folder, session.environment)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)
         measure(page, base, many_shapes(folder / "thousand-shapes.drawing"), 800, 500)

@@ -2,7 +2,7 @@
 // corner handle to resize keeping the opposite corner and the aspect ratio (Shift frees
 // it), an edge handle to move that side only, the round knob to rotate (Shift: 15° steps).
 // Moves and resizes snap (snapping.js). While a gesture lasts, the elements move on their
-// own layer (layers.js); when it ends, `onGesture` gets its operations, one undo step.
+// own layer (layers.js); when it ends, `selection.endGesture` gets its operations, one undo step.
 
 import { bounds, frameMap, round, translation, union } from './geometry.js';
 import { track } from './pointer.js';
@@ -13,7 +13,7 @@ const snappingOff = (event) => event.ctrlKey || event.metaKey;
 /** Drags the selection; `clicked()` when the press ends without a drag. */
 export function startMove(selection, event, { clicked }) {
   const { canvas, elements } = selection;
-  const indices = [...selection.indices];
+  const indices = [...selection.indices], began = selection.gestureStart(indices);
   const start = canvas.canvasPoint(event);
   const origins = indices.map((index) => [...elements[index].at]);
   const box = union(indices.map((index) => bounds(elements[index])));
@@ -31,7 +31,7 @@ export function startMove(selection, event, { clicked }) {
     by = [round(dx), round(dy)];
     indices.forEach((index, i) => {
       elements[index].at = [origins[i][0] + by[0], origins[i][1] + by[1]];
-      selection.placeBox(index);
+      selection.placeBox(index, began);
     });
     selection.layers.transform(translation(by[0], by[1]));
     drawGuides(selection.guides, snap.guides, selection.canvasSize, canvas.scale);
@@ -39,7 +39,7 @@ export function startMove(selection, event, { clicked }) {
     drawGuides(selection.guides, [], selection.canvasSize, canvas.scale);
     if (!moved) { clicked(); return; }
     if (by[0] === 0 && by[1] === 0) { selection.layers.end(null); return; }
-    selection.onGesture(indices.map((index) => ({ verb: 'move', index, by })));
+    selection.endGesture(indices.map((index) => ({ verb: 'move', index, by })), began);
   });
 }
 
@@ -49,7 +49,7 @@ const SIGNS = { nw: [-1, -1], ne: [1, -1], se: [1, 1], sw: [-1, 1], n: [0, -1], 
  * aspect ratio (Shift frees it; the app's pinch keeps it); an edge moves that side only. */
 export function startResize(selection, event, index, handle) {
   const { canvas, elements } = selection;
-  const element = elements[index], original = { ...element };
+  const element = elements[index], original = { ...element }, began = selection.gestureStart([index]);
   const [w0, h0] = element.size, [cx0, cy0] = element.at;
   const angle = ((element.rotation || 0) * Math.PI) / 180, cos = Math.cos(angle), sin = Math.sin(angle);
   const [sx, sy] = SIGNS[handle];
@@ -84,12 +84,12 @@ export function startResize(selection, event, index, handle) {
     element.size = [round(w), round(h)];
     element.at = [round(anchor[0] + ox), round(anchor[1] + oy)];
     changed = true;
-    selection.placeBox(index);
+    selection.placeBox(index, began);
     selection.layers.transform(frameMap(original, element));
     drawGuides(selection.guides, guides, selection.canvasSize, canvas.scale);
   }, () => {
     drawGuides(selection.guides, [], selection.canvasSize, canvas.scale);
-    if (changed) selection.onGesture([{ verb: 'set', index, at: element.at, size: element.size }]);
+    if (changed) selection.endGesture([{ verb: 'set', index, at: element.at, size: element.size }], began);
     else selection.layers.end(null);
   });
 }
@@ -97,7 +97,7 @@ export function startResize(selection, event, index, handle) {
 /** Turns the element about its centre by the knob (Shift: in 15° steps). */
 export function startRotate(selection, event, index) {
   const { canvas, elements } = selection;
-  const element = elements[index], original = { ...element };
+  const element = elements[index], original = { ...element }, began = selection.gestureStart([index]);
   let changed = false;
   selection.layers.begin([index]);
   track(selection.overlay, event, (moveEvent) => {
@@ -107,10 +107,10 @@ export function startRotate(selection, event, index) {
     if (moveEvent.shiftKey) degrees = Math.round(degrees / 15) * 15;
     element.rotation = round(degrees);
     changed = true;
-    selection.placeBox(index);
+    selection.placeBox(index, began);
     selection.layers.transform(frameMap(original, element));
   }, () => {
-    if (changed) selection.onGesture([{ verb: 'set', index, rotation: element.rotation }]);
+    if (changed) selection.endGesture([{ verb: 'set', index, rotation: element.rotation }], began);
     else selection.layers.end(null);
   });
 }

@@ -41,6 +41,7 @@ const layers = new Layers({
 const selection = new Selection({
   canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
   onGesture: (operations) => commit(operations),
+  onGestureLost: () => notify('The element was changed or removed elsewhere while you moved it: that change was not saved.'),
   onSelect: (indices) => { showInspector(); tools.update(); saveScene({ selection: indices }); },
   onEditText: (index) => {
     const element = selection.elements[index];
@@ -67,7 +68,7 @@ const sheets = new Sheets({
 const menu = new ElementMenu($('element-menu'), $('viewport'));
 new Touch({
   viewport: $('viewport'), canvas, selection, layers, isBusy: () => tools.active || textEditor.editing,
-  onGesture: (operations) => commit(operations), onLongPress: (index, point) => openElementMenu(index, point),
+  onLongPress: (index, point) => openElementMenu(index, point),
 });
 
 /** A picker of the app's toolbar: Photos, Frames, Stickers, Text (on a phone). */
@@ -153,7 +154,7 @@ const sync = new Sync({
     updateHistoryButtons(buttons, outcome);
     if (meta.selectAdded && outcome.added?.length) state.selectAfter = outcome.added;
     if (outcome.reordered?.length) state.reselect = { revision: outcome.revision, indices: outcome.reordered };
-    reload(outcome.revision, { ownSave: true, gesture: meta.gesture });
+    reload(outcome.revision, { ownSave: true, gesture: meta.gesture, keepsPlaces: meta.keepsPlaces });
   },
   onConflict: (operations) => {
     layers.clear();
@@ -170,11 +171,16 @@ function commit(operations, meta = {}) {
   selection.endNudge();
   // A preview still waiting to be asked for would show the value after it was saved.
   clearTimeout(state.previewTimer);
-  sync.save(operations, { ...meta, gesture: layers.generation });
+  sync.save(operations, {
+    ...meta, gesture: layers.generation, keepsPlaces: operations.every((operation) => PLACE_KEEPING.has(operation.verb)),
+  });
 }
 
+/** The edits that leave every element where it was in the drawing order. */
+const PLACE_KEEPING = new Set(['set', 'move', 'align', 'distribute', 'background']);
+
 /** Loads the document's description and rendering (after a save, or a change elsewhere). */
-async function reload(knownRevision, { ownSave = false, gesture } = {}) {
+async function reload(knownRevision, { ownSave = false, gesture, keepsPlaces = false } = {}) {
   if (!state.path) return;
   const path = state.path;
   // Descriptions asked for one after another can come back in another order: one asked for
@@ -187,9 +193,14 @@ async function reload(knownRevision, { ownSave = false, gesture } = {}) {
     updateHistoryButtons(buttons, history);
     state.description = description;
     state.revision = revision;
-    if (!knownRevision) sync.adopt(revision);
+    // The revision to edit from is the one whose elements are shown: a gesture ended before
+    // they are is refused as made on an older one (a conflict), never applied to whichever
+    // element a change elsewhere put in its element's place.
+    if (!ownSave && !sync.sending && !sync.holding) sync.adopt(revision);
     canvas.show(path, description.canvas, revision);
-    selection.setElements(description.elements, description.canvas, { changedElsewhere: !ownSave });
+    // Places are kept only by the page's own save, described as it left it.
+    const placesKept = ownSave && keepsPlaces && revision === knownRevision;
+    selection.setElements(description.elements, description.canvas, { changedElsewhere: !ownSave, keepsPlaces: placesKept });
     if (state.selectAfter) {
       selection.select(state.selectAfter);
       state.selectAfter = null;
@@ -202,7 +213,7 @@ async function reload(knownRevision, { ownSave = false, gesture } = {}) {
     }
     layers.end(revision, gesture);
     // A text being typed in place: found again where the document now has it.
-    textEditor.documentChanged(description.elements);
+    if (!placesKept) textEditor.documentChanged(description.elements);
     showInspector();
     showTitle(path, description);
   } catch (error) {
@@ -582,10 +593,7 @@ listen((event) => {
     return;
   }
   if (state.path && event.path === state.path) {
-    if (event.revision && event.revision !== sync.revision && sync.state !== 'saving') {
-      sync.adopt(event.revision);
-      reload(event.revision);
-    }
+    if (event.revision && event.revision !== sync.revision && sync.state !== 'saving') reload(event.revision);
   } else if (!state.path) {
     renderBrowser($('grid'), { carousel: $('carousel'), onError: showError });
   }

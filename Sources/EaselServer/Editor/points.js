@@ -102,7 +102,7 @@ export function lineHandles(selection, element, index) {
   const ends = { from: { x: element.from[0], y: element.from[1] }, to: { x: element.to[0], y: element.to[1] } };
   for (const key of ['from', 'to']) {
     pointHandle(selection, ends[key], `end ${key}`, key === 'from' ? "The line's start" : "The line's end", (event, handle) => {
-      const { canvas } = selection;
+      const { canvas } = selection, began = selection.gestureStart([index]);
       const targets = snapTargets(selection.canvasSize, selection.elements, new Set([index]));
       const other = key === 'from' ? ends.to : ends.from;
       let moved = null;
@@ -118,7 +118,7 @@ export function lineHandles(selection, element, index) {
       }, () => {
         drawGuides(selection.guides, [], selection.canvasSize, canvas.scale);
         if (!moved) { selection.layers.end(null); return; }
-        selection.onGesture([{ verb: 'set', index, [key]: [moved.x, moved.y] }]);
+        selection.endGesture([{ verb: 'set', index, [key]: [moved.x, moved.y] }], began);
       });
     });
   }
@@ -132,7 +132,7 @@ export function pathHandles(selection, element, index) {
     if (!segment.points.length) return;
     const anchor = segment.points.length - 1;
     pointHandle(selection, segment.points[anchor], 'path-point', `Point ${s + 1} of the path`, (event, handle) => {
-      const { canvas } = selection;
+      const { canvas } = selection, began = selection.gestureStart([index]);
       const start = canvas.canvasPoint(event);
       const original = segments.map(({ command, points }) => ({ command, points: points.map((p) => ({ ...p })) }));
       // The curve handles that go with the point: the one before it, in its own segment,
@@ -156,7 +156,7 @@ export function pathHandles(selection, element, index) {
         selection.guides.querySelector('.outline-preview')?.remove();
         if (!edited) { selection.layers.end(null); return; }
         const framed = framedOutline(edited, element.rotation || 0);
-        selection.onGesture([{ verb: 'set', index, ...framed }]);
+        selection.endGesture([{ verb: 'set', index, ...framed }], began);
       });
     });
   });

@@ -24,9 +24,11 @@ const ROTATE_REACH = 34;
 const DOUBLE_CLICK_MS = 350;
 
 export class Selection {
-  constructor({ canvas, overlay, viewport, guides, layers, onGesture, onSelect, onEditText }) {
-    Object.assign(this, { canvas, overlay, viewport, guides, layers, onGesture, onSelect, onEditText });
+  constructor({ canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText }) {
+    Object.assign(this, { canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText });
     this.elements = [];
+    /** Counts the descriptions since which elements may be elsewhere in the drawing order. */
+    this.order = 0;
     this.indices = [];
     this.nudge = null;
     this.canvasSize = [1, 1];
@@ -42,7 +44,11 @@ export class Selection {
     });
   }
 
-  setElements(elements, canvasSize, { changedElsewhere = false } = {}) {
+  /** `keepsPlaces`: the page's own save of edits that neither add, remove nor reorder
+   * elements (each element is where it was in the drawing order). */
+  setElements(elements, canvasSize, { changedElsewhere = false, keepsPlaces = false } = {}) {
+    // Gestures under way find their elements again unless every one is known to be where it was.
+    if (!keepsPlaces) this.order += 1;
     // Elements are known by their place in the drawing order: when elements came or went (a
     // delete, an undo of an add) a kept index would name whichever element slid into it,
     // so nothing stays selected, as in the app. An edit of this page's own keeps it. A
@@ -141,10 +147,48 @@ export class Selection {
     if (element.kind === 'path' && element.path) pathHandles(this, element, index);
   }
 
-  /** Moves an element's box to its description's frame (during a gesture). */
-  placeBox(index) {
-    const box = this.overlay.querySelector(`.box[data-index="${index}"]`);
-    if (box) place(box, this.elements[index], this.canvas.scale);
+  /** What a gesture on the elements at `indices` begins on: the elements it changes as it
+   * goes (`elements`), and what they were at its start, to find them again should a change
+   * made elsewhere move them in the drawing order before it ends. */
+  gestureStart(indices) {
+    return { order: this.order, elements: this.elements, originals: new Map(indices.map((i) => [i, { ...this.elements[i] }])) };
+  }
+
+  /** Moves the box of the element a gesture (begun at `start`) is changing, at `index` when
+   * it began, to the frame the gesture gives it. */
+  placeBox(index, start = null) {
+    const [now] = start ? this.placesNow([index], start) ?? [] : [index];
+    const box = now === undefined ? null : this.overlay.querySelector(`.box[data-index="${now}"]`);
+    if (box) place(box, (start?.elements ?? this.elements)[index], this.canvas.scale);
+  }
+
+  /** Where the elements a gesture began on at `indices` are now: a change made elsewhere
+   * during the gesture may have moved them in the drawing order. Null when one of them is
+   * no longer there as it was (changed or removed). */
+  placesNow(indices, start) {
+    if (start.order === this.order) return indices;
+    if (start.found?.order !== this.order) start.found = { order: this.order, places: new Map() };
+    const known = start.found.places;
+    const places = indices.map((index) => {
+      if (!known.has(index)) known.set(index, findAgain(start.originals.get(index), index, this.elements));
+      return known.get(index);
+    });
+    return places.includes(null) ? null : places;
+  }
+
+  /** A gesture begun at `start` ends with `operations` (each naming an element by its
+   * `index` then): they are saved for the elements where they are now, or, when one of them
+   * was changed or removed elsewhere meanwhile, not at all (`onGestureLost`). `layers`:
+   * whether the gesture began layers of its own (a nudge does not), ended if it is dropped. */
+  endGesture(operations, start, { layers = true } = {}) {
+    const places = this.placesNow(operations.map((operation) => operation.index), start);
+    if (!places) {
+      if (layers) this.layers.end(null);
+      this.draw();
+      this.onGestureLost?.();
+      return;
+    }
+    this.onGesture(operations.map((operation, i) => ({ ...operation, index: places[i] })));
   }
 
   /** The elements under `point` (canvas units), the topmost first. */
@@ -265,7 +309,7 @@ export class Selection {
       }
       this.draw();
       // Key repeats coalesce into one gesture, saved when the keys rest.
-      this.nudge = this.nudge || { indices: [...this.indices], by: [0, 0] };
+      this.nudge = this.nudge || { indices: [...this.indices], by: [0, 0], start: this.gestureStart(this.indices) };
       this.nudge.by = [this.nudge.by[0] + dx, this.nudge.by[1] + dy];
       clearTimeout(this.nudgeTimer);
       this.nudgeTimer = setTimeout(() => this.endNudge(), 400);
@@ -287,17 +331,50 @@ export class Selection {
   endNudge() {
     clearTimeout(this.nudgeTimer);
     if (!this.nudge) return;
-    const { indices, by } = this.nudge;
+    const { indices, by, start } = this.nudge;
     this.nudge = null;
-    this.onGesture(indices.map((index) => ({ verb: 'move', index, by })));
+    this.endGesture(indices.map((index) => ({ verb: 'move', index, by })), start, { layers: false });
   }
 }
 
 /** Whether two descriptions are of one element, moved, resized or turned at most (a
  * line's ends are where its frame puts them). */
 export function sameApartFromFrame(a, b) {
-  const rest = ({ at, size, rotation, from, to, index, ...others }) => JSON.stringify(others);
-  return Boolean(a && b) && rest(a) === rest(b);
+  return Boolean(a && b) && contentOf(a) === contentOf(b);
+}
+
+/** Where `element`, last seen at `index`, is in `elements`: the place of the one element
+ * still what it was (its frame may have changed), preferring one on the same frame, then
+ * the same place; null when none is, or several are and none of them is where it was. */
+export function findAgain(element, index, elements) {
+  const same = placesByContent(elements).get(contentOf(element)) ?? [];
+  const frame = ({ at, size, rotation }) => JSON.stringify([at, size, rotation]);
+  const framed = same.filter((place) => frame(elements[place]) === frame(element));
+  if (framed.includes(index)) return index;
+  if (framed.length === 1) return framed[0];
+  if (same.includes(index)) return index;
+  return same.length === 1 ? same[0] : null;
+}
+
+/** An element's description but for its frame (what `sameApartFromFrame` compares). */
+function contentOf({ at, size, rotation, from, to, index, ...others }) {
+  return JSON.stringify(others);
+}
+
+/** The places of each content in `elements`, made once per list (a drag of a thousand
+ * elements after a change elsewhere looks each up, not through the whole list). */
+const contentPlaces = new WeakMap();
+function placesByContent(elements) {
+  let places = contentPlaces.get(elements);
+  if (!places) {
+    places = new Map();
+    elements.forEach((element, place) => {
+      const key = contentOf(element), list = places.get(key);
+      if (list) list.push(place); else places.set(key, [place]);
+    });
+    contentPlaces.set(elements, places);
+  }
+  return places;
 }
 
 /** Places a box on an element's frame (stage pixels), at least a few pixels across so that a

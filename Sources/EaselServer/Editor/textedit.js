@@ -10,7 +10,7 @@
 // text where it is now, or, when it is no longer there as it was, becomes a new text (the
 // words typed are not lost, and no other element is overwritten).
 
-import { sameApartFromFrame } from './selection.js';
+import { findAgain } from './selection.js';
 
 export class TextEditor {
   constructor({ canvas, stage, layers, onCommit }) {
@@ -106,17 +106,4 @@ export class TextEditor {
       ? 'The text was changed or removed elsewhere while you typed: your words are a new text.' : null;
     if (operations.length) this.onCommit(operations, { added: index === null, note });
   }
-}
-
-/** Where `element`, last seen at `index`, is in `elements`: the place of the one element
- * still what it was (its frame may have changed), preferring one on the same frame, then
- * the same place; null when none is, or several are and none of them is where it was. */
-function findAgain(element, index, elements) {
-  const frame = ({ at, size, rotation }) => JSON.stringify([at, size, rotation]);
-  const same = elements.flatMap((other, place) => (sameApartFromFrame(other, element) ? [place] : []));
-  const framed = same.filter((place) => frame(elements[place]) === frame(element));
-  if (framed.includes(index)) return index;
-  if (framed.length === 1) return framed[0];
-  if (same.includes(index)) return index;
-  return same.length === 1 ? same[0] : null;
 }

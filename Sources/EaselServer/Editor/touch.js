@@ -29,8 +29,8 @@ const spread = ([a, b]) => Math.hypot(b.x - a.x, b.y - a.y);
 const angle = ([a, b]) => (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
 
 export class Touch {
-  constructor({ viewport, canvas, selection, layers, isBusy, onGesture, onLongPress }) {
-    Object.assign(this, { viewport, canvas, selection, layers, isBusy, onGesture, onLongPress });
+  constructor({ viewport, canvas, selection, layers, isBusy, onLongPress }) {
+    Object.assign(this, { viewport, canvas, selection, layers, isBusy, onLongPress });
     this.pointers = new Map();
     this.gesture = null;
     viewport.addEventListener('pointerdown', (event) => this.down(event), { capture: true });
@@ -61,7 +61,7 @@ export class Touch {
       this.gesture = index === null
         ? { kind: 'view', moved: false }
         : { kind: 'element', index, original: { ...this.selection.elements[index] }, moved: false, wasSelected,
-          at: { clientX: event.clientX, clientY: event.clientY } };
+          at: { clientX: event.clientX, clientY: event.clientY }, began: this.selection.gestureStart([index]) };
       if (index !== null) this.layers.begin([index]);
       const start = { x: event.clientX, y: event.clientY };
       this.longPress = setTimeout(() => {
@@ -92,7 +92,7 @@ export class Touch {
     this.gesture.lastMiddle = middle(points);
     this.gesture.from = {
       middle: middle(points), spread: points.length > 1 ? spread(points) : null, angle: points.length > 1 ? angle(points) : null,
-      frame: this.gesture.kind === 'element' ? { ...this.selection.elements[this.gesture.index] } : null,
+      frame: this.gesture.kind === 'element' ? { ...this.gesture.began.elements[this.gesture.index] } : null,
       scale: this.canvas.scale,
     };
   }
@@ -117,16 +117,19 @@ export class Touch {
       gesture.lastMiddle = now;
       return;
     }
-    const element = this.selection.elements[gesture.index], base = from.frame;
+    const element = gesture.began.elements[gesture.index], base = from.frame;
     const scale = points.length > 1 && from.spread ? spread(points) / from.spread : 1;
     const turn = points.length > 1 && from.angle !== null ? angle(points) - from.angle : 0;
-    const factor = Math.max(scale, MIN_SIDE / Math.max(1, Math.min(...base.size)));
+    // Two fingers resize, never below MIN_SIDE; one only moves.
+    const factor = points.length > 1 ? Math.max(scale, MIN_SIDE / Math.max(1, Math.min(...base.size))) : 1;
     element.at = [round(base.at[0] + (now.x - from.middle.x) / this.canvas.scale), round(base.at[1] + (now.y - from.middle.y) / this.canvas.scale)];
-    element.size = [round(base.size[0] * factor), round(base.size[1] * factor)];
+    // A finger that only moves the element leaves its size and angle as they are (rounding
+    // them would change the document by a hair).
+    element.size = factor === 1 ? [...base.size] : [round(base.size[0] * factor), round(base.size[1] * factor)];
     let degrees = (base.rotation || 0) + turn;
     degrees = ((degrees + 540) % 360) - 180;
-    element.rotation = round(degrees);
-    this.selection.placeBox(gesture.index);
+    element.rotation = turn === 0 ? base.rotation : round(degrees);
+    this.selection.placeBox(gesture.index, gesture.began);
     this.layers.transform(frameMap(gesture.original, element));
   }
 
@@ -160,11 +163,12 @@ export class Touch {
         return;
       }
     }
-    const element = this.selection.elements[gesture.index], original = gesture.original;
+    const element = gesture.began.elements[gesture.index], original = gesture.original;
     const same = (a, b) => a[0] === b[0] && a[1] === b[1];
     const changed = !same(element.at, original.at) || !same(element.size, original.size)
       || (element.rotation || 0) !== (original.rotation || 0);
     if (!gesture.moved || !changed) { this.layers.end(null); return; }
-    this.onGesture([{ verb: 'set', index: gesture.index, at: element.at, size: element.size, rotation: element.rotation }]);
+    this.selection.endGesture(
+      [{ verb: 'set', index: gesture.index, at: element.at, size: element.size, rotation: element.rotation }], gesture.began);
   }
 }
