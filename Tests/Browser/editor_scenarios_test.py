@@ -1060,6 +1060,42 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     check(centres()[0] != [250, 250] and centres()[1] == [550, 250],
           f"the star dragged moved, not its twin: {centres()}")
 
+    # The first star nudged with the arrow keys while a rectangle below both goes: the
+    # first star moves, not its twin (the nudge was taken as begun where the first press
+    # had already put it).
+    easel("add", str(drawing), "rectangle", "--at", "400,500", "--size", "300x100", "--fill", "tomato")
+    easel("order", str(drawing), "2", "back")
+    eventually(lambda: boxes() == 3, 10, "the rectangle back below the stars", page=page)
+    settle(page, drawing)
+    first, twin = centres()[1], centres()[2]
+    page.mouse.click(*visible_point(page, 1))
+    eventually(lambda: selected(page) == [1], 3, "the first star selected", page=page)
+    presses = 0
+    page.keyboard.press("ArrowRight")
+    presses += 1
+    easel("remove", str(drawing), "0")
+    while boxes() != 2 and presses < 50:  # the keys held until the removal is shown (each press defers the save)
+        page.keyboard.press("ArrowRight")
+        presses += 1
+        page.wait_for_timeout(100)
+    settle(page, drawing)
+    check(centres() == [[first[0] + presses, first[1]], twin],
+          f"a nudge while the CLI removes an element below moves the star nudged, not its twin: {first}, {twin} -> {centres()}")
+
+    # A nudge, another star clicked at once, and a nudge of that one: each moves by its own.
+    first, twin = centres()
+    page.mouse.click(*visible_point(page, 0))
+    eventually(lambda: selected(page) == [0], 3, "the first star selected", page=page)
+    page.keyboard.press("ArrowRight")
+    page.mouse.click(*visible_point(page, 1))
+    eventually(lambda: selected(page) == [1], 3, "the twin selected", page=page)
+    page.keyboard.press("ArrowDown")
+    # The second nudge is saved once the keys rest (400 ms).
+    eventually(lambda: centres()[1] != twin, 10, "the twin's nudge saved", page=page)
+    settle(page, drawing)
+    check(centres() == [[first[0] + 1, first[1]], [twin[0], twin[1] + 1]],
+          f"a nudge, a click on another element and a nudge of that one move each by its own: {first}, {twin} -> {centres()}")
+
 
 def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     """A text being typed in place while the CLI changes the card: when an element below it
@@ -1085,9 +1121,16 @@ def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     page.wait_for_selector(".text-field:focus", timeout=5000)
     easel("remove", str(card), "0")
     eventually(lambda: boxes() == 2, 10, "the sticker's removal shown", page=page)
-    hidden = lambda: page.evaluate("""() => document.getElementById('rendering').style.visibility === 'hidden'
-        && !document.querySelector('img.backdrop').hidden""")
-    check(eventually(hidden, 5, page=page), "the card is still shown without the text being typed")
+    # Once the new revision's rendering has loaded (the layers of before would be cleared
+    # then), the picture is still the card without the text, of that revision.
+    latest = revision(card)
+    eventually(lambda: page.evaluate("""(revision) => { const image = document.getElementById('rendering');
+        return image.dataset.revision === revision && image.complete; }""", latest), 10, "the new rendering", page=page)
+    hidden = lambda: page.evaluate("""(revision) => document.getElementById('rendering').style.visibility === 'hidden'
+        && !document.querySelector('img.backdrop').hidden
+        && document.querySelector('img.backdrop').src.includes('rev=' + revision)""", latest)
+    page.wait_for_timeout(300)
+    check(eventually(hidden, 5, page=page), "the card is still shown without the text being typed, as it now is")
     page.keyboard.press("Control+a")
     page.keyboard.type("Changed words")
     page.keyboard.press("Enter")

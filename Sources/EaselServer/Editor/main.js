@@ -44,6 +44,8 @@ const selection = new Selection({
   onGestureLost: () => notify('The element was changed or removed elsewhere while you moved it: that change was not saved.'),
   onSelect: (indices) => { showInspector(); tools.update(); saveScene({ selection: indices }); },
   onEditText: (index) => {
+    // A nudge waiting for the keys to rest is saved first (its save would end the text's layers).
+    selection.endNudge();
     const element = selection.elements[index];
     textEditor.edit(element, index, { fontSize: state.description?.type === 'card' ? undefined : element.fontSize });
   },
@@ -186,21 +188,31 @@ async function reload(knownRevision, { ownSave = false, gesture, keepsPlaces = f
   // Descriptions asked for one after another can come back in another order: one asked for
   // before the one already shown is older than it, and is not shown.
   const ticket = (state.reloadsAsked = (state.reloadsAsked || 0) + 1);
+  const savesBefore = sync.saves;
   try {
     const { description, revision, history } = await api.describe(path);
-    if (path !== state.path || ticket < (state.reloadShown || 0)) return;
+    if (path !== state.path) return;
+    if (ticket < (state.reloadShown || 0)) {
+      // Not shown; what it would have said about places is not known to the later one.
+      selection.order += 1;
+      return;
+    }
     state.reloadShown = ticket;
     updateHistoryButtons(buttons, history);
     state.description = description;
     state.revision = revision;
+    // The page's own save, described with a change made elsewhere since (its event came
+    // while the page was saving), is a change elsewhere.
+    const elsewhere = !ownSave || (revision !== knownRevision && revision !== sync.revision);
     // The revision to edit from is the one whose elements are shown: a gesture ended before
     // they are is refused as made on an older one (a conflict), never applied to whichever
-    // element a change elsewhere put in its element's place.
-    if (!ownSave && !sync.sending && !sync.holding) sync.adopt(revision);
+    // element a change elsewhere put in its element's place. Not while a save is on its
+    // way, nor when one was made since this description was asked for (it is older).
+    if (elsewhere && !sync.sending && !sync.holding && sync.saves === savesBefore) sync.adopt(revision);
     canvas.show(path, description.canvas, revision);
     // Places are kept only by the page's own save, described as it left it.
     const placesKept = ownSave && keepsPlaces && revision === knownRevision;
-    selection.setElements(description.elements, description.canvas, { changedElsewhere: !ownSave, keepsPlaces: placesKept });
+    selection.setElements(description.elements, description.canvas, { changedElsewhere: elsewhere, keepsPlaces: placesKept });
     if (state.selectAfter) {
       selection.select(state.selectAfter);
       state.selectAfter = null;
@@ -400,8 +412,9 @@ async function addImages(files, at) {
       // (The elements before it: the ones there were and those added so far, which the
       // editor's own list holds only once they are all in.)
       const before = count + added.length;
-      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place),
-        { keepsPlaces: (result) => (result.added || []).every((index) => index >= before) });
+      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place), {
+        keepsPlaces: (result) => (result.added || []).every((index) => index >= before), showMoved: () => reload(),
+      });
       updateHistoryButtons(buttons, outcome);
       added.push(...(outcome.added || []));
     } catch (error) {

@@ -68,6 +68,8 @@ export class Selection {
 
   /** Selects the elements at `indices` (one index, a list, or null for none). */
   select(indices) {
+    // A nudge of the elements selected so far is theirs: saved before others are selected.
+    if (this.nudge) this.endNudge();
     const list = indices === null || indices === undefined ? [] : Array.isArray(indices) ? indices : [indices];
     this.indices = [...new Set(list)].filter((i) => i >= 0 && i < this.elements.length).sort((a, b) => a - b);
     this.draw();
@@ -303,13 +305,14 @@ export class Selection {
     if (arrows[event.key]) {
       event.preventDefault();
       const [dx, dy] = arrows[event.key];
+      // Key repeats coalesce into one gesture, saved when the keys rest; it begins on the
+      // elements as they were before the first press moved them.
+      this.nudge = this.nudge || { indices: [...this.indices], by: [0, 0], start: this.gestureStart(this.indices) };
       for (const index of this.indices) {
         const element = this.elements[index];
         element.at = [element.at[0] + dx, element.at[1] + dy];
       }
       this.draw();
-      // Key repeats coalesce into one gesture, saved when the keys rest.
-      this.nudge = this.nudge || { indices: [...this.indices], by: [0, 0], start: this.gestureStart(this.indices) };
       this.nudge.by = [this.nudge.by[0] + dx, this.nudge.by[1] + dy];
       clearTimeout(this.nudgeTimer);
       this.nudgeTimer = setTimeout(() => this.endNudge(), 400);

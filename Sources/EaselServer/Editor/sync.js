@@ -25,6 +25,8 @@ export class Sync {
     this.waiting = [];
     this.sending = false;
     this.leaving = false;
+    /** Saves made so far (a description asked for before the last of them is older than it). */
+    this.saves = 0;
     /** Whether the last request reached the server (what a request leaving with the page is taken to do). */
     this.reachable = true;
     this.setState('saved');
@@ -94,6 +96,7 @@ export class Sync {
         busy = 0;
         this.queue.shift();
         this.revision = outcome.revision;
+        this.saves += 1;
         this.persist();
         this.onSaved(outcome, null, meta);
       } catch (error) {
@@ -135,7 +138,7 @@ export class Sync {
    * gestures before it are saved, and holds the gestures made meanwhile until it ends: each
    * is then sent on the revision it made (`work` returns the server's outcome), instead of
    * two requests on one revision, one of them refused as if someone else had saved. */
-  async exclusive(work, { keepsPlaces = () => true } = {}) {
+  async exclusive(work, { keepsPlaces = () => true, showMoved = async () => {} } = {}) {
     await this.idle();
     const path = this.path;
     this.holding = true;
@@ -144,8 +147,12 @@ export class Sync {
       // Unless another document was opened meanwhile (its revision is its own), or the
       // work moved elements the gestures held name by their places (a card's photo goes
       // under its texts): those are then refused as made on an older revision, a
-      // conflict, rather than applied to whichever element took the place.
-      if (this.path === path && (keepsPlaces(outcome) || !this.queue.length)) this.adopt(outcome.revision);
+      // conflict, rather than applied to whichever element took the place. Elements
+      // moved are shown (`showMoved`) before their revision is edited from, so that a
+      // gesture under way finds its element where it now is.
+      const kept = keepsPlaces(outcome);
+      if (this.path === path && !kept) await showMoved(outcome);
+      if (this.path === path && (kept || !this.queue.length)) this.adopt(outcome.revision);
       return outcome;
     } finally {
       this.holding = false;
@@ -186,6 +193,7 @@ export class Sync {
     api.edit(this.path, items.flatMap((item) => item.operations), this.revision, { keepalive }).then((outcome) => {
       this.queue = this.queue.filter((item) => !items.includes(item));
       this.revision = outcome.revision;
+      this.saves += 1;
       this.persist();
       this.onSaved(outcome);
       this.setState('saved');

@@ -157,7 +157,8 @@ export class Touch {
       // (Only one above it: a thin line's box is wider than the line, and a tap on it is
       // not meant for the shape below.)
       const top = this.selection.topmostAt(this.canvas.canvasPoint(gesture.at));
-      if (top !== null && top > gesture.index) {
+      // (Places of one list: unless a reload came meanwhile, then the tap keeps its element.)
+      if (top !== null && top > gesture.index && gesture.began.order === this.selection.order) {
         this.layers.end(null);
         this.selection.select(top);
         return;
