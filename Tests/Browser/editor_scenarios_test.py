@@ -1097,6 +1097,39 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
           f"a nudge, a click on another element and a nudge of that one move each by its own: {first}, {twin} -> {centres()}")
 
 
+def a_text_dragged_while_photos_go_under_it(page, base, folder, environment):
+    """Three photos picked on a card with a text, the text dragged while the first is on its
+    way: a card's photos go under its texts, so each moves the text a place up. The drag is
+    saved for the text where the photos left it, with no conflict, and every photo is added
+    (the drag met a conflict, and the photos after it were refused as made on an old
+    revision)."""
+    card = folder / "4D5E6F70-0000-4000-8000-0000000000C3.rwcard"
+    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
+                                              stdout=subprocess.DEVNULL)
+    easel("new", "card", str(card))
+    easel("add", str(card), "text", "Dragged during uploads", "--at", "650,1500")
+    page.goto(base + f"#/edit/{card.name}")
+    page.wait_for_selector(".box[data-index='0']")
+    settle(page, card)
+    text = lambda: read_json(card)["textElements"][0]["transform"]["offset"]
+    before = text()
+    held = []
+    page.route("**/images*", lambda route: route.continue_() if held else held.append(route))
+    page.set_input_files("#upload", [{"name": f"photo{i}.png", "mimeType": "image/png", "buffer": photo_png(1200, 900, 10 + i)}
+                                     for i in range(3)])
+    eventually(lambda: held, 10, "the first photo on its way", page=page)
+    start = visible_point(page, 0)
+    drag(page, start, (start[0], start[1] - 60), steps=5)
+    held[0].continue_()
+    check(eventually(lambda: len(read_json(card)["imageElements"]) == 3, 30, page=page),
+          f"every photo is added: {len(read_json(card)['imageElements'])}")
+    settle(page, card, timeout=30)
+    check(eventually(lambda: text() != before, 10, page=page), f"the text dragged meanwhile moved: {before} -> {text()}")
+    check(page.is_hidden("#conflict") and page.inner_text("#status") == "Saved" and not page.is_visible("#notice"),
+          f"with no conflict and nothing refused: {page.inner_text('#status')!r}, {page.inner_text('#notice')!r}")
+    page.unroute("**/images*")
+
+
 def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     """A text being typed in place while the CLI changes the card: when an element below it
     is removed, the typing goes to the text where it now is (it went to whichever element
@@ -1166,6 +1199,7 @@ def main():
         a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
         a_drag_while_changed_elsewhere(page, base, folder, session.environment)
         a_drag_after_own_change_and_among_twins(page, base, folder, session.environment)
+        a_text_dragged_while_photos_go_under_it(page, base, folder, session.environment)
         red_team_steps(page, base, folder)
         measure(page, base, typical_card(folder), 1300, 0)
         measure(page, base, many_shapes(folder / "thousand-shapes.drawing"), 800, 500)

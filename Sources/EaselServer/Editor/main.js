@@ -41,6 +41,8 @@ const layers = new Layers({
 const selection = new Selection({
   canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
   onGesture: (operations) => commit(operations),
+  // While a photo uploads (it may go under elements a gesture names by their places).
+  holdGestures: () => sync.holding,
   onGestureLost: () => notify('The element was changed or removed elsewhere while you moved it: that change was not saved.'),
   onSelect: (indices) => { showInspector(); tools.update(); saveScene({ selection: indices }); },
   onEditText: (index) => {
@@ -412,9 +414,15 @@ async function addImages(files, at) {
       // (The elements before it: the ones there were and those added so far, which the
       // editor's own list holds only once they are all in.)
       const before = count + added.length;
-      const outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place), {
-        keepsPlaces: (result) => (result.added || []).every((index) => index >= before), showMoved: () => reload(),
-      });
+      let outcome;
+      try {
+        outcome = await sync.exclusive((revision) => api.upload(path, file, revision, place), {
+          keepsPlaces: (result) => (result.added || []).every((index) => index >= before), showMoved: () => reload(),
+        });
+      } finally {
+        // The gestures ended meanwhile, saved for their elements where the photo left them.
+        selection.releaseGestures();
+      }
       updateHistoryButtons(buttons, outcome);
       added.push(...(outcome.added || []));
     } catch (error) {

@@ -24,8 +24,11 @@ const ROTATE_REACH = 34;
 const DOUBLE_CLICK_MS = 350;
 
 export class Selection {
-  constructor({ canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText }) {
-    Object.assign(this, { canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText });
+  /** `holdGestures()`: whether gestures that end now wait (`releaseGestures`), as they do
+   * while a photo is uploaded, which may move the elements they name. */
+  constructor({ canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText, holdGestures }) {
+    Object.assign(this, { canvas, overlay, viewport, guides, layers, onGesture, onGestureLost, onSelect, onEditText, holdGestures });
+    this.heldGestures = [];
     this.elements = [];
     /** Counts the descriptions since which elements may be elsewhere in the drawing order. */
     this.order = 0;
@@ -183,6 +186,10 @@ export class Selection {
    * was changed or removed elsewhere meanwhile, not at all (`onGestureLost`). `layers`:
    * whether the gesture began layers of its own (a nudge does not), ended if it is dropped. */
   endGesture(operations, start, { layers = true } = {}) {
+    if (this.holdGestures?.()) {
+      this.heldGestures.push(() => this.endGesture(operations, start, { layers }));
+      return;
+    }
     const places = this.placesNow(operations.map((operation) => operation.index), start);
     if (!places) {
       if (layers) this.layers.end(null);
@@ -191,6 +198,12 @@ export class Selection {
       return;
     }
     this.onGesture(operations.map((operation, i) => ({ ...operation, index: places[i] })));
+  }
+
+  /** Ends the gestures held (`holdGestures`), in the order they ended, each for its
+   * elements where they now are. */
+  releaseGestures() {
+    for (const end of this.heldGestures.splice(0)) end();
   }
 
   /** The elements under `point` (canvas units), the topmost first. */
