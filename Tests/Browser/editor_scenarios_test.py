@@ -1079,8 +1079,12 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
         presses += 1
         page.wait_for_timeout(100)
     settle(page, drawing)
-    check(centres() == [[first[0] + presses, first[1]], twin],
-          f"a nudge while the CLI removes an element below moves the star nudged, not its twin: {first}, {twin} -> {centres()}")
+    # (On a slow machine a press may land after the removal deselected the star, or the keys
+    # may rest before it: the star moves by one to `presses` units, the twin never.)
+    nudged = centres()
+    check(len(nudged) == 2 and nudged[1] == twin and nudged[0][1] == first[1] and first[0] < nudged[0][0] <= first[0] + presses,
+          f"a nudge while the CLI removes an element below moves the star nudged, not its twin: {first}, {twin} -> {nudged} "
+          f"({presses} presses)")
 
     # A nudge, another star clicked at once, and a nudge of that one: each moves by its own.
     first, twin = centres()
