@@ -206,6 +206,19 @@ def settle(page, path, timeout=10):
     wait_for_rendering(page, revision(path), timeout)
 
 
+def easel_cli(easel, environment):
+    """`easel ARGUMENTS...` as a person at a terminal beside the server runs it (its state
+    folder shared, so the history is one): a function of the arguments, which stops the test
+    if the command fails."""
+    return lambda *arguments: subprocess.run([str(easel), *arguments], env=environment, check=True,
+                                             stdout=subprocess.DEVNULL)
+
+
+def box_count(page):
+    """How many element boxes the editor shows (one per element of the description shown)."""
+    return page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
+
+
 def drag(page, start, end, steps=20):
     page.mouse.move(*start)
     page.mouse.down()

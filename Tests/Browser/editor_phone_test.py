@@ -22,13 +22,12 @@ import json
 import math
 import re
 import struct
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from browser_support import (box_of, check, compare_screenshot, eventually, finish, read_json, revision, selected, served_samples, settle,
-                             unexpected_errors, unnamed_controls, wait_for_rendering)
+from browser_support import (box_count, box_of, check, compare_screenshot, easel_cli, eventually, finish, read_json, revision, selected,
+                             served_samples, settle, unexpected_errors, unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -595,8 +594,7 @@ def a_finger_drag_while_changed_elsewhere(session):
     for the text, now one place lower (it went to whichever element took its place), and
     the text's box keeps following the finger once the change is shown."""
     card = session.folder / "3C4D5E6F-0000-4000-8000-0000000000B2.rwcard"
-    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=session.environment, check=True,
-                                              stdout=subprocess.DEVNULL)
+    easel = easel_cli(EASEL, session.environment)
     easel("new", "card", str(card))
     easel("add", str(card), "sticker", "camping/tent", "--at", "300,300")
     easel("add", str(card), "text", "Dragged meanwhile", "--at", "650,1200")
@@ -604,13 +602,12 @@ def a_finger_drag_while_changed_elsewhere(session):
     text = lambda: read_json(card)["textElements"][0]["transform"]
     before, start_box = text(), box_of(page, page.locator(".box[data-index='1']"))
     start = (start_box["x"] + start_box["width"] / 2, start_box["y"] + start_box["height"] / 2)
-    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
     fingers.send("touchStart", [start])
     for step in range(1, 7):
         fingers.send("touchMove", [(start[0], start[1] - 8 * step)])
         time.sleep(0.016)
     easel("remove", str(card), "0")
-    eventually(lambda: boxes() == 1, 10, "the sticker's removal shown", page=page)
+    eventually(lambda: box_count(page) == 1, 10, "the sticker's removal shown", page=page)
     for step in range(7, 13):
         fingers.send("touchMove", [(start[0], start[1] - 8 * step)])
         time.sleep(0.016)

@@ -29,8 +29,8 @@ import zlib
 from pathlib import Path
 from urllib.parse import unquote
 
-from browser_support import (ROOT, box_of, centre, check, compare_screenshot, drag, drop_files, eventually, finish, many_shapes,
-                             paste_files, percentile, read_json, revision, selected, served_samples, settle, stage_point, unexpected_errors,
+from browser_support import (ROOT, box_count, box_of, centre, check, compare_screenshot, drag, drop_files, easel_cli, eventually, finish,
+                             many_shapes, paste_files, percentile, read_json, revision, selected, served_samples, settle, stage_point, unexpected_errors,
                              unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -926,8 +926,7 @@ def descriptions_shown_in_the_order_asked(page, base, folder, path, environment)
     page.route(describe, hold_first)
     page.keyboard.press("ArrowRight")
     eventually(lambda: held, 10, "the nudge's description held", page=page)
-    subprocess.run([str(EASEL), "move", str(drawing), "0", "--by", "25,0"], env=environment, check=True,
-                   stdout=subprocess.DEVNULL)
+    easel_cli(EASEL, environment)("move", str(drawing), "0", "--by", "25,0")
     latest = revision(drawing)
     eventually(lambda: page.evaluate("() => document.getElementById('rendering').dataset.revision") == latest, 10,
                "the CLI's change shown", page=page)
@@ -946,8 +945,7 @@ def a_drag_while_changed_elsewhere(page, base, folder, environment):
     back to where the change put it). The dragged element itself removed meanwhile: nothing
     is saved, and a notice says why."""
     drawing = folder / "dragged-meanwhile.drawing"
-    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
-                                              stdout=subprocess.DEVNULL)
+    easel = easel_cli(EASEL, environment)
     easel("new", "drawing", str(drawing), "--size", "800x600")
     easel("add", str(drawing), "rectangle", "--at", "150,150", "--size", "120x120", "--fill", "tomato")
     easel("add", str(drawing), "ellipse", "--at", "400,300", "--size", "140x100", "--fill", "gold")
@@ -956,7 +954,6 @@ def a_drag_while_changed_elsewhere(page, base, folder, environment):
     page.goto(base + f"#/edit/{drawing.name}")
     page.wait_for_selector(".box[data-index='2']")
     settle(page, drawing)
-    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
     star = graphics()[2]["transform"]["center"]
     ellipse = graphics()[1]["transform"]["center"]
 
@@ -967,7 +964,7 @@ def a_drag_while_changed_elsewhere(page, base, folder, environment):
     page.mouse.down()
     page.mouse.move(start[0] - 30, start[1] - 20, steps=5)
     easel("remove", str(drawing), "0")
-    eventually(lambda: boxes() == 2, 10, "the rectangle's removal shown", page=page)
+    eventually(lambda: box_count(page) == 2, 10, "the rectangle's removal shown", page=page)
     end = (start[0] - 60, start[1] - 40)
     page.mouse.move(*end, steps=5)
     box = box_of(page, page.locator(".box[data-index='1']"))
@@ -991,7 +988,7 @@ def a_drag_while_changed_elsewhere(page, base, folder, environment):
     page.mouse.down()
     page.mouse.move(start[0] + 30, start[1] + 30, steps=5)
     easel("remove", str(drawing), "0")
-    eventually(lambda: boxes() == 1, 10, "the ellipse's removal shown", page=page)
+    eventually(lambda: box_count(page) == 1, 10, "the ellipse's removal shown", page=page)
     after_removal = read_json(drawing)
     page.mouse.move(start[0] + 50, start[1] + 50, steps=3)
     page.mouse.up()
@@ -1008,8 +1005,7 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     the first dragged while the CLI removes the rectangle below both: the star dragged moves,
     not its twin (the twin had slid into its place)."""
     drawing = folder / "twins.drawing"
-    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
-                                              stdout=subprocess.DEVNULL)
+    easel = easel_cli(EASEL, environment)
     easel("new", "drawing", str(drawing), "--size", "800x600")
     easel("add", str(drawing), "rectangle", "--at", "400,500", "--size", "300x100", "--fill", "tomato")
     easel("add", str(drawing), "star", "--at", "250,250", "--size", "120x120", "--fill", "navy")
@@ -1019,7 +1015,6 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     page.goto(base + f"#/edit/{drawing.name}")
     page.wait_for_selector(".box[data-index='2']")
     settle(page, drawing)
-    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
 
     # The fill's save held until the drag is under way.
     page.mouse.click(*visible_point(page, 0))
@@ -1052,7 +1047,7 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     page.mouse.down()
     page.mouse.move(start[0] + 20, start[1] + 20, steps=4)
     easel("remove", str(drawing), "0")
-    eventually(lambda: boxes() == 2, 10, "the rectangle's removal shown", page=page)
+    eventually(lambda: box_count(page) == 2, 10, "the rectangle's removal shown", page=page)
     page.mouse.move(start[0] + 40, start[1] + 40, steps=4)
     page.mouse.up()
     page.keyboard.up("Control")
@@ -1065,7 +1060,7 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     # had already put it).
     easel("add", str(drawing), "rectangle", "--at", "400,500", "--size", "300x100", "--fill", "tomato")
     easel("order", str(drawing), "2", "back")
-    eventually(lambda: boxes() == 3, 10, "the rectangle back below the stars", page=page)
+    eventually(lambda: box_count(page) == 3, 10, "the rectangle back below the stars", page=page)
     settle(page, drawing)
     first, twin = centres()[1], centres()[2]
     page.mouse.click(*visible_point(page, 1))
@@ -1074,7 +1069,7 @@ def a_drag_after_own_change_and_among_twins(page, base, folder, environment):
     page.keyboard.press("ArrowRight")
     presses += 1
     easel("remove", str(drawing), "0")
-    while boxes() != 2 and presses < 50:  # the keys held until the removal is shown (each press defers the save)
+    while box_count(page) != 2 and presses < 50:  # the keys held until the removal is shown (each press defers the save)
         page.keyboard.press("ArrowRight")
         presses += 1
         page.wait_for_timeout(100)
@@ -1108,8 +1103,7 @@ def a_text_dragged_while_photos_go_under_it(page, base, folder, environment):
     (the drag met a conflict, and the photos after it were refused as made on an old
     revision)."""
     card = folder / "4D5E6F70-0000-4000-8000-0000000000C3.rwcard"
-    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
-                                              stdout=subprocess.DEVNULL)
+    easel = easel_cli(EASEL, environment)
     easel("new", "card", str(card))
     easel("add", str(card), "text", "Dragged during uploads", "--at", "650,1500")
     page.goto(base + f"#/edit/{card.name}")
@@ -1141,8 +1135,7 @@ def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     words; when the text itself is removed, the words typed become a new text, and a notice
     says so (they were applied to another element)."""
     card = folder / "2B3C4D5E-0000-4000-8000-0000000000A1.rwcard"
-    easel = lambda *arguments: subprocess.run([str(EASEL), *arguments], env=environment, check=True,
-                                              stdout=subprocess.DEVNULL)
+    easel = easel_cli(EASEL, environment)
     easel("new", "card", str(card))
     easel("add", str(card), "sticker", "camping/fire", "--at", "300,300")
     easel("add", str(card), "text", "First words", "--at", "650,500")
@@ -1151,13 +1144,12 @@ def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     page.goto(base + f"#/edit/{card.name}")
     page.wait_for_selector(".box[data-index='2']")
     settle(page, card)
-    boxes = lambda: page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
 
     # The sticker below the text removed elsewhere while the text is typed.
     page.mouse.dblclick(*visible_point(page, 2))
     page.wait_for_selector(".text-field:focus", timeout=5000)
     easel("remove", str(card), "0")
-    eventually(lambda: boxes() == 2, 10, "the sticker's removal shown", page=page)
+    eventually(lambda: box_count(page) == 2, 10, "the sticker's removal shown", page=page)
     # Once the new revision's rendering has loaded (the layers of before would be cleared
     # then), the picture is still the card without the text, of that revision.
     latest = revision(card)
@@ -1179,7 +1171,7 @@ def a_text_typed_while_changed_elsewhere(page, base, folder, environment):
     page.mouse.dblclick(*visible_point(page, 1))
     page.wait_for_selector(".text-field:focus", timeout=5000)
     easel("remove", str(card), "1")
-    eventually(lambda: boxes() == 1, 10, "the text's removal shown", page=page)
+    eventually(lambda: box_count(page) == 1, 10, "the text's removal shown", page=page)
     page.keyboard.press("Control+a")
     page.keyboard.type("Kept words")
     page.keyboard.press("Enter")

@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 import browser_support
-from browser_support import ROOT, box_of, check, drag, eventually, revision, served_samples, unexpected_errors, wait_for_rendering
+from browser_support import (ROOT, box_of, check, drag, easel_cli, eventually, revision, served_samples, unexpected_errors,
+                             wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
 SCREENSHOTS = Path(sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "out/browser").resolve()
@@ -77,8 +78,7 @@ def hands_and_status(page, base, folder, environment):
     says Not saved with the server's message beside its control, and menus close."""
     second = "1A2B3C4D-0000-4000-8000-000000000002.rwcard"
     # Image 1 laid exactly over image 0: image 0 cannot be pressed except through image 1.
-    subprocess.run([str(EASEL), "set", str(folder / second), "1", "--at", "230,310"], env=environment, check=True,
-                   stdout=subprocess.DEVNULL)
+    easel_cli(EASEL, environment)("set", str(folder / second), "1", "--at", "230,310")
     page.goto(base + "#/edit/" + second)
     page.wait_for_selector(".box[data-index='10']")
     wait_for_rendering(page, revision(folder / second))
@@ -348,7 +348,7 @@ def main():
 
         # `easel move` in a terminal: the open page shows it.
         started = time.monotonic()
-        subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "40,0"], env=environment, check=True)
+        easel_cli(EASEL, environment)("move", str(folder / CARD), "1", "--by", "40,0")
         moved_by_cli = revision(folder / CARD)
         wait_for_rendering(page, moved_by_cli, timeout=10)
         refreshed = time.monotonic() - started
@@ -361,7 +361,7 @@ def main():
         page.reload()
         page.wait_for_selector(".box[data-index='0']")
         wait_for_rendering(page, revision(folder / CARD))
-        subprocess.run([str(EASEL), "move", str(folder / CARD), "1", "--by", "-40,0"], env=environment, check=True)
+        easel_cli(EASEL, environment)("move", str(folder / CARD), "1", "--by", "-40,0")
         on_disk = (folder / CARD).read_bytes()
         box = box_of(page, page.locator(".box[data-index='0']"))
         centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
