@@ -49,7 +49,7 @@ const SIGNS = { nw: [-1, -1], ne: [1, -1], se: [1, 1], sw: [-1, 1], n: [0, -1], 
  * aspect ratio (Shift frees it; the app's pinch keeps it); an edge moves that side only. */
 export function startResize(selection, event, index, handle) {
   const { canvas, elements } = selection;
-  const element = elements[index], original = { ...element }, began = selection.gestureStart([index]);
+  const began = selection.gestureStart([index]), element = elements[index], original = began.originals.get(index);
   const [w0, h0] = element.size, [cx0, cy0] = element.at;
   const angle = ((element.rotation || 0) * Math.PI) / 180, cos = Math.cos(angle), sin = Math.sin(angle);
   const [sx, sy] = SIGNS[handle];
@@ -97,7 +97,7 @@ export function startResize(selection, event, index, handle) {
 /** Turns the element about its centre by the knob (Shift: in 15° steps). */
 export function startRotate(selection, event, index) {
   const { canvas, elements } = selection;
-  const element = elements[index], original = { ...element }, began = selection.gestureStart([index]);
+  const began = selection.gestureStart([index]), element = elements[index], original = began.originals.get(index);
   let changed = false;
   selection.layers.begin([index]);
   track(selection.overlay, event, (moveEvent) => {

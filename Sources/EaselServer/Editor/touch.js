@@ -60,7 +60,7 @@ export class Touch {
       if (index !== null && !(wasSelected && this.selection.indices.length === 1)) this.selection.select(index);
       this.gesture = index === null
         ? { kind: 'view', moved: false }
-        : { kind: 'element', index, original: { ...this.selection.elements[index] }, moved: false, wasSelected,
+        : { kind: 'element', index, moved: false, wasSelected,
           at: { clientX: event.clientX, clientY: event.clientY }, began: this.selection.gestureStart([index]) };
       if (index !== null) this.layers.begin([index]);
       const start = { x: event.clientX, y: event.clientY };
@@ -130,7 +130,7 @@ export class Touch {
     degrees = ((degrees + 540) % 360) - 180;
     element.rotation = turn === 0 ? base.rotation : round(degrees);
     this.selection.placeBox(gesture.index, gesture.began);
-    this.layers.transform(frameMap(gesture.original, element));
+    this.layers.transform(frameMap(gesture.began.originals.get(gesture.index), element));
   }
 
   up(event) {
@@ -164,7 +164,7 @@ export class Touch {
         return;
       }
     }
-    const element = gesture.began.elements[gesture.index], original = gesture.original;
+    const element = gesture.began.elements[gesture.index], original = gesture.began.originals.get(gesture.index);
     const same = (a, b) => a[0] === b[0] && a[1] === b[1];
     const changed = !same(element.at, original.at) || !same(element.size, original.size)
       || (element.rotation || 0) !== (original.rotation || 0);
