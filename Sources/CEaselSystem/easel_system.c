@@ -42,6 +42,13 @@ int easel_lock_byte(int fd, int64_t offset) {
     return fcntl(fd, F_OFD_SETLK, &lock);
 }
 
+int easel_lock_byte_is_held(int fd, int64_t offset) {
+    // Asked as a shared lock, which only an exclusive one holding the byte would refuse.
+    struct flock lock = {.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = offset, .l_len = 1, .l_pid = 0};
+    if (fcntl(fd, F_OFD_GETLK, &lock) != 0) return -1;
+    return lock.l_type != F_UNLCK;
+}
+
 size_t easel_free_memory_bytes(void) { return mallinfo2().fordblks; }
 
 void easel_return_free_memory(void) { malloc_trim(0); }

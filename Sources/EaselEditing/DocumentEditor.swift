@@ -26,6 +26,9 @@ public struct DocumentEditor {
     public var openWarnings: [DocumentWarning] { located.warnings }
     /// Why the stored history was not used, or what happened to it, if anything did.
     public private(set) var historyNote: String?
+    /// The document file's bytes as they were read or last saved (a package's: its content
+    /// file's), of the same version as `document` was read from and as its history.
+    package var savedContentBytes: [UInt8] { baseBytes }
     /// True when there are edits not yet saved.
     public private(set) var hasUnsavedChanges = false
     /// Whether there is an edit to undo.
@@ -83,16 +86,24 @@ public struct DocumentEditor {
         // saving replaces the target, not the link with a copy that forks from it.
         let url = Self.followingLink(url)
         let state = stateFolder.map(StateFolder.init(url:)) ?? .fromEnvironment
-        var opened = try registry.open(url)
+        let opened: LocatedDocument
+        let bytes: [UInt8]
+        let loaded: HistoryStore.Loaded
         if locking {
+            // Not a document, or not one easel reads: said before anything is made for it.
+            _ = try registry.open(url)
             let folder = try state.folder(forDocument: url)
             lock = try DocumentLock(beside: url, timeout: lockTimeout)
             // Read it again under the lock: another easel may have saved it meanwhile.
             opened = try registry.open(url)
-            store = HistoryStore(folder: folder, document: url)
+            let store = HistoryStore(folder: folder, document: url)
+            self.store = store
+            bytes = try Self.contentBytes(of: opened)
+            loaded = store.load(current: bytes)
         } else {
             lock = nil
             store = nil
+            (opened, bytes, loaded) = try Self.readAsOneVersion(url, registry: registry, state: state)
         }
         guard let document = opened.document as? any EditableDocument else {
             throw EditError("\(url.path): easel cannot edit a \(type(of: opened.document)) document")
@@ -100,13 +111,8 @@ public struct DocumentEditor {
         self.registry = registry
         self.located = opened
         self.document = document
-        self.baseBytes = try Self.contentBytes(of: opened)
+        self.baseBytes = bytes
         self.encodedCurrent = baseBytes
-        let readStore = store ?? HistoryStore(folder: state.location(forDocument: url), document: url)
-        // Read only from a state folder of this user's alone (an editing one is checked when made).
-        let loaded =
-            store != nil || state.isPrivate(down: readStore.folder)
-            ? readStore.load(current: baseBytes) : HistoryStore.Loaded(history: EditHistory(), isElsewhere: true)
         (history, historyNote, historyIsElsewhere) = (loaded.history, loaded.note, loaded.isElsewhere)
         // A history made for another version of the document (it changed outside easel) is
         // removed at once, under the lock: said once, even if this edit fails. One that could
@@ -114,6 +120,47 @@ public struct DocumentEditor {
         // newer Easel's format).
         if let store, historyNote == HistoryStore.changedOutsideNote { store.reset(changedOutside: baseBytes) }
         if store != nil { try migrateLegacySidecars() }
+    }
+
+    /// The document at `url`, its content file's bytes and its history, read without the
+    /// lock as one version. An editor saving renames the document into place, then its
+    /// history: read across a rename, or between the two, they are of two versions (the
+    /// revision named is not the document described; the history looks made for another,
+    /// with nothing to undo). Read again once the editor has finished, at most three times
+    /// in all; a history that still disagrees was made for another version.
+    private static func readAsOneVersion(
+        _ url: URL, registry: DocumentRegistry, state: StateFolder
+    ) throws -> (LocatedDocument, [UInt8], HistoryStore.Loaded) {
+        let store = HistoryStore(folder: state.location(forDocument: url), document: url)
+        // Read only from a state folder of this user's alone (an editing one is checked when made).
+        let readsHistory = state.isPrivate(down: store.folder)
+        let contentFile = registry.location(of: url)?.contentFile.path
+        var attempt = 1
+        while true {
+            let before = contentFile.map(replacementMark(of:))
+            let opened = try registry.open(url)
+            let bytes = try contentBytes(of: opened)
+            let loaded =
+                readsHistory ? store.load(current: bytes) : HistoryStore.Loaded(history: EditHistory(), isElsewhere: true)
+            let unchanged = before?.isEmpty == false && before == contentFile.map(replacementMark(of:))
+            if attempt == 3 || (unchanged && loaded.note != HistoryStore.changedOutsideNote) {
+                return (opened, bytes, loaded)
+            }
+            attempt += 1
+            DocumentLock.waitWhileHeld(beside: url, timeout: 0.5)
+        }
+    }
+
+    /// What changes when the file at `path` is replaced or written: its device and inode
+    /// (a save renames a new file into place), size and status-change time. Empty when it
+    /// cannot be read.
+    private static func replacementMark(of path: String) -> [Int] {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return [] }
+        return [
+            Int(truncatingIfNeeded: status.st_dev), Int(truncatingIfNeeded: status.st_ino), Int(status.st_size),
+            Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec),
+        ]
     }
 
     /// `url`, or the file it names when it is a symbolic link (resolved to its real path).

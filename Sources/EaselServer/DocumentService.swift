@@ -143,8 +143,9 @@ final class DocumentService: Sendable {
     /// The document as `easel info --json` describes it (its path relative to the folder),
     /// and its revision.
     func describe(_ url: URL, relativePath: String) throws -> (json: [UInt8], revision: String, canUndo: Bool, canRedo: Bool) {
-        let revision = try revision(of: url)
         let editor = try DocumentEditor(opening: url, registry: registry, locking: false, stateFolder: stateFolder)
+        // The revision of the very bytes described, read with the history as one version.
+        let revision = Self.revision(of: editor.savedContentBytes)
         var description = editor.description
         description.path = relativePath
         let resources = editor.located.resourceFolder.standardizedFileURL.path

@@ -28,14 +28,37 @@ package final class DocumentLock {
     package init(beside document: URL, timeout: Double = 5) throws(DocumentError) {
         let folder = document.deletingLastPathComponent()
         let lockFile = folder.appendingPathComponent(Self.fileName)
-        // Offsets below 2^40: each document its own byte; two names that share one only wait
-        // for each other.
-        let offset = Int64(FNV1a.hash(document.lastPathComponent) % (1 << 40))
+        let offset = Self.byte(of: document)
         let permissions = Self.permissions(forFolder: folder.path)
         fd = try Self.locked(lockFile, for: document, permissions: permissions, timeout: timeout) {
             easel_lock_byte($0, offset) == 0
         }
         url = lockFile
+    }
+
+    /// The byte of the lock file that stands for `document`. Offsets below 2^40: each
+    /// document its own byte; two names that share one only wait for each other.
+    private static func byte(of document: URL) -> Int64 {
+        Int64(FNV1a.hash(document.lastPathComponent) % (1 << 40))
+    }
+
+    /// Waits, up to `timeout` seconds, while an editor holds the lock of the document at
+    /// `document`: for a reader that found the document and its history of two versions (an
+    /// editor renames the saved document into place, then its history) to read them again
+    /// once the save is over. Takes no lock itself, so readers never keep an editor waiting,
+    /// and creates nothing. Returns at once when there is no lock file or it cannot be read;
+    /// at the timeout when an editor holds it longer (an interactive `easel edit` holds it
+    /// for its whole session).
+    package static func waitWhileHeld(beside document: URL, timeout: Double) {
+        let lockFile = document.deletingLastPathComponent().appendingPathComponent(Self.fileName)
+        let fd = Glibc.open(lockFile.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+        let offset = Self.byte(of: document)
+        let deadline = Date().addingTimeInterval(timeout)
+        while easel_lock_byte_is_held(fd, offset) == 1, Date() < deadline { usleep(5_000) }
     }
 
     /// The shared lock file's permissions in `folder`: read and write for its owner, and

@@ -34,6 +34,10 @@ int easel_rename_noreplace(const char *from, const char *to);
 // EACCES: another holds it).
 int easel_lock_byte(int fd, int64_t offset);
 
+// Whether another open of the file holds the lock on the byte at `offset` (F_OFD_GETLK; the
+// file open as `fd` for reading is enough): 1 held, 0 free, -1 with errno set.
+int easel_lock_byte_is_held(int fd, int64_t offset);
+
 // The bytes malloc holds free in all its arenas together (mallinfo2's fordblks).
 size_t easel_free_memory_bytes(void);
 
