@@ -834,10 +834,24 @@ def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
           "Space on the focused Settings button opens its menu")
     page.keyboard.press("Escape")
 
-    # The element's menu closed with Escape: the keys are back where they were, and Delete deletes.
+    # The element's menu opened with the mouse: Space presses its item that has the keys
+    # (Copy), as it does any button's, and does not pan the view.
     count = len(graphics())
     page.mouse.click(*visible_point(page, 2))
     eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.eval_on_selector(".box[data-index='2']", """b => { const r = b.getBoundingClientRect();
+        b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
+          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+    page.wait_for_selector("#element-menu:not([hidden])")
+    page.evaluate("() => { window.copyPressed = false; document.querySelector('#element-menu button')"
+                  ".addEventListener('click', () => { window.copyPressed = true; }); }")
+    page.keyboard.down(" ")
+    panning = page.evaluate("() => document.getElementById('viewport').classList.contains('panning')")
+    page.keyboard.up(" ")
+    check(not panning and page.evaluate("() => window.copyPressed") and page.locator("#element-menu:not([hidden])").count() == 0,
+          f"Space on the menu's item presses it (the menu closed: {page.locator('#element-menu:not([hidden])').count() == 0}),"
+          f" not panning the view (panning: {panning})")
+    # The element's menu closed with Escape: the keys are back where they were, and Delete deletes.
     page.eval_on_selector(".box[data-index='2']", """b => { const r = b.getBoundingClientRect();
         b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
           clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")

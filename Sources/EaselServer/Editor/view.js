@@ -64,9 +64,11 @@ export function installView({ canvas, viewport, selection, onChange }) {
   document.addEventListener('keydown', (event) => {
     if (document.body.dataset.view !== 'editor' || event.target.matches?.('input, select, textarea, [contenteditable]')) return;
     // Space pans, unless a control outside the canvas was reached with the keys (a button,
-    // a menu item, a sticker): then it presses that, as Space does. (A button clicked with
-    // the mouse keeps the focus, and Space still pans.)
-    const control = event.target === keyboardFocused && !viewport.contains(event.target);
+    // a menu item, a sticker), or an open menu's item has them (the element's menu gives
+    // its first item the keys, however it was opened): then it presses that, as Space does.
+    // (A button clicked with the mouse keeps the focus, and Space still pans.)
+    const control = (event.target === keyboardFocused && !viewport.contains(event.target))
+      || Boolean(event.target.matches?.('[role="menuitem"]'));
     if (event.key === ' ' && !control) {
       spaceHeld = true;
       viewport.classList.add('panning');
