@@ -124,10 +124,14 @@ public struct DocumentEditor {
 
     /// The document at `url`, its content file's bytes and its history, read without the
     /// lock as one version. An editor saving renames the document into place, then its
-    /// history: read across a rename, or between the two, they are of two versions (the
-    /// revision named is not the document described; the history looks made for another,
-    /// with nothing to undo). Read again once the editor has finished, at most three times
-    /// in all; a history that still disagrees was made for another version.
+    /// history, all while it holds the lock: read across a rename, or between the two, they
+    /// are of two versions (the revision named is not the document described; the history
+    /// looks made for another, or absent, with nothing to undo). So the read waits while an
+    /// editor holds the lock; when none holds it just after the content file is noted, and
+    /// the file is not replaced before the read ends, no save came between. Otherwise (an
+    /// editor holding the lock longer, or coming in meanwhile) it reads again, at most three
+    /// times in all, and takes a read whose file was not replaced and whose history belongs
+    /// to it. A history that still disagrees was made for another version.
     private static func readAsOneVersion(
         _ url: URL, registry: DocumentRegistry, state: StateFolder
     ) throws -> (LocatedDocument, [UInt8], HistoryStore.Loaded) {
@@ -137,17 +141,17 @@ public struct DocumentEditor {
         let contentFile = registry.location(of: url)?.contentFile.path
         var attempt = 1
         while true {
+            DocumentLock.waitWhileHeld(beside: url, timeout: 0.5)
             let before = contentFile.map(replacementMark(of:))
+            let noEditor = DocumentLock.waitWhileHeld(beside: url, timeout: 0)
             let opened = try registry.open(url)
             let bytes = try contentBytes(of: opened)
             let loaded =
                 readsHistory ? store.load(current: bytes) : HistoryStore.Loaded(history: EditHistory(), isElsewhere: true)
             let unchanged = before?.isEmpty == false && before == contentFile.map(replacementMark(of:))
-            if attempt == 3 || (unchanged && loaded.note != HistoryStore.changedOutsideNote) {
-                return (opened, bytes, loaded)
-            }
+            let agrees = loaded.note != HistoryStore.changedOutsideNote
+            if attempt == 3 || (unchanged && (noEditor || agrees)) { return (opened, bytes, loaded) }
             attempt += 1
-            DocumentLock.waitWhileHeld(beside: url, timeout: 0.5)
         }
     }
 

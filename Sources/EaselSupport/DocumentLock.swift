@@ -43,22 +43,29 @@ package final class DocumentLock {
     }
 
     /// Waits, up to `timeout` seconds, while an editor holds the lock of the document at
-    /// `document`: for a reader that found the document and its history of two versions (an
-    /// editor renames the saved document into place, then its history) to read them again
-    /// once the save is over. Takes no lock itself, so readers never keep an editor waiting,
-    /// and creates nothing. Returns at once when there is no lock file or it cannot be read;
-    /// at the timeout when an editor holds it longer (an interactive `easel edit` holds it
-    /// for its whole session).
-    package static func waitWhileHeld(beside document: URL, timeout: Double) {
+    /// `document`, and says whether none holds it now: a reader reads the document and its
+    /// history as one version once no editor is between its renames (see
+    /// `DocumentEditor`). Takes no lock itself, so readers never keep an editor waiting,
+    /// and creates nothing. True at once when there is no lock file (no editor takes the
+    /// lock without making it); false when it cannot be read, or at the timeout while an
+    /// editor holds it longer (an interactive `easel edit` holds it for its whole session).
+    @discardableResult
+    package static func waitWhileHeld(beside document: URL, timeout: Double) -> Bool {
         let lockFile = document.deletingLastPathComponent().appendingPathComponent(Self.fileName)
         let fd = Glibc.open(lockFile.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return errno == ENOENT }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
         let offset = Self.byte(of: document)
-        let deadline = Date().addingTimeInterval(timeout)
-        while easel_lock_byte_is_held(fd, offset) == 1, Date() < deadline { usleep(5_000) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int(max(0, min(timeout, 3600)) * 1000)))
+        while true {
+            let held = easel_lock_byte_is_held(fd, offset)
+            if held == 0 { return true }
+            if held < 0 || clock.now >= deadline { return false }
+            usleep(5_000)
+        }
     }
 
     /// The shared lock file's permissions in `folder`: read and write for its owner, and

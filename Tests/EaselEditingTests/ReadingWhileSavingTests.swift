@@ -60,6 +60,49 @@ struct ReadingWhileSavingTests {
         #expect((reader.document as? Drawing)?.background == .black)
     }
 
+    /// A document's first save makes its history: a read after the document's rename and
+    /// before the history's finds none at all, which is also what a document never edited has.
+    @Test func aReadDuringADocumentsFirstSaveWaitsForItsHistory() throws {
+        let url = folder.file("b.drawing")
+        try DocumentRegistry.standard.save(Drawing(canvasSize: Size(width: 10, height: 10)), to: url)
+        let unedited = try FileIO.readBytes(at: url.path, maxBytes: 1 << 20)
+        // The first save, made for real, then taken apart: its history's index kept aside,
+        // the document as it was before.
+        do {
+            var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+            try editor.perform { try $0.setBackground(.black) }
+            try editor.save()
+        }
+        let saved = try FileIO.readBytes(at: url.path, maxBytes: 1 << 20)
+        let index = try #require(
+            FileManager.default.enumerator(at: state.url, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.first { $0.lastPathComponent == "index.json" })
+        let aside = folder.file("index.json.aside")
+        try FileManager.default.moveItem(at: index, to: aside)
+        try AtomicFile.write(unedited, to: url.path)
+        #expect(try !DocumentEditor(opening: url, locking: false, stateFolder: state.url).canUndo)
+
+        let read = Locked<Result<DocumentEditor, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        do {
+            // The save again, stopped between its renames: the document in place, its
+            // history not yet.
+            let editor = try DocumentLock(beside: url)
+            try AtomicFile.write(saved, to: url.path)
+            DispatchQueue.global().async {
+                read.withLock { $0 = Result { try DocumentEditor(opening: url, locking: false, stateFolder: state.url) } }
+                done.signal()
+            }
+            usleep(300_000)
+            try FileManager.default.moveItem(at: aside, to: index)
+            withExtendedLifetime(editor) {}
+        }
+        done.wait()
+        let reader = try #require(try read.withLock { $0 }?.get())
+        #expect(reader.canUndo, "the history the first save made: \(reader.historyNote ?? "no note")")
+        #expect(reader.savedContentBytes == saved)
+    }
+
     @Test func aDocumentChangedOutsideEaselIsStillReadWhileAnEditorHoldsItsLock() throws {
         let url = try drawingEditedOnce()
         // Changed outside easel: its history is for another version, whoever holds the lock
