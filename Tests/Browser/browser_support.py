@@ -219,6 +219,14 @@ def box_count(page):
     return page.evaluate("() => document.querySelectorAll('#overlay .box[data-index]').length")
 
 
+def right_click_box(page, index):
+    """A right click in the middle of element `index`'s box, which opens its menu: sent to
+    the box itself, since another element's box may lie over it there."""
+    page.eval_on_selector(f".box[data-index='{index}']", """b => { const r = b.getBoundingClientRect();
+        b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
+          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+
+
 def drag(page, start, end, steps=20):
     page.mouse.move(*start)
     page.mouse.down()

@@ -30,7 +30,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from browser_support import (ROOT, box_count, box_of, centre, check, compare_screenshot, drag, drop_files, easel_cli, eventually, finish,
-                             many_shapes, paste_files, percentile, read_json, revision, selected, served_samples, settle, stage_point, unexpected_errors,
+                             many_shapes, paste_files, percentile, read_json, revision, right_click_box, selected, served_samples, settle, stage_point, unexpected_errors,
                              unnamed_controls, wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -839,9 +839,7 @@ def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
     count = len(graphics())
     page.mouse.click(*visible_point(page, 2))
     eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
-    page.eval_on_selector(".box[data-index='2']", """b => { const r = b.getBoundingClientRect();
-        b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
-          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+    right_click_box(page, 2)
     page.wait_for_selector("#element-menu:not([hidden])")
     page.evaluate("() => { window.copyPressed = false; document.querySelector('#element-menu button')"
                   ".addEventListener('click', () => { window.copyPressed = true; }); }")
@@ -852,9 +850,7 @@ def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
           f"Space on the menu's item presses it (the menu closed: {page.locator('#element-menu:not([hidden])').count() == 0}),"
           f" not panning the view (panning: {panning})")
     # The element's menu closed with Escape: the keys are back where they were, and Delete deletes.
-    page.eval_on_selector(".box[data-index='2']", """b => { const r = b.getBoundingClientRect();
-        b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
-          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+    right_click_box(page, 2)
     page.wait_for_selector("#element-menu:not([hidden])")
     page.keyboard.press("Escape")
     page.keyboard.press("Delete")

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import browser_support
-from browser_support import (ROOT, box_of, check, drag, easel_cli, eventually, revision, served_samples, unexpected_errors,
+from browser_support import (ROOT, box_of, check, drag, easel_cli, eventually, revision, right_click_box, served_samples, unexpected_errors,
                              wait_for_rendering)
 
 EASEL = Path(sys.argv[1]).resolve()
@@ -411,10 +411,7 @@ def main():
         # Bring to front from the element's menu: the element stays selected at its new place.
         count = len(json.loads(drawing.read_text())["graphics"])
         moved = json.loads(drawing.read_text())["graphics"][1]
-        # (A right click where the element shows: another's box may lie over it there.)
-        page.eval_on_selector(".box[data-index='1']", """b => { const r = b.getBoundingClientRect();
-            b.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2,
-              clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); }""")
+        right_click_box(page, 1)
         page.click("#element-menu button:has-text('Bring to front')")
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and json.loads(drawing.read_text())["graphics"][-1] != moved:
