@@ -362,7 +362,7 @@ public struct DocumentEditor {
         history.trim()
         guard let store else {
             try wrapper.write(to: url)
-            baseBytes = try Self.contentBytes(of: located)
+            baseBytes = try savedBytes(of: wrapper)
             hasUnsavedChanges = false
             announceUpgrade()
             return
@@ -420,9 +420,16 @@ public struct DocumentEditor {
             throw Self.nothingSaved(error, url: url)
         }
         history = newHistory
-        baseBytes = try Self.contentBytes(of: located)
+        baseBytes = try savedBytes(of: wrapper)
         hasUnsavedChanges = false
         announceUpgrade()
+    }
+
+    /// What a save just wrote to the content file: the bytes of `wrapper`'s content, not the
+    /// file read again, which a program writing just after the rename would have changed, and
+    /// its change then taken for easel's own and overwritten by the next save.
+    private func savedBytes(of wrapper: FileWrapper) throws -> [UInt8] {
+        try wrapper.content(at: located.contentFile, of: url) ?? Self.contentBytes(of: located)
     }
 
     /// Throws, leaving everything as it is, when the document on disk is no longer what
