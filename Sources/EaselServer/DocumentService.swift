@@ -317,9 +317,12 @@ final class DocumentService: Sendable {
             if changed { try editor.save() }
             return (results, changed)
         }
+        // The revision of what this edit saved (or found), not of the file read again: a
+        // program that wrote just after the save would have its version answered as ours,
+        // and the page's next edit, made on what it shows, pass If-Match on theirs.
         return EditOutcome(
-            revision: try revision(of: url), changed: changed, canUndo: editor.canUndo, canRedo: editor.canRedo,
-            results: applied.results, added: applied.added, reordered: applied.reordered)
+            revision: Self.revision(of: editor.savedContentBytes), changed: changed, canUndo: editor.canUndo,
+            canRedo: editor.canRedo, results: applied.results, added: applied.added, reordered: applied.reordered)
     }
 
     /// Throws 409 when `editor` has nothing to undo (or redo) because this server's state

@@ -2,7 +2,6 @@ import EaselDocuments
 import EaselEditing
 import EaselTestSupport
 import Foundation
-import Glibc
 import Testing
 
 /// Nothing lost to a writer that does not take the lock (another program, a sync tool):
@@ -35,45 +34,12 @@ struct OutsideWriterTests {
         let url = try folder.write(DrawingEncoder.encode(Drawing()), to: name)
         let theirs = DrawingEncoder.encode(Drawing(background: .black))
         var editor = try DocumentEditor(opening: url, stateFolder: state.url)
-        let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        try #require(watch >= 0)
-        defer { close(watch) }
-        try #require(inotify_add_watch(watch, folder.url.path, UInt32(IN_MOVED_TO)) >= 0)
-        let wrote = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            defer { wrote.signal() }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            // At most ten seconds: the save below renames the file once.
-            for _ in 0..<100 {
-                var ready = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 100) == 1 else { continue }
-                let count = read(watch, &buffer, buffer.count)
-                guard count > 0, Self.names(in: buffer[..<count]).contains(name) else { continue }
-                try? Data(theirs).write(to: url)  // in place, as a plain program writes
-                return
-            }
-        }
+        let writer = try WriterAfterRename(writing: theirs, toFileNamed: name, in: folder.url)
         _ = try editor.add(ElementRequest(kind: "ellipse", documentName: name))
         try editor.save()
-        #expect(wrote.wait(timeout: .now() + 15) == .success)
+        #expect(writer.finished())
         _ = try editor.add(ElementRequest(kind: "star", documentName: name))
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
-    }
-
-    /// The file names of the inotify events in `bytes`.
-    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
-        var offset = bytes.startIndex
-        let header = MemoryLayout<inotify_event>.size
-        while offset + header <= bytes.endIndex {
-            let length = bytes.withUnsafeBytes { raw in
-                Int(raw.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: inotify_event.self).len)
-            }
-            let name = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)].prefix { $0 != 0 }
-            names.append(String(decoding: name, as: UTF8.self))
-            offset += header + length
-        }
-        return names
     }
 }

@@ -64,6 +64,32 @@ struct ServerEditingTests {
         #expect(try await post(server, "undo", headers: ["If-Match": "\"\(revision)\""]).status == 412)
     }
 
+    /// A program that writes the card just after an edit's save (while easel commits the
+    /// history) does not have its version answered as the edit's: the page's next edit,
+    /// made on what the page shows, is refused rather than applied to theirs. Five edits, one
+    /// after another: the writer lands before the save is answered in most.
+    @Test func anEditAnswersTheRevisionItSavedNotAWriteJustAfterIt() async throws {
+        let server = try await LiveServer.start(try ServerFixtures.samples())
+        defer { Task { try await server.stop() } }
+        let url = server.folder.file(ServerFixtures.card)
+        for round in 0..<5 {
+            var theirs = try card(server)
+            theirs.backgroundColor = Color(red: 0, green: 0, blue: Double(round) / 8)
+            let bytes = try CardEncoder.encode(theirs, file: url.path)
+            let writer = try WriterAfterRename(
+                writing: bytes, toFileNamed: url.lastPathComponent, in: url.deletingLastPathComponent())
+            let edit = try await post(server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#)
+            #expect(edit.status == 200, "\(edit.text)")
+            #expect(writer.finished())
+            let answered = try #require(edit.json["revision"] as? String)
+            #expect(answered != DocumentServiceRevision.of(bytes), "round \(round): their version was answered as the edit's")
+            let next = try await post(
+                server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#, headers: ["If-Match": "\"\(answered)\""])
+            #expect(next.status == 412, "round \(round): \(next.status)")
+            #expect(try [UInt8](Data(contentsOf: url)) == bytes, "round \(round): their version is kept")
+        }
+    }
+
     @Test func badRequestsNameTheKeyPathAndChangeNothing() async throws {
         let server = try await LiveServer.start(try ServerFixtures.samples())
         defer { Task { try await server.stop() } }
