@@ -94,11 +94,15 @@ public struct DocumentEditor {
             _ = try registry.open(url)
             let folder = try state.folder(forDocument: url)
             lock = try DocumentLock(beside: url, timeout: lockTimeout)
-            // Read it again under the lock: another easel may have saved it meanwhile.
-            opened = try registry.open(url)
+            // Read it again under the lock: another easel may have saved it meanwhile. The
+            // document and the bytes a save compares with come from one read: read twice, a
+            // write landing between the two would be taken for the version opened, and
+            // overwritten by the next save.
+            let read = try registry.openReadingContent(url)
+            opened = read.located
             let store = HistoryStore(folder: folder, document: url)
             self.store = store
-            bytes = try Self.contentBytes(of: opened)
+            bytes = try read.content ?? Self.contentBytes(of: opened)
             loaded = store.load(current: bytes)
         } else {
             lock = nil
@@ -144,8 +148,8 @@ public struct DocumentEditor {
             DocumentLock.waitWhileHeld(beside: url, timeout: 0.5)
             let before = contentFile.map(replacementMark(of:))
             let noEditor = DocumentLock.waitWhileHeld(beside: url, timeout: 0)
-            let opened = try registry.open(url)
-            let bytes = try contentBytes(of: opened)
+            let (opened, content) = try registry.openReadingContent(url)
+            let bytes = try content ?? contentBytes(of: opened)
             let loaded =
                 readsHistory ? store.load(current: bytes) : HistoryStore.Loaded(history: EditHistory(), isElsewhere: true)
             let unchanged = before?.isEmpty == false && before == contentFile.map(replacementMark(of:))

@@ -34,11 +34,31 @@ struct OutsideWriterTests {
         let url = try folder.write(DrawingEncoder.encode(Drawing()), to: name)
         let theirs = DrawingEncoder.encode(Drawing(background: .black))
         var editor = try DocumentEditor(opening: url, stateFolder: state.url)
-        let writer = try WriterAfterRename(writing: theirs, toFileNamed: name, in: folder.url)
+        let writer = try OutsideWriter(writing: theirs, toFileNamed: name, in: folder.url, at: .afterRename)
         _ = try editor.add(ElementRequest(kind: "ellipse", documentName: name))
         try editor.save()
-        #expect(writer.finished())
+        try #require(writer.wroteInTime())
         _ = try editor.add(ElementRequest(kind: "star", documentName: name))
+        #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
+        #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
+    }
+}
+
+extension OutsideWriterTests {
+    /// A writer that writes between easel's reading the document and its reading the bytes
+    /// a save compares with: read twice, the editor held the version before theirs with
+    /// their bytes as its base, and its save overwrote their write. (The writer writes after
+    /// the second read, the one under the lock. Easel used to read a third time, and then
+    /// met their file half written: this check failed there.)
+    @Test func aWriteWhileTheEditorOpensTheDocumentIsKept() throws {
+        let folder = TemporaryFolder()
+        let state = TemporaryFolder("easel-state")
+        let url = try folder.write(DrawingEncoder.encode(Drawing()), to: "e.drawing")
+        let theirs = DrawingEncoder.encode(Drawing(background: .black))
+        let writer = try OutsideWriter(writing: theirs, toFileNamed: "e.drawing", in: folder.url, at: .afterReads(2))
+        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+        try #require(writer.wroteInTime())
+        _ = try editor.add(ElementRequest(kind: "ellipse", documentName: "e.drawing"))
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
     }

@@ -76,11 +76,11 @@ struct ServerEditingTests {
             var theirs = try card(server)
             theirs.backgroundColor = Color(red: 0, green: 0, blue: Double(round) / 8)
             let bytes = try CardEncoder.encode(theirs, file: url.path)
-            let writer = try WriterAfterRename(
-                writing: bytes, toFileNamed: url.lastPathComponent, in: url.deletingLastPathComponent())
+            let writer = try OutsideWriter(
+                writing: bytes, toFileNamed: url.lastPathComponent, in: url.deletingLastPathComponent(), at: .afterRename)
             let edit = try await post(server, "edits", #"{"verb":"move","index":0,"by":[1,0]}"#)
             #expect(edit.status == 200, "\(edit.text)")
-            #expect(writer.finished())
+            try #require(writer.wroteInTime())
             let answered = try #require(edit.json["revision"] as? String)
             #expect(answered != DocumentServiceRevision.of(bytes), "round \(round): their version was answered as the edit's")
             let next = try await post(
