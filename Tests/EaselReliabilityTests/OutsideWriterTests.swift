@@ -42,9 +42,7 @@ struct OutsideWriterTests {
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
     }
-}
 
-extension OutsideWriterTests {
     /// A writer that writes between easel's reading the document and its reading the bytes
     /// a save compares with: read twice, the editor held the version before theirs with
     /// their bytes as its base, and its save overwrote their write. (The writer writes after

@@ -22,15 +22,16 @@ public final class OutsideWriter: Sendable {
 
     /// Starts watching `folder`; at `moment`, writes `bytes` over the file `name` in place (as
     /// a plain program writes, and at once: a write beside it renamed over it comes too late
-    /// for the moments these checks are about). Watches for at most ten seconds. Throws when inotify cannot
-    /// watch the folder.
+    /// for the moments these checks are about). Watches for at most ten seconds. Throws when
+    /// inotify cannot watch the folder.
     public init(writing bytes: [UInt8], toFileNamed name: String, in folder: URL, at moment: Moment) throws {
-        let (mask, count) =
+        // The events counted, and those watched besides them.
+        let (counted, mask, count) =
             switch moment {
-            case .afterRename: (UInt32(IN_MOVED_TO), 1)
+            case .afterRename: (UInt32(IN_MOVED_TO), UInt32(IN_MOVED_TO), 1)
             // Opens watched too: inotify folds an event into the same one unread before it,
             // and an open between two closes keeps them apart.
-            case .afterReads(let reads): (UInt32(IN_OPEN) | UInt32(IN_CLOSE_NOWRITE), reads)
+            case .afterReads(let reads): (UInt32(IN_CLOSE_NOWRITE), UInt32(IN_OPEN) | UInt32(IN_CLOSE_NOWRITE), reads)
             }
         let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard watch >= 0, inotify_add_watch(watch, folder.path, mask) >= 0 else {
@@ -52,7 +53,6 @@ public final class OutsideWriter: Sendable {
                 guard poll(&ready, 1, 100) == 1 else { continue }
                 let length = read(watch, &buffer, buffer.count)
                 guard length > 0 else { continue }
-                let counted = mask & ~UInt32(IN_OPEN)
                 seen += Self.events(in: buffer[..<length]).filter { $0.name == name && $0.mask & counted != 0 }.count
                 guard seen >= count else { continue }
                 outcome.wrote = (try? Data(bytes).write(to: target)) != nil
