@@ -404,7 +404,7 @@ public struct DocumentEditor {
         } catch {
             for file in preparedDocument.dropFirst(committed + 1) { file.discard() }
             preparedHistory.discard()
-            if committed > 0 { try? AtomicFile.write(baseBytes, to: located.contentFile.path) }
+            if committed > 0 { try? putBack(replacing: try currentBytes()) }
             throw Self.nothingSaved(error, url: url)
         }
         do {
@@ -413,7 +413,7 @@ public struct DocumentEditor {
             // The document is saved but its history is not: put the document back.
             preparedHistory.discard()
             do {
-                try AtomicFile.write(baseBytes, to: located.contentFile.path)
+                try putBack(replacing: try currentBytes())
             } catch let restoreError {
                 throw DocumentError(
                     file: url.path,
@@ -434,6 +434,20 @@ public struct DocumentEditor {
     /// its change then taken for easel's own and overwritten by the next save.
     private func savedBytes(of wrapper: FileWrapper) throws -> [UInt8] {
         try wrapper.content(at: located.contentFile, of: url) ?? Self.contentBytes(of: located)
+    }
+
+    /// Puts the content file back as it was before a save that failed halfway, but only
+    /// while it still holds what that save wrote (`written`): a program that wrote it just
+    /// after easel's rename keeps its version, and a file the save never reached stays as it
+    /// is. The old bytes are written and flushed first, so the check sits just before the
+    /// rename, as a save's own last check does.
+    private func putBack(replacing written: [UInt8]) throws(DocumentError) {
+        let restored = try AtomicFile.prepare(baseBytes, to: located.contentFile.path)
+        guard (try? Self.contentBytes(of: located)) == written else {
+            restored.discard()
+            return
+        }
+        try restored.commit()
     }
 
     /// Throws, leaving everything as it is, when the document on disk is no longer what

@@ -60,4 +60,29 @@ struct OutsideWriterTests {
         #expect { try editor.save() } throws: { error in "\(error)".contains("the file changed on disk since easel opened it") }
         #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
     }
+
+    /// A writer that writes just after easel's save renamed the file into place, when the
+    /// save then fails (its undo history cannot be committed) and puts the document back:
+    /// easel put its old version back without looking, over theirs. (The writer lands while
+    /// the old version is flushed to disk, before its rename.)
+    @Test func aWriteJustBeforeAFailedSaveIsPutBackIsKept() throws {
+        let folder = TemporaryFolder()
+        let state = TemporaryFolder("easel-state")
+        let url = folder.url.appendingPathComponent("f.drawing")
+        _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
+        let documents = state.url.appendingPathComponent("documents")
+        let index = documents.appendingPathComponent(
+            try #require(try FileManager.default.contentsOfDirectory(atPath: documents.path).first)
+        ).appendingPathComponent("index.json")
+        var editor = try DocumentEditor(opening: url, stateFolder: state.url)
+        // A folder where the history index goes: the index's rename fails after the document's.
+        try? FileManager.default.removeItem(at: index)
+        try FileManager.default.createDirectory(at: index.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        let theirs = DrawingEncoder.encode(Drawing(background: .black))
+        let writer = try OutsideWriter(writing: theirs, toFileNamed: "f.drawing", in: folder.url, at: .afterRename)
+        _ = try editor.add(ElementRequest(kind: "star", documentName: "f.drawing"))
+        #expect { try editor.save() } throws: { error in "\(error)".contains("nothing was saved") }
+        try #require(writer.wroteInTime())
+        #expect(try Array(Data(contentsOf: url)) == theirs, "the other writer's version is kept")
+    }
 }

@@ -39,12 +39,13 @@ public final class OutsideWriter: Sendable {
             throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path])
         }
         let target = folder.appendingPathComponent(name)
-        let (done, outcome) = (done, outcome)
+        let (done, outcome, listening) = (done, outcome, DispatchSemaphore(value: 0))
         DispatchQueue.global().async {
             defer {
                 close(watch)
                 done.signal()
             }
+            listening.signal()
             var buffer = [UInt8](repeating: 0, count: 4096)
             var seen = 0
             let deadline = ContinuousClock.now + .seconds(10)
@@ -59,6 +60,8 @@ public final class OutsideWriter: Sendable {
                 return
             }
         }
+        // Returns once the writer's thread runs: a thread started late would write late.
+        listening.wait()
     }
 
     /// Waits (at most fifteen seconds, once) until the writer has written or given up; true
