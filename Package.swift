@@ -188,7 +188,7 @@ let package = Package(
         // Helpers shared by the test targets: an independent PNG writer, temporary folders,
         // a subprocess runner, easel run in a scratch folder, waits on conditions.
         .target(
-            name: "EaselTestSupport", dependencies: ["EaselCairo", "EaselDocuments", "EaselGeometry"],
+            name: "EaselTestSupport", dependencies: ["EaselCairo", "EaselDocuments", "EaselGeometry", "EaselSupport"],
             path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselSupportTests", dependencies: ["EaselSupport", "EaselTestSupport", "CEaselSystem"]),
         // The Swift samples of README.md, docs/ and the DocC catalogs are parts of Snippets/

@@ -255,16 +255,8 @@ package final class FolderWatcher {
         for _ in 0..<256 {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (watch, mask, length) = buffer.withUnsafeBytes { raw in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let nameStart = offset + MemoryLayout<inotify_event>.size
-                let nameBytes = buffer[nameStart..<min(count, nameStart + length)].prefix { $0 != 0 }
-                offset = nameStart + length
-                handle(watch: watch, mask: mask, name: String(decoding: nameBytes, as: UTF8.self), into: &changed)
+            for event in InotifyEvent.events(in: buffer[..<count]) {
+                handle(watch: event.watch, mask: event.mask, name: event.name, into: &changed)
             }
         }
     }

@@ -1,3 +1,4 @@
+import EaselSupport
 import Foundation
 import Glibc
 
@@ -54,7 +55,7 @@ public final class OutsideWriter: Sendable {
                 guard poll(&ready, 1, 100) == 1 else { continue }
                 let length = read(watch, &buffer, buffer.count)
                 guard length > 0 else { continue }
-                seen += Self.events(in: buffer[..<length]).filter { $0.name == name && $0.mask & counted != 0 }.count
+                seen += InotifyEvent.events(in: buffer[..<length]).filter { $0.name == name && $0.mask & counted != 0 }.count
                 guard seen >= count else { continue }
                 outcome.wrote = (try? Data(bytes).write(to: target)) != nil
                 return
@@ -69,22 +70,5 @@ public final class OutsideWriter: Sendable {
     public func wroteInTime() -> Bool {
         guard done.wait(timeout: .now() + 15) == .success else { return false }
         return outcome.wrote
-    }
-
-    /// The inotify events in `bytes`: each one's file name and mask.
-    private static func events(in bytes: ArraySlice<UInt8>) -> [(name: String, mask: UInt32)] {
-        var events: [(name: String, mask: UInt32)] = []
-        var offset = bytes.startIndex
-        let header = MemoryLayout<inotify_event>.size
-        while offset + header <= bytes.endIndex {
-            let event = bytes.withUnsafeBytes { raw in
-                raw.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: inotify_event.self)
-            }
-            let length = Int(event.len)
-            let name = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)].prefix { $0 != 0 }
-            events.append((String(decoding: name, as: UTF8.self), event.mask))
-            offset += header + length
-        }
-        return events
     }
 }
