@@ -869,7 +869,9 @@ def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
     check(not page.evaluate("() => document.getElementById('viewport').classList.contains('drop-target')"),
           "a drag that leaves the canvas from over an element leaves no drop outline")
 
-    # Photos uploading while a shape is dragged: all of them land, and no conflict is shown.
+    # Photos uploading while a shape is dragged: all of them land, and no conflict is shown
+    # (nor any notice: the copy's, shown for six seconds, gone first).
+    eventually(lambda: not page.is_visible("#notice"), 8, "the copy's notice gone", page=page)
     before = graphics()[0]["transform"]["center"]
     start = visible_point(page, 0)
     page.set_input_files("#upload", [{"name": f"photo{i}.png", "mimeType": "image/png", "buffer": photo_png(1200, 900, i)}
@@ -912,6 +914,48 @@ def a_second_drag_follows_the_first(page, base, folder, path):
     eventually(lambda: page.inner_text("#status") == "Saved", 10, "both drags saved", page=page)
     settle(page, drawing)
     page.unroute("**/edits")
+
+def an_undo_comes_before_a_drag_made_after_it(page, base, folder, path):
+    """An undo pressed while a drag's save is on its way, then another element dragged
+    before the undo is shown: the undo undoes the first drag, and the second drag is saved
+    after it, for its element (sent first, it was the step the undo undid)."""
+    drawing = folder / path
+    page.goto(base + f"#/edit/{path}")
+    page.wait_for_selector(".box[data-index='2']")
+    settle(page, drawing)
+    centres = lambda: [graphic["transform"]["center"] for graphic in read_json(drawing)["graphics"]]
+    before = centres()
+    page.mouse.click(*visible_point(page, 2))
+    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
+    page.wait_for_timeout(400)  # the layers fetched for the selection
+    held = []
+    page.route("**/edits", lambda route: route.continue_() if held else held.append(route))
+    start = visible_point(page, 2)
+    page.keyboard.down("Control")  # no snapping
+    drag(page, start, (start[0] + 40, start[1]), steps=5)
+    page.keyboard.up("Control")
+    eventually(lambda: held, 5, "the first drag's save on its way", page=page)
+    page.keyboard.press("Control+z")
+    index = len(before) - 1 if len(before) > 3 else 0  # the topmost but the star, in plain view
+    other = visible_point(page, index)
+    page.mouse.click(*other)
+    eventually(lambda: selected(page) == [index], 3, "the other element selected", page=page)
+    page.keyboard.down("Control")
+    drag(page, other, (other[0], other[1] + 50), steps=5)
+    page.keyboard.up("Control")
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    eventually(lambda: centres()[index] != before[index], 10, "the second drag saved", page=page)
+    settle(page, drawing)
+    page.wait_for_timeout(800)
+    now = centres()
+    check(now[2] == before[2] and now[index] != before[index],
+          f"the undo undid the drag before it, and the drag after it stayed: star {before[2]} -> {now[2]}, "
+          f"the other {before[index]} -> {now[index]}")
+    check(page.is_hidden("#conflict") and not page.is_visible("#notice"),
+          f"with no conflict and no notice: {page.is_visible('#notice') and page.inner_text('#notice')!r}")
+    page.unroute("**/edits")
+
 
 def descriptions_shown_in_the_order_asked(page, base, folder, path, environment):
     """The description asked for after a save comes back only after the one asked for after
@@ -1201,6 +1245,7 @@ def main():
         hands_drawing = selection_and_keys_as_a_person_expects(page, base, folder)
         keys_menus_and_uploads_as_a_person_expects(page, base, folder, hands_drawing)
         a_second_drag_follows_the_first(page, base, folder, hands_drawing)
+        an_undo_comes_before_a_drag_made_after_it(page, base, folder, hands_drawing)
         descriptions_shown_in_the_order_asked(page, base, folder, hands_drawing, session.environment)
         a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
         a_drag_while_changed_elsewhere(page, base, folder, session.environment)

@@ -26,7 +26,7 @@ import { installView } from './view.js';
 const $ = (id) => document.getElementById(id);
 const buttons = { undoButton: $('undo'), redoButton: $('redo') };
 
-const state = { path: null, description: null, revision: null, schema: null, selectAfter: null, reselect: null };
+const state = { path: null, description: null, revision: null, schema: null, selectAfter: null, reselect: null, stepping: 0 };
 /** A phone's layout (upright, or on its side): the app's toolbar, pickers as sheets. */
 const compactLayout = window.matchMedia('(max-width: 600px), (max-height: 500px) and (orientation: landscape)');
 // The property table, fetched once; the inspector builds its controls from it.
@@ -41,9 +41,10 @@ const layers = new Layers({
 const selection = new Selection({
   canvas, overlay: $('overlay'), viewport: $('viewport'), guides: $('guides'), layers,
   onGesture: (operations) => commit(operations),
-  // While a photo uploads (it may go under elements a gesture names by their places).
-  holdGestures: () => sync.holding,
-  onGestureLost: () => notify('The element was changed or removed elsewhere while you moved it: that change was not saved.'),
+  // While a photo uploads (it may go under elements a gesture names by their places), and
+  // from an undo's press until it is shown (a gesture ended after it comes after it).
+  holdGestures: () => sync.holding || state.stepping > 0,
+  onGestureLost: () => notify('The element was changed or removed (elsewhere, or by an undo) while you moved it: that change was not saved.'),
   onSelect: (indices) => { showInspector(); tools.update(); saveScene({ selection: indices }); },
   onEditText: (index) => {
     // A nudge waiting for the keys to rest is saved first (its save would end the text's layers).
@@ -302,6 +303,7 @@ function notify(text) {
 
 async function openDocument(path) {
   selection.endNudge();
+  if (path !== state.path) selection.forgetHeldGestures();
   state.path = path;
   // A notice speaks of the document it came from.
   $('notice').hidden = true;
@@ -532,22 +534,30 @@ $('setting-snap').addEventListener('change', () => saveSettings({ snap: $('setti
 $('setting-theme').addEventListener('change', () => saveSettings({ theme: $('setting-theme').value }));
 applyTheme();
 
-/** Undo or redo (`step`) of the open document, once the gestures made before it are saved:
- * an undo sent while a drag's save is on its way would undo the step before the drag, and
- * the drag would then meet a changed document. What it changed is then shown, the
- * selection kept only where it still names the same elements (as for a change made
- * elsewhere: `setElements`). */
+/** Undo or redo (`step`) of the open document, in the order the user made it: after the
+ * gestures made before it are saved (an undo sent while a drag's save is on its way would
+ * undo the step before the drag, and the drag would then meet a changed document), and
+ * before those ended after it, which wait until it is shown and are then saved for their
+ * elements where it left them (sent first, one of them was what the undo undid). What it
+ * changed is shown, the selection kept only where it still names the same elements (as for
+ * a change made elsewhere: `setElements`). */
 async function stepHistory(step) {
   if (!state.path) return;
   const path = state.path;
   selection.endNudge();
-  await sync.idle();
-  if (path !== state.path) return;
+  state.stepping += 1;
   try {
+    await sync.idle();
+    if (path !== state.path) return;
     const outcome = await step(path);
     updateHistoryButtons(buttons, outcome);
     await reload();
-  } catch (error) { showError(error); }
+  } catch (error) {
+    showError(error);
+  } finally {
+    state.stepping -= 1;
+    selection.releaseGestures();
+  }
 }
 
 // The Export and Settings menus close on Escape and on a press outside them (seen first,

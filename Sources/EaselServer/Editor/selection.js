@@ -206,6 +206,11 @@ export class Selection {
     for (const end of this.heldGestures.splice(0)) end();
   }
 
+  /** Drops the gestures held: another document is opened, and they were made on the last. */
+  forgetHeldGestures() {
+    this.heldGestures = [];
+  }
+
   /** The elements under `point` (canvas units), the topmost first. */
   under(point) {
     const under = [];
