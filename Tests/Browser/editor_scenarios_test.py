@@ -883,11 +883,10 @@ def keys_menus_and_uploads_as_a_person_expects(page, base, folder, path):
     check(page.is_hidden("#conflict") and page.inner_text("#status") == "Saved" and not page.is_visible("#notice"),
           f"with no conflict and nothing refused: {page.inner_text('#status')!r}, {page.inner_text('#notice')!r}")
 
-def a_second_drag_follows_the_first(page, base, folder, path):
-    """A drag begun before the first drag's save is back (and its rendering shown): the
-    element's layer starts where the first drag left it, not where the rendering on screen
-    still has it (it jumped back by the first drag's distance)."""
-    drawing = folder / path
+def star_selected_first_save_held(page, base, drawing, path):
+    """Opens the drawing at `path` with its star (element 2) selected and, once it is
+    shown as saved, holds the next edit's request: returns the list that receives it (let it
+    go with `held[0].continue_()`; those after it pass). The caller unroutes `**/edits`."""
     page.goto(base + f"#/edit/{path}")
     page.wait_for_selector(".box[data-index='2']")
     settle(page, drawing)
@@ -895,8 +894,17 @@ def a_second_drag_follows_the_first(page, base, folder, path):
     eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
     page.wait_for_timeout(400)  # the layers fetched for the selection
     held = []
-    # The first save is held (the second, queued behind it, goes when it is let go).
     page.route("**/edits", lambda route: route.continue_() if held else held.append(route))
+    return held
+
+
+def a_second_drag_follows_the_first(page, base, folder, path):
+    """A drag begun before the first drag's save is back (and its rendering shown): the
+    element's layer starts where the first drag left it, not where the rendering on screen
+    still has it (it jumped back by the first drag's distance)."""
+    drawing = folder / path
+    # The first save is held (the second, queued behind it, goes when it is let go).
+    held = star_selected_first_save_held(page, base, drawing, path)
     start = visible_point(page, 2)
     page.keyboard.down("Control")  # no snapping: the drags go exactly where the mouse goes
     drag(page, start, (start[0] + 40, start[1]), steps=5)
@@ -920,16 +928,9 @@ def an_undo_comes_before_a_drag_made_after_it(page, base, folder, path):
     before the undo is shown: the undo undoes the first drag, and the second drag is saved
     after it, for its element (sent first, it was the step the undo undid)."""
     drawing = folder / path
-    page.goto(base + f"#/edit/{path}")
-    page.wait_for_selector(".box[data-index='2']")
-    settle(page, drawing)
+    held = star_selected_first_save_held(page, base, drawing, path)
     centres = lambda: [graphic["transform"]["center"] for graphic in read_json(drawing)["graphics"]]
     before = centres()
-    page.mouse.click(*visible_point(page, 2))
-    eventually(lambda: selected(page) == [2], 3, "the star selected", page=page)
-    page.wait_for_timeout(400)  # the layers fetched for the selection
-    held = []
-    page.route("**/edits", lambda route: route.continue_() if held else held.append(route))
     start = visible_point(page, 2)
     page.keyboard.down("Control")  # no snapping
     drag(page, start, (start[0] + 40, start[1]), steps=5)

@@ -254,16 +254,10 @@ struct EditHistoryTests {
         let url = folder.file("d.drawing")
         _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
         let before = try Data(contentsOf: url)
-        // A folder where the history index goes: the document is renamed into place first,
-        // then the index rename fails, and the document must be put back.
-        let documents = state.url.appendingPathComponent("documents")
-        let index = documents.appendingPathComponent(
-            try #require(try FileManager.default.contentsOfDirectory(atPath: documents.path).first)
-        ).appendingPathComponent("index.json")
+        // The document is renamed into place first, then the index rename fails, and the
+        // document must be put back.
         var editor = try DocumentEditor(opening: url, stateFolder: state.url)
-        // Planted once the editor is open (opening removes a history it cannot read).
-        try? FileManager.default.removeItem(at: index)
-        try FileManager.default.createDirectory(at: index.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        try blockHistoryIndex(inStateFolder: state.url)
         _ = try editor.add(ElementRequest(kind: "star", documentName: "d.drawing"))
         #expect { try editor.save() } throws: { error in
             "\(error)".contains("nothing was saved: the document and its undo history are as they were")

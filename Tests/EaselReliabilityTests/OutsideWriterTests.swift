@@ -70,14 +70,8 @@ struct OutsideWriterTests {
         let state = TemporaryFolder("easel-state")
         let url = folder.url.appendingPathComponent("f.drawing")
         _ = try DocumentEditor.create(Drawing(), at: url, stateFolder: state.url)
-        let documents = state.url.appendingPathComponent("documents")
-        let index = documents.appendingPathComponent(
-            try #require(try FileManager.default.contentsOfDirectory(atPath: documents.path).first)
-        ).appendingPathComponent("index.json")
         var editor = try DocumentEditor(opening: url, stateFolder: state.url)
-        // A folder where the history index goes: the index's rename fails after the document's.
-        try? FileManager.default.removeItem(at: index)
-        try FileManager.default.createDirectory(at: index.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        try blockHistoryIndex(inStateFolder: state.url)  // the index's rename fails after the document's
         let theirs = DrawingEncoder.encode(Drawing(background: .black))
         let writer = try OutsideWriter(writing: theirs, toFileNamed: "f.drawing", in: folder.url, at: .afterRename)
         _ = try editor.add(ElementRequest(kind: "star", documentName: "f.drawing"))
