@@ -20,26 +20,43 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The largest header section the parser allows, for the 431's words.
     private let maxHeaderBytes: Int
-    /// The parser's error, once it has refused the connection's input.
-    private var parserError: HTTPParserError?
+    /// Why the connection's input was refused, once the parser or `RequestHeadRules` has.
+    private var refusal: Refusal?
     /// Whether a response has begun and not ended (its head written, its end not yet).
     private var responseOpen = false
 
     init(maxHeaderBytes: Int) { self.maxHeaderBytes = maxHeaderBytes }
 
+    /// What refused a connection's input.
+    enum Refusal {
+        /// The HTTP parser, with its error.
+        case parser(HTTPParserError)
+        /// `RequestHeadRules`, for the request's Host header.
+        case hostHeader
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let error = error as? HTTPParserError { parserError = error }
-        context.fireErrorCaught(error)
+        if let error = error as? HTTPParserError {
+            refusal = .parser(error)
+            context.fireErrorCaught(error)
+        } else if error is HostHeaderRefusal {
+            refusal = .hostHeader
+            // Hummingbird answers a parser's error, whichever it is, with a bare 400 and
+            // closes the connection; that answer is the one replaced below.
+            context.fireErrorCaught(HTTPParserError.unknown)
+        } else {
+            context.fireErrorCaught(error)
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
         switch part {
         case .head(let head):
-            if let parserError, !responseOpen, head.status == .badRequest, head.headers["content-length"] == ["0"] {
+            if let refusal, !responseOpen, head.status == .badRequest, head.headers["content-length"] == ["0"] {
                 // The bare answer's empty end, which follows, ends the problem too.
                 writeProblem(
-                    Self.problem(for: parserError, maxHeaderBytes: maxHeaderBytes), version: head.version, context: context)
+                    Self.problem(for: refusal, maxHeaderBytes: maxHeaderBytes), version: head.version, context: context)
                 promise?.succeed()
             } else {
                 context.write(data, promise: promise)
@@ -68,19 +85,19 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
     }
 
-    /// What the client is told of `error`.
-    static func problem(for error: HTTPParserError, maxHeaderBytes: Int) -> Problem {
+    /// What the client is told of `refusal`.
+    static func problem(for refusal: Refusal, maxHeaderBytes: Int) -> Problem {
+        guard case .parser(let error) = refusal else {
+            return Problem(
+                .badRequest,
+                "the request's Host header is missing, repeated or not a host and port: HTTP/1.1 asks for exactly one")
+        }
         switch error {
         case .headerOverflow:
             return Problem(
                 .requestHeaderFieldsTooLarge,
                 "the request's header section (or its request line) is over this server's limit of \(maxHeaderBytes) bytes")
         case .invalidMethod: return Problem(.badRequest, "the request's method is not an HTTP method")
-        case .invalidHost:
-            // Raised by `RequestHeadRules`, never by the parser.
-            return Problem(
-                .badRequest,
-                "the request's Host header is missing, repeated or not a host and port: HTTP/1.1 asks for exactly one")
         case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidPort:
             return Problem(.badRequest, "the request's target is not a valid URL path")
         case .invalidVersion: return Problem(.badRequest, "the request is not HTTP/1.1 or HTTP/1.0")

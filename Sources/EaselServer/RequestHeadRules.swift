@@ -7,11 +7,11 @@ import NIOHTTP1
 /// - A request whose Host header HTTP does not allow is refused, as RFC 9112 (section 3.2)
 ///   tells a server to: an HTTP/1.1 request without one, any request with more than one, or
 ///   one whose value is not a host and port. The host is what the loopback check judges a
-///   caller by (`AccessMiddleware`). The refusal is reported as the parser reports what it
-///   refuses (`HTTPParserError.invalidHost`, which the parser itself never raises): it is
-///   answered with a 400 once any earlier response on the connection has ended,
-///   `ParserErrorProblems` writes that answer as a problem document, and the connection
-///   closes. Nothing of the request, nor of anything after it on the connection, goes further.
+///   caller by (`AccessMiddleware`). The refusal is reported as `HostHeaderRefusal`, which
+///   `ParserErrorProblems` turns into what the parser reports: it is answered with a 400 once
+///   any earlier response on the connection has ended, written as a problem document saying
+///   why, and the connection closes. Nothing of the request, nor of anything after it on the
+///   connection, goes further.
 /// - An HTTP/1.0 request that does not ask to keep the connection alive ends it once it is
 ///   answered, as HTTP/1.0 clients expect (Hummingbird would keep it open, and a client
 ///   reading its answer to the end would wait for the idle timeout).
@@ -30,7 +30,7 @@ final class RequestHeadRules: ChannelInboundHandler, RemovableChannelHandler {
         }
         guard Self.allowsHost(head) else {
             refused = true
-            context.fireErrorCaught(HTTPParserError.invalidHost)
+            context.fireErrorCaught(HostHeaderRefusal())
             return
         }
         if head.version == .http1_0 && !head.isKeepAlive {
@@ -64,3 +64,6 @@ final class RequestHeadRules: ChannelInboundHandler, RemovableChannelHandler {
 
     private static let punctuation = Set("-._~!$&'()*+,;=%:[]".utf8)
 }
+
+/// A request refused by `RequestHeadRules` for its Host header.
+struct HostHeaderRefusal: Error {}

@@ -17,9 +17,11 @@ extension String {
         while true {
             // A va_list is read once: each attempt makes its own.
             let (text, needed) = withVaList(arguments) { list -> (String, Int) in
-                var buffer = [CChar](repeating: 0, count: capacity)
-                let count = Int(vsnprintf(&buffer, capacity, format, list))
-                return (count >= 0 && count < capacity ? String(cString: buffer) : "", count)
+                var buffer = [UInt8](repeating: 0, count: capacity)
+                let count = buffer.withUnsafeMutableBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { Int(vsnprintf($0.baseAddress, capacity, format, list)) }
+                }
+                return (count >= 0 && count < capacity ? String(decoding: buffer[..<count], as: UTF8.self) : "", count)
             }
             guard needed >= capacity else {
                 self = needed < 0 ? "" : text

@@ -66,7 +66,7 @@ struct SingleExportProtectionTests {
         #expect(try refusal("a.drawing", to: "Pkg.drawing/photo.png") != nil, "the package's own image")
 
         try s.png("Escaped/photo.png")
-        let escaped = String(decoding: try DrawingEncoder.encode(drawing), as: UTF8.self)
+        let escaped = String(decoding: DrawingEncoder.encode(drawing), as: UTF8.self)
             .replacing("photo.png", with: "photo\\u002epng")
         #expect(escaped.contains("photo\\u002epng"))
         try s.folder.write(escaped, to: "Escaped/d.drawing")

@@ -14,7 +14,7 @@ struct ArrowheadAndOutlineTests {
 
     @Test func arrowheadsAreKeptInTheFormatOnlyWhenThereAreSome() throws {
         var drawing = Drawing()
-        try drawing.add(
+        _ = try drawing.add(
             ElementRequest(kind: "line", style: try Self.changes(["arrowheads": "both"]), documentName: "d"),
             resourceFolder: folder.url)
         let bytes = DrawingEncoder.encode(drawing)

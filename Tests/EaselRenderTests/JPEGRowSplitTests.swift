@@ -59,7 +59,7 @@ struct JPEGRowSplitTests {
     }
 
     @Test func twoThreadsWriteOneDecodersBytesAtEveryScaleSamplingAndSplit() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         for options in [["-sample", "2x2"], ["-sample", "2x1"], ["-sample", "1x1"], ["-grayscale"]] {
             guard let bytes = try Self.jpeg(options, in: folder) else { return Self.missingCJPEG() }
             let header = try ImageDecoder.jpegHeader(bytes)
@@ -84,7 +84,7 @@ struct JPEGRowSplitTests {
     /// Rows asked for from past the last one are none: the decoder writes nothing (it had
     /// written the rows from the top, the other thread's).
     @Test func rowsAskedForFromPastTheEndAreNone() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
         let pixels = PixelBuffer(width: 250, height: 188)  // an eighth of 2000x1500
         memset(pixels.bytes, 0xAB, pixels.stride * pixels.height)
@@ -99,7 +99,7 @@ struct JPEGRowSplitTests {
     }
 
     @Test func aCameraJPEGIsSplitOnlyWhereItPays() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
         let header = try ImageDecoder.jpegHeader(bytes)
         // At 3/8 the top thread takes about 77 % of the rows; at an eighth, none is split.
@@ -123,7 +123,7 @@ struct JPEGRowSplitTests {
     }
 
     @Test func aCutShortOrDamagedCameraJPEGIsDecodedOnOneThreadAsBefore() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
         // Cut short in the top's rows, and in the bottom's: grey from where the data ends.
         for keep in [bytes.count / 3, bytes.count * 9 / 10] {
@@ -151,7 +151,7 @@ struct JPEGRowSplitTests {
     }
 
     @Test func aPassedDeadlineStopsBothThreads() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         guard let bytes = try Self.jpeg(["-sample", "2x2"], in: folder) else { return Self.missingCJPEG() }
         let pixels = PixelBuffer(width: 2000, height: 1500)
         let past = DispatchTime.now().uptimeNanoseconds - 1

@@ -166,7 +166,9 @@ struct SharedImageCacheTests {
         let b = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "B")
         let c = try folder.write(try PNGEncoder.encode(try RasterImage(width: 33, height: 12)), to: "C")
         _ = try #require(Self.pixels(ImageLoader().load(a)))
-        #expect(try #require(Self.pixels(ImageLoader().load(b))) === (try #require(Self.pixels(ImageLoader().load(c)))))
+        let fromB = try #require(Self.pixels(ImageLoader().load(b)))
+        let fromC = try #require(Self.pixels(ImageLoader().load(c)))
+        #expect(fromB === fromC)
     }
 
     /// Waits (5 s at most, where there is only one thread to come) until `counter` reaches
