@@ -20,27 +20,22 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The largest header section the parser allows, for the 431's words.
     private let maxHeaderBytes: Int
-    /// Why the connection's input was refused, once the parser or `RequestHeadRules` has.
-    private var refusal: Refusal?
+    /// What the client is told, once the parser or `RequestHeadRules` has refused the
+    /// connection's input.
+    private var refusal: Problem?
     /// Whether a response has begun and not ended (its head written, its end not yet).
     private var responseOpen = false
 
     init(maxHeaderBytes: Int) { self.maxHeaderBytes = maxHeaderBytes }
 
-    /// What refused a connection's input.
-    enum Refusal {
-        /// The HTTP parser, with its error.
-        case parser(HTTPParserError)
-        /// `RequestHeadRules`, for the request's Host header.
-        case hostHeader
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? HTTPParserError {
-            refusal = .parser(error)
+            refusal = Self.problem(for: error, maxHeaderBytes: maxHeaderBytes)
             context.fireErrorCaught(error)
         } else if error is HostHeaderRefusal {
-            refusal = .hostHeader
+            refusal = Problem(
+                .badRequest,
+                "the request's Host header is missing, repeated or not a host and port: HTTP/1.1 asks for exactly one")
             // Hummingbird answers a parser's error, whichever it is, with a bare 400 and
             // closes the connection; that answer is the one replaced below.
             context.fireErrorCaught(HTTPParserError.unknown)
@@ -55,8 +50,7 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             if let refusal, !responseOpen, head.status == .badRequest, head.headers["content-length"] == ["0"] {
                 // The bare answer's empty end, which follows, ends the problem too.
-                writeProblem(
-                    Self.problem(for: refusal, maxHeaderBytes: maxHeaderBytes), version: head.version, context: context)
+                writeProblem(refusal, version: head.version, context: context)
                 promise?.succeed()
             } else {
                 context.write(data, promise: promise)
@@ -85,13 +79,8 @@ final class ParserErrorProblems: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
     }
 
-    /// What the client is told of `refusal`.
-    static func problem(for refusal: Refusal, maxHeaderBytes: Int) -> Problem {
-        guard case .parser(let error) = refusal else {
-            return Problem(
-                .badRequest,
-                "the request's Host header is missing, repeated or not a host and port: HTTP/1.1 asks for exactly one")
-        }
+    /// What the client is told of the parser's `error`.
+    static func problem(for error: HTTPParserError, maxHeaderBytes: Int) -> Problem {
         switch error {
         case .headerOverflow:
             return Problem(
