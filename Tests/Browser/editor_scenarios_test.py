@@ -958,6 +958,44 @@ def an_undo_comes_before_a_drag_made_after_it(page, base, folder, path):
     page.unroute("**/edits")
 
 
+def an_undo_comes_before_a_delete_made_after_it(page, base, folder, path):
+    """An undo pressed while a drag's save is on its way, then another element selected and
+    deleted before the undo is shown: the undo undoes the drag, and the delete is saved after
+    it, for that element (sent first, it was the step the undo undid: the element came back
+    and the star stayed moved)."""
+    drawing = folder / path
+    held = star_selected_first_save_held(page, base, drawing, path)
+    graphics = lambda: read_json(drawing)["graphics"]
+    before = graphics()
+    check(len(before) > 3, f"an element above the star to delete: {len(before)} elements")
+    start = visible_point(page, 2)
+    page.keyboard.down("Control")  # no snapping
+    drag(page, start, (start[0] + 40, start[1]), steps=5)
+    page.keyboard.up("Control")
+    eventually(lambda: held, 5, "the drag's save on its way", page=page)
+    page.keyboard.press("Control+z")
+    index = len(before) - 1  # the topmost, above the star
+    page.mouse.click(*visible_point(page, index))
+    eventually(lambda: selected(page) == [index], 3, "the topmost element selected", page=page)
+    page.keyboard.press("Delete")
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    eventually(lambda: len(graphics()) == len(before) - 1, 10, "the delete saved", page=page)
+    settle(page, drawing)
+    page.wait_for_timeout(800)
+    now = graphics()
+    check(len(now) == len(before) - 1 and now == before[:index] + before[index + 1:],
+          f"the undo undid the drag, and the delete after it removed the element selected: "
+          f"{len(before)} -> {len(now)} elements, star {before[2]['transform']['center']} -> {now[2]['transform']['center']}")
+    check(page.is_hidden("#conflict") and not page.is_visible("#notice"),
+          f"with no conflict and no notice: {page.is_visible('#notice') and page.inner_text('#notice')!r}")
+    page.unroute("**/edits")
+    # The element back, for the scenarios after this one.
+    page.keyboard.press("Control+z")
+    eventually(lambda: graphics() == before, 10, "the delete undone", page=page)
+    settle(page, drawing)
+
+
 def descriptions_shown_in_the_order_asked(page, base, folder, path, environment):
     """The description asked for after a save comes back only after the one asked for after
     a change made elsewhere (the CLI) a moment later: the editor keeps showing the later
@@ -1247,6 +1285,7 @@ def main():
         keys_menus_and_uploads_as_a_person_expects(page, base, folder, hands_drawing)
         a_second_drag_follows_the_first(page, base, folder, hands_drawing)
         an_undo_comes_before_a_drag_made_after_it(page, base, folder, hands_drawing)
+        an_undo_comes_before_a_delete_made_after_it(page, base, folder, hands_drawing)
         descriptions_shown_in_the_order_asked(page, base, folder, hands_drawing, session.environment)
         a_text_typed_while_changed_elsewhere(page, base, folder, session.environment)
         a_drag_while_changed_elsewhere(page, base, folder, session.environment)

@@ -176,9 +176,38 @@ function commit(operations, meta = {}) {
   selection.endNudge();
   // A preview still waiting to be asked for would show the value after it was saved.
   clearTimeout(state.previewTimer);
+  if (state.stepping > 0) return holdUntilStepShown(operations, meta);
   sync.save(operations, {
     ...meta, gesture: layers.generation, keepsPlaces: operations.every((operation) => PLACE_KEEPING.has(operation.verb)),
   });
+}
+
+/** An edit made from an undo's or redo's press until it is shown (a Delete, a menu's or the
+ * inspector's change, an element added) comes after it, as a gesture ended then does: it
+ * waits, in its turn among those gestures, and is then saved for the elements it names
+ * where the undo left them, or dropped with a notice when the undo changed or removed one.
+ * Sent at once, it went before the undo, which then undid it instead of the step before. */
+function holdUntilStepShown(operations, meta) {
+  const named = [...new Set(operations.flatMap((operation) => operation.indices
+    ?? (operation.index === undefined ? [] : [operation.index])))];
+  const began = selection.gestureStart(named);
+  const path = state.path;
+  const end = () => {
+    if (state.stepping > 0) return selection.holdEdit(end);
+    if (path !== state.path) return;
+    const places = selection.placesNow(named, began);
+    if (!places) {
+      notify('The element was changed or removed (by an undo, or elsewhere) before your change was saved: that change was not saved.');
+      return;
+    }
+    const place = new Map(named.map((index, i) => [index, places[i]]));
+    commit(operations.map((operation) => ({
+      ...operation,
+      ...(operation.index !== undefined && { index: place.get(operation.index) }),
+      ...(operation.indices && { indices: operation.indices.map((index) => place.get(index)) }),
+    })), meta);
+  };
+  selection.holdEdit(end);
 }
 
 /** The edits that leave every element where it was in the drawing order. */

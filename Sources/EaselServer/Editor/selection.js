@@ -206,6 +206,12 @@ export class Selection {
     for (const end of this.heldGestures.splice(0)) end();
   }
 
+  /** Holds `end`, an edit made while gestures are held, in its turn among them: it runs
+   * when they are released (`releaseGestures`). */
+  holdEdit(end) {
+    this.heldGestures.push(end);
+  }
+
   /** Drops the gestures held: another document is opened, and they were made on the last. */
   forgetHeldGestures() {
     this.heldGestures = [];
