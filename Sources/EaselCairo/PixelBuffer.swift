@@ -61,8 +61,9 @@ extension PixelBuffer {
     public static let cameraPhotoPixels = 2_000_000
 
     /// The fewest pixels of a photo (half a megapixel: the Cards app saves 1000x750, a
-    /// camera more): a photo drawn at half its pixels or fewer is reduced before it is drawn
-    /// (`ImageReduction`). Smaller images (stickers, icons) are drawn as they are.
+    /// camera more): a photo drawn at half its pixels or fewer is reduced before it is drawn,
+    /// one drawn at under three quarters resampled (`ImageReduction`). Smaller images
+    /// (stickers, icons) are drawn as they are.
     public static let photoPixels = 500_000
 
     /// The image shrunk by a whole `factor` (2 or more): each pixel the mean of a

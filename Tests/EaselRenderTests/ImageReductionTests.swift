@@ -31,16 +31,21 @@ struct ImageReductionTests {
         return Scene(canvasSize: size, operations: [.image(SceneImage(name: "photo", pixels: pixels), transform: fit, clip: nil)])
     }
 
+    /// A scene drawing a test photo of `width` x `height` at `size`, and the pixels the
+    /// reduction leaves it drawn from (no cache).
+    static func photo(width: Int, height: Int, drawnAt size: Size) throws -> (scene: Scene, drawn: PixelBuffer) {
+        let scene = Self.scene(drawing: Self.photo(width: width, height: height), at: size)
+        let reduced = ImageReduction.reducing(scene, canvasToOutput: .identity, images: SharedImageCache(maxBytes: 0))
+        return (scene, try #require(Self.drawnPixels(reduced)))
+    }
+
     static func drawnPixels(_ scene: Scene) -> PixelBuffer? {
         for case .image(let image, _, _) in scene.operations { return image.pixels }
         return nil
     }
 
     @Test func aCameraPhotoInASmallFrameIsDrawnFromTheMeansOfItsBlocks() throws {
-        let original = Self.photo(width: 2000, height: 1500)
-        let scene = Self.scene(drawing: original, at: Size(width: 400, height: 300))
-        let reduced = ImageReduction.reducing(scene, canvasToOutput: .identity, images: SharedImageCache(maxBytes: 0))
-        let drawn = try #require(Self.drawnPixels(reduced))
+        let (scene, drawn) = try Self.photo(width: 2000, height: 1500, drawnAt: Size(width: 400, height: 300))
         #expect((drawn.width, drawn.height) == (400, 300), "a fifth along each side")
 
         let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: 400, pixelHeight: 300)
@@ -63,7 +68,7 @@ struct ImageReductionTests {
         #expect(worst <= 2, "each output pixel is its block's mean (worst channel off by \(worst))")
     }
 
-    @Test func anImageSmallerThanAPhotoOrAPhotoDrawnAtMoreThanHalfItsPixelsIsDrawnAsItIs() {
+    @Test func anImageSmallerThanAPhotoOrAPhotoDrawnAtThreeQuartersOfItsPixelsOrMoreIsDrawnAsItIs() {
         let sticker = Self.photo(width: 800, height: 600)
         let small = Self.scene(drawing: sticker, at: Size(width: 80, height: 60))
         #expect(Self.drawnPixels(ImageReduction.reducing(small, canvasToOutput: .identity)) === sticker)
@@ -74,8 +79,53 @@ struct ImageReductionTests {
         #expect(Self.drawnPixels(ImageReduction.reducing(thumbnail, canvasToOutput: .identity))?.width == 100)
 
         let camera = Self.photo(width: 2000, height: 1500)
-        let large = Self.scene(drawing: camera, at: Size(width: 1100, height: 825))
+        let large = Self.scene(drawing: camera, at: Size(width: 1500, height: 1125))
         #expect(Self.drawnPixels(ImageReduction.reducing(large, canvasToOutput: .identity)) === camera)
+    }
+
+    @Test func aPhotoDrawnAtAHalfToThreeQuartersIsDrawnFromItsAreaMeansAtTheDrawnSize() throws {
+        let (scene, drawn) = try Self.photo(width: 1000, height: 750, drawnAt: Size(width: 600, height: 450))
+        #expect((drawn.width, drawn.height) == (600, 450), "resampled to the size it is drawn at")
+        #expect(drawn.fullSize == (1000, 750), "placed as the whole photo")
+
+        let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: 600, pixelHeight: 450)
+        var worst = 0
+        for (x, y) in [(0, 0), (17, 33), (300, 225), (599, 449), (123, 271)] {
+            // The mean of the source pixels under the output pixel, each weighted by how much of it is covered.
+            var sums = [0.0, 0.0, 0.0]
+            let span = 1000.0 / 600.0
+            for sy in 0..<750 {
+                let wy = max(0, min(Double(sy + 1), Double(y + 1) * span) - max(Double(sy), Double(y) * span))
+                guard wy > 0 else { continue }
+                for sx in 0..<1000 {
+                    let wx = max(0, min(Double(sx + 1), Double(x + 1) * span) - max(Double(sx), Double(x) * span))
+                    guard wx > 0 else { continue }
+                    sums[0] += wx * wy * Double(sx * 200 / 1000)
+                    sums[1] += wx * wy * Double(sy * 200 / 750)
+                    sums[2] += wx * wy * ((sx + sy) % 2 == 0 ? 255 : 0)
+                }
+            }
+            let pixel = image.pixel(x: x, y: y)
+            let expected = sums.map { Int(($0 / (span * span)).rounded()) }
+            worst = max(
+                worst, abs(Int(pixel.r) - expected[0]), abs(Int(pixel.g) - expected[1]), abs(Int(pixel.b) - expected[2]))
+        }
+        #expect(worst <= 2, "each output pixel is the mean of what it covers (worst channel off by \(worst))")
+    }
+
+    @Test func areaWeightsCoverEachSourcePixelOnceAndAddUpToAWholePixel() {
+        for (source, target) in [(1000, 600), (750, 450), (7, 5), (3, 2), (101, 100), (640, 321)] {
+            let weights = AreaWeights(source: source, target: target)
+            var coverage = [Int](repeating: 0, count: source)
+            for t in 0..<target {
+                let taps = weights.range(of: t)
+                #expect(taps.reduce(0) { $0 + Int(weights.weights[$1]) } == 256, "\(source) -> \(target): pixel \(t)")
+                for tap in taps { coverage[weights.sources[tap]] += Int(weights.weights[tap]) }
+            }
+            // Each source pixel gives about its share (256 * target / source) in all, within rounding.
+            let share = 256.0 * Double(target) / Double(source)
+            #expect(coverage.allSatisfy { abs(Double($0) - share) <= 3 }, "\(source) -> \(target): \(coverage.prefix(8))")
+        }
     }
 
     @Test func theFactorIsWholeAndNeverBelowTheDrawnSize() {

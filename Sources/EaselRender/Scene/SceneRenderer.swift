@@ -149,7 +149,7 @@ public enum CairoSceneRenderer {
         try RenderError.wrapping {
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
-            // Photos drawn at half their pixels or fewer are drawn from a reduction.
+            // Photos drawn at under three quarters of their pixels are drawn from a reduction.
             let scene = ImageReduction.reducing(scene, canvasToOutput: transform)
             let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
@@ -203,7 +203,8 @@ public enum CairoSceneRenderer {
         guard drawsInStrips(pixelWidth, pixelHeight) else { return false }
         let clip = needsCanvasClip(scene, transform: canvasToOutput, width: Double(pixelWidth), height: Double(pixelHeight))
         // The workers only read the scene (its images are immutable pixel buffers); photos
-        // drawn at half their pixels or fewer are drawn from a reduction, as `rasterize` does.
+        // drawn at under three quarters of their pixels are drawn from a reduction, as
+        // `rasterize` does.
         let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput))
         let plan = GroupPlan(shared.value.operations)
         return try RenderError.wrapping {
