@@ -898,6 +898,16 @@ def star_selected_first_save_held(page, base, drawing, path):
     return held
 
 
+def drag_the_star_while_its_save_is_held(page, held):
+    """Drags the star (element 2) 40 px to the right without snapping, and waits until its
+    save is the request `star_selected_first_save_held` holds."""
+    start = visible_point(page, 2)
+    page.keyboard.down("Control")  # no snapping
+    drag(page, start, (start[0] + 40, start[1]), steps=5)
+    page.keyboard.up("Control")
+    eventually(lambda: held, 5, "the drag's save on its way", page=page)
+
+
 def a_second_drag_follows_the_first(page, base, folder, path):
     """A drag begun before the first drag's save is back (and its rendering shown): the
     element's layer starts where the first drag left it, not where the rendering on screen
@@ -931,11 +941,7 @@ def an_undo_comes_before_a_drag_made_after_it(page, base, folder, path):
     held = star_selected_first_save_held(page, base, drawing, path)
     centres = lambda: [graphic["transform"]["center"] for graphic in read_json(drawing)["graphics"]]
     before = centres()
-    start = visible_point(page, 2)
-    page.keyboard.down("Control")  # no snapping
-    drag(page, start, (start[0] + 40, start[1]), steps=5)
-    page.keyboard.up("Control")
-    eventually(lambda: held, 5, "the first drag's save on its way", page=page)
+    drag_the_star_while_its_save_is_held(page, held)
     page.keyboard.press("Control+z")
     index = len(before) - 1 if len(before) > 3 else 0  # the topmost but the star, in plain view
     other = visible_point(page, index)
@@ -968,11 +974,7 @@ def an_undo_comes_before_a_delete_made_after_it(page, base, folder, path):
     graphics = lambda: read_json(drawing)["graphics"]
     before = graphics()
     check(len(before) > 3, f"an element above the star to delete: {len(before)} elements")
-    start = visible_point(page, 2)
-    page.keyboard.down("Control")  # no snapping
-    drag(page, start, (start[0] + 40, start[1]), steps=5)
-    page.keyboard.up("Control")
-    eventually(lambda: held, 5, "the drag's save on its way", page=page)
+    drag_the_star_while_its_save_is_held(page, held)
     page.keyboard.press("Control+z")
     index = len(before) - 1  # the topmost, above the star
     page.mouse.click(*visible_point(page, index))

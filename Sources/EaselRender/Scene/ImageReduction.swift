@@ -24,7 +24,9 @@ enum ImageReduction {
     /// `scene` with every photo drawn at under three quarters of its pixels (through
     /// `canvasToOutput`, canvas units to output pixels) replaced by its reduction or resampling.
     static func reducing(_ scene: Scene, canvasToOutput: Transform2D, images: SharedImageCache = .shared) -> Scene {
-        var reduced: [ObjectIdentifier: [Int: PixelBuffer]] = [:]
+        // Each image's smaller versions made for this scene, by what they are ("reduced-2"):
+        // an image drawn several times alike is made smaller once, cache or not.
+        var made: [ObjectIdentifier: [String: PixelBuffer]] = [:]
         var scene = scene
         for (index, operation) in scene.operations.enumerated() {
             guard case .image(var image, let transform, let clip) = operation,
@@ -33,29 +35,27 @@ enum ImageReduction {
             let imageToOutput = transform.concatenating(canvasToOutput)
             let factor = self.factor(for: image.pixels, transform: imageToOutput)
             let original = image.pixels
-            let small: PixelBuffer
+            let variant: String
+            let make: () -> PixelBuffer
             if factor >= 2 {
-                if let done = reduced[ObjectIdentifier(original)]?[factor] {
-                    small = done
-                } else {
-                    let key = original.contentKey.map { "\($0)/reduced-\(factor)" }
-                    small = images.image(for: key) {
-                        let result = original.reduced(by: factor, threads: EncoderParallelism.threads())
-                        result.contentKey = nil
-                        return result
-                    }
-                    reduced[ObjectIdentifier(original), default: [:]][factor] = small
-                }
+                variant = "reduced-\(factor)"
+                make = { original.reduced(by: factor, threads: EncoderParallelism.threads()) }
             } else if let size = resampledSize(for: original, transform: imageToOutput) {
-                let key = original.contentKey.map { "\($0)/resampled-\(size.width)x\(size.height)" }
-                small = images.image(for: key) {
-                    let result = original.resampled(
-                        toWidth: size.width, height: size.height, threads: EncoderParallelism.threads())
+                variant = "resampled-\(size.width)x\(size.height)"
+                make = { original.resampled(toWidth: size.width, height: size.height, threads: EncoderParallelism.threads()) }
+            } else {
+                continue
+            }
+            let small: PixelBuffer
+            if let done = made[ObjectIdentifier(original)]?[variant] {
+                small = done
+            } else {
+                small = images.image(for: original.contentKey.map { "\($0)/\(variant)" }) {
+                    let result = make()
                     result.contentKey = nil
                     return result
                 }
-            } else {
-                continue
+                made[ObjectIdentifier(original), default: [:]][variant] = small
             }
             image.pixels = small
             // The reduced image's pixel space onto the whole one's, exactly (edges included).
@@ -78,9 +78,7 @@ enum ImageReduction {
     /// and more with its bilinear filter, and one at a half or less is reduced by a whole
     /// factor (`factor`).
     static func resampledSize(for pixels: PixelBuffer, transform imageToOutput: Transform2D) -> (width: Int, height: Int)? {
-        let alongX = (imageToOutput.a * imageToOutput.a + imageToOutput.b * imageToOutput.b).squareRoot()
-        let alongY = (imageToOutput.c * imageToOutput.c + imageToOutput.d * imageToOutput.d).squareRoot()
-        let scale = max(alongX, alongY)
+        let scale = drawnScale(imageToOutput)
         guard scale.isFinite, scale > 0.5, scale < 0.75 else { return nil }
         let width = (Double(pixels.width) * scale).rounded(.up), height = (Double(pixels.height) * scale).rounded(.up)
         guard width >= 1, height >= 1, width < Double(pixels.width), height < Double(pixels.height) else { return nil }
@@ -89,12 +87,18 @@ enum ImageReduction {
 
     /// The factor for an image of `width` x `height` pixels drawn through `imageToOutput`.
     static func factor(width: Int, height: Int, transform imageToOutput: Transform2D) -> Int {
-        let alongX = (imageToOutput.a * imageToOutput.a + imageToOutput.b * imageToOutput.b).squareRoot()
-        let alongY = (imageToOutput.c * imageToOutput.c + imageToOutput.d * imageToOutput.d).squareRoot()
-        let scale = max(alongX, alongY)
+        let scale = drawnScale(imageToOutput)
         guard scale.isFinite, scale > 0 else { return 1 }
         let factor = (1 / scale).rounded(.down)
         guard factor >= 2, factor <= 64 else { return factor > 64 ? 64 : 1 }
         return min(Int(factor), width, height)
+    }
+
+    /// How many output pixels one of the image's pixels covers through `imageToOutput`, along
+    /// the side that keeps the most (a rotation changes nothing).
+    private static func drawnScale(_ imageToOutput: Transform2D) -> Double {
+        let alongX = (imageToOutput.a * imageToOutput.a + imageToOutput.b * imageToOutput.b).squareRoot()
+        let alongY = (imageToOutput.c * imageToOutput.c + imageToOutput.d * imageToOutput.d).squareRoot()
+        return max(alongX, alongY)
     }
 }
