@@ -126,6 +126,18 @@ struct DecodeAtDrawnSizeTests {
                 == PNGDecoder.decodePixels(b).withUnsafeBytes { Array($0) })
     }
 
+    /// Drawn with the nearest-neighbour filter, a photo is decoded whole whatever its frame:
+    /// a smaller decoding would average the pixels that filter is asked to keep.
+    @Test func aPhotoDrawnWithTheNearestFilterIsDecodedWhole() throws {
+        let folder = TemporaryFolder()
+        let located = try Self.card(with: try Self.png(), in: folder)
+        let scene = try DocumentRenderer.scene(
+            for: located, images: ImageLoader(sharedImages: SharedImageCache(maxBytes: 0)),
+            drawnFor: RenderOptions(imageFilter: .nearest))
+        let drawn = try Self.drawn(scene)
+        #expect((drawn.width, drawn.height) == (2000, 1500))
+    }
+
     @Test func aJPEGPhotoInASmallFrameIsDecodedByDCTScalingCloseToTheWholeOnesPixels() throws {
         let folder = TemporaryFolder()
         guard let jpeg = try Self.jpeg(in: folder) else {

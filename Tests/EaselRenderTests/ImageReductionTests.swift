@@ -113,6 +113,22 @@ struct ImageReductionTests {
         #expect(worst <= 2, "each output pixel is the mean of what it covers (worst channel off by \(worst))")
     }
 
+    /// A caller that asks for the nearest-neighbour filter (pixel art) gets the photo's own
+    /// pixels, never a mean of several: the 1-pixel checker stays pure blue or none.
+    @Test func aPhotoDrawnWithTheNearestFilterIsNeverAveraged() throws {
+        let scene = Self.scene(drawing: Self.photo(width: 1000, height: 750), at: Size(width: 600, height: 450))
+        let kept = ImageReduction.reducing(
+            scene, canvasToOutput: .identity, filter: .nearest, images: SharedImageCache(maxBytes: 0))
+        #expect(Self.drawnPixels(kept)?.width == 1000, "drawn from its own pixels")
+
+        let image = try CairoSceneRenderer.rasterize(scene, pixelWidth: 600, pixelHeight: 450, imageFilter: .nearest)
+        var blues = Set<UInt8>()
+        for y in stride(from: 0, to: 450, by: 7) {
+            for x in stride(from: 0, to: 600, by: 3) { blues.insert(image.pixel(x: x, y: y).b) }
+        }
+        #expect(blues == [0, 255], "every output pixel is one of the photo's: \(blues.sorted().prefix(8))")
+    }
+
     @Test func areaWeightsCoverEachSourcePixelOnceAndAddUpToAWholePixel() {
         for (source, target) in [(1000, 600), (750, 450), (7, 5), (3, 2), (101, 100), (640, 321)] {
             let weights = AreaWeights(source: source, target: target)

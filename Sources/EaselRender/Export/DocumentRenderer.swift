@@ -123,7 +123,9 @@ public enum DocumentRenderer {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
-        if let options, let layout = renderable.imageLayout,
+        // Drawn with the nearest-neighbour filter, a photo keeps every pixel: none is averaged
+        // by a smaller decoding (nor, later, by `ImageReduction`).
+        if let options, options.imageFilter != .nearest, let layout = renderable.imageLayout,
             let toOutput = try? canvasToOutput(canvas: layout.canvasSize, options: options)
         {
             images.planDecoding(layout, canvasToOutput: toOutput, format: options.format)

@@ -12,7 +12,8 @@ import EaselGeometry
 /// pixman's separable convolution, several times the cost of the bilinear filter it uses
 /// from three quarters up, and a folder of the app's typical cards (two photos of three
 /// drawn so) spent a third of its time there. A photo drawn at three quarters or more is
-/// drawn as it is, and so is an image smaller than a photo.
+/// drawn as it is, and so is an image smaller than a photo, and every image a caller asks to
+/// be drawn with `ImageFilter.nearest` (its pixels kept hard, never averaged).
 ///
 /// The reduction is by a whole factor (a box filter: each pixel the mean of a block), never
 /// below the drawn size along either side, and the image's transform is adjusted so that
@@ -22,8 +23,12 @@ enum ImageReduction {
     static let minimumPixels = PixelBuffer.photoPixels
 
     /// `scene` with every photo drawn at under three quarters of its pixels (through
-    /// `canvasToOutput`, canvas units to output pixels) replaced by its reduction or resampling.
-    static func reducing(_ scene: Scene, canvasToOutput: Transform2D, images: SharedImageCache = .shared) -> Scene {
+    /// `canvasToOutput`, canvas units to output pixels) replaced by its reduction or resampling
+    /// (none when the images are drawn with `filter` `.nearest`).
+    static func reducing(
+        _ scene: Scene, canvasToOutput: Transform2D, filter: ImageFilter = .good, images: SharedImageCache = .shared
+    ) -> Scene {
+        guard filter != .nearest else { return scene }
         // Each image's smaller versions made for this scene, by what they are ("reduced-2"):
         // an image drawn several times alike is made smaller once, cache or not.
         var made: [ObjectIdentifier: [String: PixelBuffer]] = [:]

@@ -150,7 +150,7 @@ public enum CairoSceneRenderer {
             let image = try RasterImage(width: pixelWidth, height: pixelHeight)
             let transform = canvasToOutput ?? stretch(scene, pixelWidth, pixelHeight)
             // Photos drawn at under three quarters of their pixels are drawn from a reduction.
-            let scene = ImageReduction.reducing(scene, canvasToOutput: transform)
+            let scene = ImageReduction.reducing(scene, canvasToOutput: transform, filter: imageFilter)
             let rows = max(1, stripRows ?? (isLarge(pixelWidth, pixelHeight) ? Self.stripRows : pixelHeight))
             let clip = needsCanvasClip(scene, transform: transform, width: Double(pixelWidth), height: Double(pixelHeight))
             let plan = GroupPlan(scene.operations)
@@ -205,7 +205,7 @@ public enum CairoSceneRenderer {
         // The workers only read the scene (its images are immutable pixel buffers); photos
         // drawn at under three quarters of their pixels are drawn from a reduction, as
         // `rasterize` does.
-        let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput))
+        let shared = UncheckedSendable(ImageReduction.reducing(scene, canvasToOutput: canvasToOutput, filter: imageFilter))
         let plan = GroupPlan(shared.value.operations)
         return try RenderError.wrapping {
             // The whole output's size is checked as a whole image's would be.

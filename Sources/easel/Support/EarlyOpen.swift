@@ -46,7 +46,8 @@ enum EarlyOpen {
             guard let lowered = lowering.take() else { return nil }
             guard let planned = lowered.drawnFor else { return lowered.scene }
             let same =
-                options.format == planned.format && options.area == nil && options.size.givesSamePixels(as: planned.size)
+                options.format == planned.format && options.area == nil && options.imageFilter == planned.imageFilter
+                && options.size.givesSamePixels(as: planned.size)
             return same ? lowered.scene : nil
         }
     }
