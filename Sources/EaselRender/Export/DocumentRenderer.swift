@@ -123,9 +123,7 @@ public enum DocumentRenderer {
         guard let renderable = located.document as? any RenderableDocument else {
             throw .unsupportedDocument(file: located.displayName, type: "\(type(of: located.document))")
         }
-        // Drawn with the nearest-neighbour filter, a photo keeps every pixel: none is averaged
-        // by a smaller decoding (nor, later, by `ImageReduction`).
-        if let options, options.imageFilter != .nearest, let layout = renderable.imageLayout,
+        if let options, ImageReduction.applies(to: options.imageFilter), let layout = renderable.imageLayout,
             let toOutput = try? canvasToOutput(canvas: layout.canvasSize, options: options)
         {
             images.planDecoding(layout, canvasToOutput: toOutput, format: options.format)

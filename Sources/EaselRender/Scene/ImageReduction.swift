@@ -22,13 +22,18 @@ enum ImageReduction {
     /// The fewest pixels an image has for it to be reduced: a photo's.
     static let minimumPixels = PixelBuffer.photoPixels
 
+    /// Whether photos drawn with `filter` may be drawn from fewer pixels than they have (a
+    /// reduction, a resampling, or a smaller decoding: `ImageLoader.planDecoding`): not with
+    /// `.nearest`, whose every output pixel must be one of the photo's own.
+    static func applies(to filter: ImageFilter) -> Bool { filter != .nearest }
+
     /// `scene` with every photo drawn at under three quarters of its pixels (through
     /// `canvasToOutput`, canvas units to output pixels) replaced by its reduction or resampling
     /// (none when the images are drawn with `filter` `.nearest`).
     static func reducing(
         _ scene: Scene, canvasToOutput: Transform2D, filter: ImageFilter = .good, images: SharedImageCache = .shared
     ) -> Scene {
-        guard filter != .nearest else { return scene }
+        guard applies(to: filter) else { return scene }
         // Each image's smaller versions made for this scene, by what they are ("reduced-2"):
         // an image drawn several times alike is made smaller once, cache or not.
         var made: [ObjectIdentifier: [String: PixelBuffer]] = [:]
