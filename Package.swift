@@ -20,6 +20,30 @@
 //                        easel              (arguments, terminal output, exit codes; no server stack)
 import PackageDescription
 
+/// A C library Easel links: shared by default; from its static archive, with the archives of
+/// its own dependencies, under the trait StaticCLibraries, which the Makefile's release builds
+/// enable (each shared library costs a process a few hundred microseconds of loading and
+/// relocation, and a card exported as a process is ~20-40 ms: docs/performance.md). Libraries
+/// other libraries also load (HarfBuzz, FreeType, libpng, zlib, ISA-L) stay shared either way.
+/// The archives come with Debian's -dev packages, each listed before the archives it uses (a
+/// static link looks in an archive only for what the objects before it still need).
+func cLibrary(_ name: String, archives: [String]) -> [LinkerSetting] {
+    [.linkedLibrary(name, .when(traits: ["SharedCLibraries"]))]
+        + archives.map { .linkedLibrary(":lib\($0).a", .when(traits: ["StaticCLibraries"])) }
+}
+/// cairo and what its archive needs: pixman, fontconfig (with expat), and the X11 family its
+/// Debian build includes (xlib and xcb surfaces Easel never creates, but the archive references).
+let cairoLinking = cLibrary(
+    "cairo",
+    archives: [
+        "cairo", "pixman-1", "fontconfig", "expat", "Xrender", "Xext", "X11", "xcb-render", "xcb-shm", "xcb", "Xau", "Xdmcp",
+    ])
+/// FriBidi, libjpeg-turbo and libwebp, which EaselCairo alone uses.
+let imageAndTextLinking =
+    cLibrary("fribidi", archives: ["fribidi"]) + cLibrary("jpeg", archives: ["jpeg"]) + cLibrary("webp", archives: ["webp"])
+/// libedit (the interactive session's line editor) and what its archive needs.
+let lineEditorLinking = cLibrary("edit", archives: ["edit", "tinfo", "bsd", "md"])
+
 let package = Package(
     name: "Easel",
     products: [
@@ -38,6 +62,14 @@ let package = Package(
         .library(name: "EaselGoldenTesting", targets: ["EaselGoldenTesting"]),
         // A separate product: only its users build swift-snapshot-testing.
         .library(name: "EaselSnapshotTesting", targets: ["EaselSnapshotTesting"]),
+    ],
+    // How the C libraries above are linked: one of the two (cLibrary).
+    traits: [
+        .trait(name: "SharedCLibraries", description: "Link cairo, FriBidi, libjpeg, libwebp and libedit as shared libraries."),
+        .trait(
+            name: "StaticCLibraries",
+            description: "Link cairo, FriBidi, libjpeg, libwebp and libedit from their static archives (Debian's -dev packages)."),
+        .default(enabledTraits: ["SharedCLibraries"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,7 +90,10 @@ let package = Package(
     targets: [
         // C at the edge: cairo and FreeType as system libraries, libpng behind a tiny C shim
         // because libpng reports errors with longjmp, which Swift code must never be crossed by.
-        .systemLibrary(name: "CEaselCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // cairo, FriBidi, libwebp and libedit are linked by their Swift owners (cLibrary above), so
+        // their module maps name headers only, found under /usr/include (libcairo2-dev,
+        // libfribidi-dev, libwebp-dev, libedit-dev; `make deps` installs them).
+        .systemLibrary(name: "CEaselCairo"),
         .systemLibrary(name: "CEaselFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // and Easel's own fast PNG writer's parts, deflating with ISA-L.
         // System calls the Glibc module leaves out (sync_file_range).
@@ -66,13 +101,13 @@ let package = Package(
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CEaselFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CEaselFriBidi"),
         // Photos as people have them: JPEG (libjpeg-turbo's libjpeg API, for its progress monitor:
         // a deadline and a scan limit between rows; libjpeg62-turbo-dev) and WebP (libwebp).
-        .target(name: "CEaselJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .systemLibrary(name: "CEaselWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "CEaselJPEG"),
+        .systemLibrary(name: "CEaselWebP"),
         // The interactive session's line editor (libedit's readline interface).
-        .systemLibrary(name: "CEaselEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CEaselEdit"),
 
         // Atomic files, the JSON reader and writer, file resolution, locks, memory figures:
         // shared by the rooms above with `package` access. Its two public types are the error
@@ -90,7 +125,8 @@ let package = Package(
             dependencies: [
                 "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselHarfBuzz", "CEaselFriBidi",
                 "CEaselJPEG", "CEaselWebP",
-            ]),
+            ],
+            linkerSettings: cairoLinking + imageAndTextLinking),
         // A backend-free Scene, the lowering rules, the scene renderer over EaselCairo, export.
         .target(name: "EaselRender", dependencies: ["EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo"]),
         // The document editor, the editing verbs, the element factory, image import.
@@ -142,7 +178,8 @@ let package = Package(
             dependencies: [
                 "EaselSupport", "EaselGeometry", "EaselDocuments", "EaselCairo", "EaselRender", "EaselEditing", "EaselBatch",
                 "EaselGolden", "CEaselEdit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: lineEditorLinking
         ),
         // easel-serve (`easel serve`): the server's command line.
         .executableTarget(
@@ -165,7 +202,7 @@ let package = Package(
             name: "easel-cairo-reference",
             dependencies: ["CEaselCairo", "CEaselFreeType", "CEaselPNG"],
             path: "Tools/easel-cairo-reference",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]
+            linkerSettings: cairoLinking + [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]
         ),
         // The benchmark (`make bench`).
         .executableTarget(

@@ -12,8 +12,8 @@
 // prints: {"rasterize": [ms...], "encode": [ms...], "whole": [ms...], "decode": [ms...], "bytes": N}
 // (decode: the script's images decoded again, one after another, with libpng.)
 
-#include <cairo.h>
-#include <cairo-ft.h>
+#include <cairo/cairo.h>
+#include <cairo/cairo-ft.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <png.h>
