@@ -16,36 +16,51 @@ extension PixelBuffer {
         let source = UncheckedSendable(bytes), target = UncheckedSendable(result.bytes)
         let (sourceStride, targetStride) = (stride, result.stride)
         Parallel.forEach(count: height, workers: threads) { y in
-            var sums = [UInt32](repeating: 0, count: width * 4)
-            sums.withUnsafeMutableBufferPointer { sums in
-                for tap in rows.range(of: y) {
-                    let rowWeight = UInt32(rows.weights[tap])
-                    let pixels = (source.value + rows.sources[tap] * sourceStride).assumingMemoryBound(to: UInt32.self)
-                    for x in 0..<width {
-                        var blue: UInt32 = 0, green: UInt32 = 0, red: UInt32 = 0, alpha: UInt32 = 0
-                        for column in columns.range(of: x) {
-                            let value = pixels[columns.sources[column]], weight = UInt32(columns.weights[column])
-                            blue &+= (value & 0xFF) &* weight
-                            green &+= (value >> 8 & 0xFF) &* weight
-                            red &+= (value >> 16 & 0xFF) &* weight
-                            alpha &+= (value >> 24) &* weight
+            // Two channels to a word (why: half the multiplications of one at a time, and the
+            // same sums): a row's horizontal sum of blue and red, or green and alpha, is at most
+            // 255 x 256 in each 16-bit half, since a pixel's weights add up to 256; the column's
+            // sum of those, times weights adding up to 256 again, fits each 32-bit half of a UInt64.
+            var blueRed = [UInt64](repeating: 0, count: width), greenAlpha = [UInt64](repeating: 0, count: width)
+            blueRed.withUnsafeMutableBufferPointer { blueRed in
+                greenAlpha.withUnsafeMutableBufferPointer { greenAlpha in
+                    columns.withUnsafeTaps { starts, sources, weights in
+                        for tap in rows.range(of: y) {
+                            let rowWeight = UInt64(rows.weights[tap])
+                            let pixels = (source.value + rows.sources[tap] * sourceStride).assumingMemoryBound(to: UInt32.self)
+                            for x in 0..<width {
+                                var pairBlueRed: UInt32 = 0, pairGreenAlpha: UInt32 = 0
+                                for column in starts[x]..<starts[x + 1] {
+                                    let value = pixels[sources[column]], weight = UInt32(weights[column])
+                                    pairBlueRed &+= (value & 0x00FF_00FF) &* weight
+                                    pairGreenAlpha &+= (value >> 8 & 0x00FF_00FF) &* weight
+                                }
+                                blueRed[x] &+= Self.spread(pairBlueRed) &* rowWeight
+                                greenAlpha[x] &+= Self.spread(pairGreenAlpha) &* rowWeight
+                            }
                         }
-                        sums[x * 4] &+= blue &* rowWeight
-                        sums[x * 4 + 1] &+= green &* rowWeight
-                        sums[x * 4 + 2] &+= red &* rowWeight
-                        sums[x * 4 + 3] &+= alpha &* rowWeight
                     }
-                }
-                // Both weights are in 256ths: the sums are in 65536ths of a level.
-                let out = (target.value + y * targetStride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    func level(_ channel: Int) -> UInt32 { min(255, (sums[x * 4 + channel] &+ 32768) >> 16) }
-                    out[x] = level(0) | level(1) << 8 | level(2) << 16 | level(3) << 24
+                    // Both weights are in 256ths: the sums are in 65536ths of a level.
+                    let out = (target.value + y * targetStride).assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<width {
+                        let blue = Self.level(blueRed[x] & 0xFFFF_FFFF), red = Self.level(blueRed[x] >> 32)
+                        let green = Self.level(greenAlpha[x] & 0xFFFF_FFFF), alpha = Self.level(greenAlpha[x] >> 32)
+                        out[x] = blue | green << 8 | red << 16 | alpha << 24
+                    }
                 }
             }
         }
         result.reducedFrom = fullSize
         return result
+    }
+
+    /// The two 16-bit halves of `pair` in the two 32-bit halves of a UInt64.
+    @inline(__always) private static func spread(_ pair: UInt32) -> UInt64 {
+        UInt64(pair & 0xFFFF) | UInt64(pair >> 16) << 32
+    }
+
+    /// A sum in 65536ths of a level, rounded to a level.
+    @inline(__always) private static func level(_ sum: UInt64) -> UInt32 {
+        UInt32(min(255, (sum &+ 32768) >> 16))
     }
 }
 
@@ -82,4 +97,16 @@ struct AreaWeights: Sendable {
 
     /// The taps of target pixel `index`.
     func range(of index: Int) -> Range<Int> { starts[index]..<starts[index + 1] }
+
+    /// `body` given the starts (target pixel `t`'s taps are `starts[t]..<starts[t + 1]`),
+    /// sources and weights without bounds checks, for the resampler's inner loop.
+    func withUnsafeTaps<Result>(
+        _ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<UInt16>) -> Result
+    ) -> Result {
+        starts.withUnsafeBufferPointer { starts in
+            sources.withUnsafeBufferPointer { sources in
+                weights.withUnsafeBufferPointer { weights in body(starts, sources, weights) }
+            }
+        }
+    }
 }

@@ -144,6 +144,48 @@ struct ImageReductionTests {
         }
     }
 
+    /// The resampler sums two channels to a word: each must come out exactly as if summed
+    /// alone (no carry from one into the next), on pixels of every value up to opaque white.
+    @Test func resamplingGivesEachChannelItsOwnWeightedSum() {
+        let (width, height, targetWidth, targetHeight) = (97, 61, 60, 40)
+        let image = PixelBuffer(width: width, height: height)
+        var state: UInt32 = 12345
+        image.withUnsafeBytes { raw in
+            let pixels = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            for index in 0..<(width * height) {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                // Premultiplied: a colour is at most its alpha. Every third pixel opaque white.
+                let alpha = index % 3 == 0 ? 255 : state >> 24
+                let colour = { (shift: UInt32) in index % 3 == 0 ? 255 : (state >> shift & 0xFF) * alpha / 255 }
+                pixels[index] = alpha << 24 | colour(16) << 16 | colour(8) << 8 | colour(0)
+            }
+        }
+        let resampled = image.resampled(toWidth: targetWidth, height: targetHeight, threads: 2)
+        let columns = AreaWeights(source: width, target: targetWidth), rows = AreaWeights(source: height, target: targetHeight)
+        var mismatches = 0
+        image.withUnsafeBytes { sourceBytes in
+            resampled.withUnsafeBytes { resultBytes in
+                let source = sourceBytes.bindMemory(to: UInt32.self), result = resultBytes.bindMemory(to: UInt32.self)
+                for y in 0..<targetHeight {
+                    for x in 0..<targetWidth {
+                        for shift: UInt32 in [0, 8, 16, 24] {
+                            var sum = 0
+                            for row in rows.range(of: y) {
+                                for column in columns.range(of: x) {
+                                    let value = Int(source[rows.sources[row] * width + columns.sources[column]] >> shift & 0xFF)
+                                    sum += value * Int(columns.weights[column]) * Int(rows.weights[row])
+                                }
+                            }
+                            let expected = min(255, (sum + 32768) >> 16)
+                            if Int(result[y * targetWidth + x] >> shift & 0xFF) != expected { mismatches += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) channels differ from their own weighted sums")
+    }
+
     @Test func theFactorIsWholeAndNeverBelowTheDrawnSize() {
         let camera = Self.photo(width: 2000, height: 1500)
         #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0.2, y: 0.2)) == 5)
