@@ -22,8 +22,8 @@ import PackageDescription
 
 /// A C library Easel links: shared by default; from its static archive, with the archives of
 /// its own dependencies, under the trait StaticCLibraries, which the Makefile's release builds
-/// enable (each shared library costs a process a few hundred microseconds of loading and
-/// relocation, and a card exported as a process is ~20-40 ms: docs/performance.md). Libraries
+/// enable (the 19 shared libraries this leaves out cost a process 2-3 ms of loading and
+/// relocation, and a card exported as a process is ~25-70 ms: docs/performance.md). Libraries
 /// other libraries also load (HarfBuzz, FreeType, libpng, zlib, ISA-L) stay shared either way.
 /// The archives come with Debian's -dev packages, each listed before the archives it uses (a
 /// static link looks in an archive only for what the objects before it still need).
@@ -103,7 +103,8 @@ let package = Package(
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CEaselFriBidi"),
         // Photos as people have them: JPEG (libjpeg-turbo's libjpeg API, for its progress monitor:
-        // a deadline and a scan limit between rows; libjpeg62-turbo-dev) and WebP (libwebp).
+        // a deadline and a scan limit between rows; libjpeg62-turbo-dev) and WebP (libwebp),
+        // both linked by EaselCairo (cLibrary above).
         .target(name: "CEaselJPEG"),
         .systemLibrary(name: "CEaselWebP"),
         // The interactive session's line editor (libedit's readline interface).
