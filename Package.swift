@@ -98,6 +98,8 @@ let package = Package(
         // and Easel's own fast PNG writer's parts, deflating with ISA-L.
         // System calls the Glibc module leaves out (sync_file_range).
         .target(name: "CEaselSystem"),
+        // Pixel kernels where pixman has no fast path (a turned photo's bilinear samples).
+        .target(name: "CEaselPixels"),
         .target(name: "CEaselPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         // Text: HarfBuzz shapes, FriBidi orders right-to-left runs.
         .systemLibrary(name: "CEaselHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -124,7 +126,8 @@ let package = Package(
         .target(
             name: "EaselCairo",
             dependencies: [
-                "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselHarfBuzz", "CEaselFriBidi",
+                "EaselSupport", "EaselGeometry", "CEaselCairo", "CEaselFreeType", "CEaselPNG", "CEaselPixels", "CEaselHarfBuzz",
+                "CEaselFriBidi",
                 "CEaselJPEG", "CEaselWebP",
             ],
             linkerSettings: cairoLinking + imageAndTextLinking),

@@ -283,9 +283,28 @@ public final class CairoContext {
     /// pattern is padded at its edges so that edge pixels are not blended with transparency;
     /// the rectangle's antialiased outline alone decides the image's edge.
     public func drawImage(_ image: RasterImage, filter: ImageFilter, opacity: Double = 1) throws(CairoError) {
-        cairo_set_source_surface(cr, image.surface, 0, 0)
+        // A turned image's samples, made by Easel (`turnedImageSamples`), are the source in
+        // device space, locked there before the user space comes back for the rectangle.
+        let turned = try turnedImageSamples(image, filter: filter)
+        // The samples are this thread's scratch memory: the source they were is put back after.
+        let previousSource = turned == nil ? nil : cairo_pattern_reference(cairo_get_source(cr))
+        defer {
+            if let previousSource {
+                cairo_set_source(cr, previousSource)
+                cairo_pattern_destroy(previousSource)
+            }
+        }
+        if let turned {
+            var user = cairo_matrix_t()
+            cairo_get_matrix(cr, &user)
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, turned.samples.surface, Double(turned.x), Double(turned.y))
+            cairo_set_matrix(cr, &user)
+        } else {
+            cairo_set_source_surface(cr, image.surface, 0, 0)
+        }
         let pattern = cairo_get_source(cr)
-        cairo_pattern_set_filter(pattern, filter.cairoFilter)
+        cairo_pattern_set_filter(pattern, turned == nil ? filter.cairoFilter : CAIRO_FILTER_NEAREST)
         // Pixels (an image, or a shadow's recording): the edge pixels repeat outward, so that
         // the filter blends no transparent black into the edges. SVG and PDF: viewers sample
         // inside the image anyway, and a padded image is one cairo's PDF makes anew from the

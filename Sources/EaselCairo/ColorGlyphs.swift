@@ -201,9 +201,7 @@ extension CairoContext {
 
     /// Whether colour glyphs are drawn by Easel here: on image surfaces only (SVG and PDF
     /// keep cairo's glyphs; a shadow's recording replays cairo's).
-    var drawsColorGlyphsItself: Bool {
-        cairo_surface_get_type(cairo_get_group_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE
-    }
+    var drawsColorGlyphsItself: Bool { drawsOnPixels }
 
     /// Draws `glyphs` of a colour bitmap strike at `size`, pen positions given at size 1 in
     /// the current user space, as cairo would: each glyph's strike bitmap resampled with

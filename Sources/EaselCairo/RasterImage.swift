@@ -156,6 +156,14 @@ public final class RasterImage {
         try self.init(over: pixels.bytes, width: pixels.width, height: pixels.height, stride: pixels.stride, keeping: pixels)
     }
 
+    /// A `width` x `height` image over the first `width * height` pixels of `buffer`'s memory
+    /// (rows `width * 4` bytes apart), whatever the buffer's own shape: scratch memory reused
+    /// for images of different sizes. Nil when the buffer holds fewer bytes.
+    convenience init?(reusing buffer: PixelBuffer, width: Int, height: Int) throws(CairoError) {
+        guard width > 0, height > 0, width * 4 * height <= buffer.stride * buffer.height else { return nil }
+        try self.init(over: buffer.bytes, width: width, height: height, stride: width * 4, keeping: buffer)
+    }
+
     /// An ARGB32 image over memory that is not cairo's (rows `stride` bytes apart), whose
     /// surface keeps `owner`, the memory's owner, alive until cairo lets the surface go.
     private convenience init(
