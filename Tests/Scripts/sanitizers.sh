@@ -5,9 +5,10 @@
 # start is instrumented too, and a sanitizer report in it fails the test (non-zero exit).
 #   Tests/Scripts/sanitizers.sh [address|thread|all|ci]
 # `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds, the
-# PNG shim and the fast PNG writer (its SSSE3 filter's stores) and easel serve's hostile
-# requests under AddressSanitizer; parallel export, band-by-band export, concurrent edits
-# and easel serve's editing and hostile tests under ThreadSanitizer.
+# PNG shim and the fast PNG writer (its SSSE3 filter's stores), the turned-photo sampler's
+# loads and easel serve's hostile requests under AddressSanitizer; parallel export,
+# band-by-band export, concurrent edits, the sampler's per-thread scratch and easel serve's
+# editing and hostile tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -32,8 +33,8 @@ run() {
 
 case "$which" in
   address) run address ;;
-  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit" ;;
+  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage" ;;
   all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
-  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit" ;;
+  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError|TurnedImage" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage" ;;
   *) echo "usage: $0 address|thread|all|ci" >&2; exit 64 ;;
 esac
