@@ -1,7 +1,7 @@
 // Bilinear samples of a turned image (see easel_pixels.h): pixman's generic fetcher for a
 // transform that turns takes about 15 ns a pixel with no SIMD; this one reads the two pixels
-// of each row as one 8-byte load and weighs the four channels of both at once in SSE2 lanes
-// (a scalar loop with the same arithmetic serves machines without SSE2).
+// of each row as one 8-byte load, weighs the rows in SSE2 lanes and then the columns in one
+// multiply-add (a scalar loop with the same arithmetic serves machines without SSE2).
 
 #include "easel_pixels.h"
 
@@ -30,14 +30,14 @@ static inline void corners(const uint8_t *source, int64_t width, int64_t height,
 }
 
 #if !defined(__SSE2__)
-// Each channel: (tl·(256−dx) + tr·dx)·(256−dy) + (bl·(256−dx) + br·dx)·dy, cut to a level.
+// Each channel: (tl·(128−dy) + bl·dy)·(128−dx) + (tr·(128−dy) + br·dy)·dx, cut to a level.
 static inline uint32_t blend(const uint32_t p[4], uint32_t dx, uint32_t dy) {
     uint32_t result = 0;
     for (int shift = 0; shift < 32; shift += 8) {
         const uint32_t tl = p[0] >> shift & 0xFF, tr = p[1] >> shift & 0xFF;
         const uint32_t bl = p[2] >> shift & 0xFF, br = p[3] >> shift & 0xFF;
-        const uint32_t top = tl * (256 - dx) + tr * dx, bottom = bl * (256 - dx) + br * dx;
-        result |= ((top * (256 - dy) + bottom * dy) >> 16) << shift;
+        const uint32_t left = tl * (128 - dy) + bl * dy, right = tr * (128 - dy) + br * dy;
+        result |= ((left * (128 - dx) + right * dx) >> 14) << shift;
     }
     return result;
 }
@@ -50,7 +50,7 @@ void easel_sample_turned(const uint8_t *source, int32_t width, int32_t height, s
     if (!source || !target || width <= 0 || height <= 0 || region_width <= 0 || region_height <= 0) return;
     const uint32_t padding = opaque ? 0xFF000000u : 0;
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128(), pad = _mm_set1_epi32((int)padding), whole = _mm_set1_epi16(256);
+    const __m128i zero = _mm_setzero_si128(), pad = _mm_set1_epi32((int)padding), whole = _mm_set1_epi16(128);
 #endif
     for (int32_t row = 0; row < region_height; row++) {
         const int64_t device_y = (int64_t)region_y + row;
@@ -60,8 +60,8 @@ void easel_sample_turned(const uint8_t *source, int32_t width, int32_t height, s
         uint32_t *out = (uint32_t *)(target + (size_t)row * target_stride);
         for (int32_t column = 0; column < region_width; column++, u += step_x, v += step_y) {
             const int64_t x = u >> 32, y = v >> 32;
-            // The fraction in 128ths, doubled to 256ths.
-            const uint32_t dx = (uint32_t)(u >> 25 & 0x7F) << 1, dy = (uint32_t)(v >> 25 & 0x7F) << 1;
+            // The fraction in 128ths.
+            const uint32_t dx = (uint32_t)(u >> 25 & 0x7F), dy = (uint32_t)(v >> 25 & 0x7F);
 #if defined(__SSE2__)
             __m128i top, bottom;  // two pixels each, left then right, in the low 8 bytes
             // The row below a position is new to the cache more often than not (a turned row
@@ -85,21 +85,18 @@ void easel_sample_turned(const uint8_t *source, int32_t width, int32_t height, s
                 top = _mm_set_epi32(0, 0, (int)p[1], (int)p[0]);
                 bottom = _mm_set_epi32(0, 0, (int)p[3], (int)p[2]);
             }
-            top = _mm_or_si128(top, pad);
-            bottom = _mm_or_si128(bottom, pad);
-            // Across: the left pixel's channels times 256 − dx, the right's times dx (at most
-            // 255 × 256 each, so their sum fits 16 bits), added.
-            const __m128i right = _mm_set1_epi16((short)dx);
-            const __m128i across = _mm_unpacklo_epi64(_mm_sub_epi16(whole, right), right);
-            __m128i t = _mm_mullo_epi16(_mm_unpacklo_epi8(top, zero), across);
-            __m128i b = _mm_mullo_epi16(_mm_unpacklo_epi8(bottom, zero), across);
-            t = _mm_add_epi16(t, _mm_srli_si128(t, 8));
-            b = _mm_add_epi16(b, _mm_srli_si128(b, 8));
-            // Down: 32-bit products of those sums and 256 − dy or dy, added, cut to a level.
-            const __m128i down = _mm_set1_epi16((short)dy), up = _mm_sub_epi16(whole, down);
-            const __m128i t32 = _mm_unpacklo_epi16(_mm_mullo_epi16(t, up), _mm_mulhi_epu16(t, up));
-            const __m128i b32 = _mm_unpacklo_epi16(_mm_mullo_epi16(b, down), _mm_mulhi_epu16(b, down));
-            __m128i sum = _mm_srli_epi32(_mm_add_epi32(t32, b32), 16);
+            // Down first: each channel of the top pair times 128 − dy plus the bottom pair's
+            // times dy (at most 255 × 128, within a signed 16-bit lane); then across, the left
+            // and right sums side by side, times 128 − dx and dx and added in one multiply-add
+            // to 32 bits (at most 255 × 128 × 128), cut to a level. The same integer sum as
+            // weighing the four pixels at once, so the same bytes.
+            const __m128i down = _mm_set1_epi16((short)dy);
+            const __m128i t = _mm_mullo_epi16(_mm_unpacklo_epi8(_mm_or_si128(top, pad), zero), _mm_sub_epi16(whole, down));
+            const __m128i b = _mm_mullo_epi16(_mm_unpacklo_epi8(_mm_or_si128(bottom, pad), zero), down);
+            const __m128i column_sums = _mm_add_epi16(t, b);  // left pixel's four channels, then the right's
+            const __m128i pairs = _mm_unpacklo_epi16(column_sums, _mm_srli_si128(column_sums, 8));
+            const __m128i across = _mm_set1_epi32((int)((uint32_t)dx << 16 | (128 - dx)));
+            __m128i sum = _mm_srli_epi32(_mm_madd_epi16(pairs, across), 14);
             sum = _mm_packs_epi32(sum, zero);
             sum = _mm_packus_epi16(sum, zero);
             out[column] = (uint32_t)_mm_cvtsi128_si32(sum);
