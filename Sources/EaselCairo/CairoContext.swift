@@ -260,7 +260,9 @@ public final class CairoContext {
             defer { cairo_font_options_destroy(options) }
             cairo_set_font_options(cr, options)
             cairo_set_font_size(cr, size)
-            let colorGlyphsHere = drawsColorGlyphsItself
+            // Colour glyphs are drawn by Easel on pixels only (SVG and PDF keep cairo's glyphs; a
+            // shadow's recording replays cairo's).
+            let colorGlyphsHere = drawsOnPixels
             for run in runs {
                 if let strike = run.face.colorStrike, colorGlyphsHere {
                     // cairo draws no glyph, colour or not, in a colour it counts as clear: alpha

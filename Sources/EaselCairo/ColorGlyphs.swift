@@ -195,14 +195,6 @@ struct PixelBox: Equatable {
 }
 
 extension CairoContext {
-    /// How far from the output a device coordinate may be and still be looked at: beyond
-    /// it nothing can be visible, and whole-pixel arithmetic could overflow.
-    private static var deviceLimit: Double { 4 * Double(RenderLimits.maxOutputSide) }
-
-    /// Whether colour glyphs are drawn by Easel here: on image surfaces only (SVG and PDF
-    /// keep cairo's glyphs; a shadow's recording replays cairo's).
-    var drawsColorGlyphsItself: Bool { drawsOnPixels }
-
     /// Draws `glyphs` of a colour bitmap strike at `size`, pen positions given at size 1 in
     /// the current user space, as cairo would: each glyph's strike bitmap resampled with
     /// the GOOD filter through the glyph's device transform and placed at its origin rounded
@@ -222,16 +214,7 @@ extension CairoContext {
         // Under half a device pixel to the em cairo inks nothing (and below a hundredth its
         // resampling fails for want of memory): nothing is drawn.
         guard size * abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot() >= 0.5 else { return }
-        var clipLeft = 0.0, clipTop = 0.0, clipRight = 0.0, clipBottom = 0.0
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_clip_extents(cr, &clipLeft, &clipTop, &clipRight, &clipBottom)
-        cairo_restore(cr)
-        guard
-            let visible = PixelBox.covering(
-                minX: max(clipLeft, -Self.deviceLimit), minY: max(clipTop, -Self.deviceLimit),
-                maxX: min(clipRight, Self.deviceLimit), maxY: min(clipBottom, Self.deviceLimit), limit: Self.deviceLimit)
-        else { return }
+        guard let visible = visibleDevicePixels() else { return }
         for glyph in glyphs {
             let penX = glyph.x * size, penY = glyph.y * size
             let originX = matrix.xx * penX + matrix.xy * penY + matrix.x0
@@ -253,7 +236,7 @@ extension CairoContext {
                 // (FreeType refuses a glyph whose PNG is not the size its metrics say, so the
                 // decoded bitmap covers exactly this box.)
                 guard let extent = strike.extent(of: glyph.index),
-                    let whole = Self.deviceBox(of: extent, through: linear, limit: Self.deviceLimit),
+                    let whole = Self.deviceBox(of: extent, through: linear),
                     !whole.intersection(onOutput).isEmpty,
                     let bitmap = strike.bitmap(for: glyph.index)
                 else { continue }
@@ -277,16 +260,12 @@ extension CairoContext {
     /// The whole device pixels a strike bitmap of `extent` covers through `linear`, about the
     /// glyph origin.
     private static func deviceBox(
-        of extent: ColorGlyphStrike.Extent, through linear: (xx: Double, yx: Double, xy: Double, yy: Double), limit: Double
+        of extent: ColorGlyphStrike.Extent, through linear: (xx: Double, yx: Double, xy: Double, yy: Double)
     ) -> PixelBox? {
         let left = Double(extent.left), top = Double(-extent.top)
-        let right = left + Double(extent.width), bottom = top + Double(extent.height)
-        let corners = [(left, top), (right, top), (left, bottom), (right, bottom)].map { x, y in
-            (linear.xx * x + linear.xy * y, linear.yx * x + linear.yy * y)
-        }
-        return PixelBox.covering(
-            minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!,
-            maxY: corners.map(\.1).max()!, limit: limit)
+        return devicePixels(
+            coveringLeft: left, top: top, right: left + Double(extent.width), bottom: top + Double(extent.height),
+            through: cairo_matrix_t(xx: linear.xx, yx: linear.yx, xy: linear.xy, yy: linear.yy, x0: 0, y0: 0))
     }
 
     /// The part `region` (device pixels about the glyph origin) of the bitmap resampled

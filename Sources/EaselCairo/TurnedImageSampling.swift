@@ -17,10 +17,6 @@ import EaselSupport
 /// (its matrix is rounded to 16.16 fixed point and anchored per drawing; Easel's to 32.32,
 /// anchored at the device origin, so that every band of a render samples alike).
 extension CairoContext {
-    /// Whether this context draws into pixels (an image surface, or a group on one), not
-    /// an SVG, a PDF or a shadow's recording, which keep cairo's own drawing.
-    var drawsOnPixels: Bool { cairo_surface_get_type(cairo_get_group_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE }
-
     /// A turned image's samples for the device pixels the current clip shows, and the device
     /// pixel of their top-left corner; nil where cairo samples the image itself: not a raster
     /// target, not the GOOD filter, not turned, shrunk below cairo's bilinear range, or
@@ -39,8 +35,11 @@ extension CairoContext {
         let spanX = (deviceToImage.xx * deviceToImage.xx + deviceToImage.xy * deviceToImage.xy).squareRoot()
         let spanY = (deviceToImage.yx * deviceToImage.yx + deviceToImage.yy * deviceToImage.yy).squareRoot()
         guard spanX < 1.3, spanY < 1.3 else { return nil }
-        guard let region = visibleDeviceBox(ofImage: image, through: imageToDevice), !region.isEmpty,
-            let sampler = TurnedImageSampler(deviceToImage: deviceToImage, limit: Self.turnedImageLimit)
+        guard
+            let covered = Self.devicePixels(
+                coveringLeft: 0, top: 0, right: Double(image.width), bottom: Double(image.height), through: imageToDevice),
+            let region = visibleDevicePixels()?.intersection(covered), !region.isEmpty,
+            let sampler = TurnedImageSampler(deviceToImage: deviceToImage, limit: Self.deviceLimit)
         else { return nil }
         let samples = try Self.scratchImage(width: region.width, height: region.height)
         image.withUnsafePixels { source in
@@ -77,36 +76,6 @@ extension CairoContext {
             return try RasterImage(width: width, height: height)
         }
         return image
-    }
-
-    /// How far from the output a device coordinate may be and still be looked at.
-    private static var turnedImageLimit: Double { 4 * Double(RenderLimits.maxOutputSide) }
-
-    /// The whole device pixels the image's rectangle covers through `imageToDevice`, within
-    /// the current clip.
-    private func visibleDeviceBox(ofImage image: RasterImage, through imageToDevice: cairo_matrix_t) -> PixelBox? {
-        let (w, h) = (Double(image.width), Double(image.height))
-        let corners = [(0.0, 0.0), (w, 0), (0, h), (w, h)].map { x, y in
-            (
-                imageToDevice.xx * x + imageToDevice.xy * y + imageToDevice.x0,
-                imageToDevice.yx * x + imageToDevice.yy * y + imageToDevice.y0
-            )
-        }
-        var clipLeft = 0.0, clipTop = 0.0, clipRight = 0.0, clipBottom = 0.0
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_clip_extents(cr, &clipLeft, &clipTop, &clipRight, &clipBottom)
-        cairo_restore(cr)
-        let limit = Self.turnedImageLimit
-        guard
-            let covered = PixelBox.covering(
-                minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!,
-                maxY: corners.map(\.1).max()!, limit: limit),
-            let clip = PixelBox.covering(
-                minX: max(clipLeft, -limit), minY: max(clipTop, -limit), maxX: min(clipRight, limit),
-                maxY: min(clipBottom, limit), limit: limit)
-        else { return nil }
-        return covered.intersection(clip)
     }
 }
 
