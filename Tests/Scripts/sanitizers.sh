@@ -22,9 +22,11 @@ run() {
   local args=(--skip-build --sanitize="$sanitizer" --build-path "$build")
   [ -n "$filter" ] && args+=(--filter "$filter")
   # halt_on_error: the first report fails the run; the CLI tests see the child's exit code.
+  # A failed run does not end the script here: its report is printed below first.
+  local status=0
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     EASEL_SANITIZER="$sanitizer" EASEL_BINARY="$PWD/$build/debug/easel" swift test "${args[@]}" 2>&1 | tee "$build/sanitizer.log" | grep -E "Test run|✘|SUMMARY: (Address|Thread)Sanitizer" | tail -20 \
-    || true  # a failed run is judged from its log below, which then prints the report
+    || status=$?
   if grep -q "SUMMARY: .*Sanitizer" "$build/sanitizer.log"; then
     # The first report whole (both stacks, where the memory came from), so that a run seen
     # only through its log (CI's) says where the problem was, not just the summary line.
@@ -32,7 +34,7 @@ run() {
     sed -n '/^WARNING: .*Sanitizer\|^==[0-9]*==ERROR: .*Sanitizer/,/^SUMMARY: .*Sanitizer/p' "$build/sanitizer.log" | head -150 >&2
     return 1
   fi
-  grep -q "✔ Test run with" "$build/sanitizer.log"
+  [ "$status" -eq 0 ] && grep -q "✔ Test run with" "$build/sanitizer.log"
 }
 
 case "$which" in
