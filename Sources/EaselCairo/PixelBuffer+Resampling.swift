@@ -1,3 +1,4 @@
+import CEaselPixels
 import EaselSupport
 
 extension PixelBuffer {
@@ -15,52 +16,22 @@ extension PixelBuffer {
         let result = PixelBuffer(width: width, height: height)
         let source = UncheckedSendable(bytes), target = UncheckedSendable(result.bytes)
         let (sourceStride, targetStride) = (stride, result.stride)
+        let across = columns.padded()
+        let sourceWidth = self.width
         Parallel.forEach(count: height, workers: threads) { y in
-            // Two channels to a word (why: half the multiplications of one at a time, and the
-            // same sums): a row's horizontal sum of blue and red, or green and alpha, is at most
-            // 255 x 256 in each 16-bit half, since a pixel's weights add up to 256; the column's
-            // sum of those, times weights adding up to 256 again, fits each 32-bit half of a UInt64.
-            var blueRed = [UInt64](repeating: 0, count: width), greenAlpha = [UInt64](repeating: 0, count: width)
-            blueRed.withUnsafeMutableBufferPointer { blueRed in
-                greenAlpha.withUnsafeMutableBufferPointer { greenAlpha in
-                    columns.withUnsafeTaps { starts, sources, weights in
-                        for tap in rows.range(of: y) {
-                            let rowWeight = UInt64(rows.weights[tap])
-                            let pixels = (source.value + rows.sources[tap] * sourceStride).assumingMemoryBound(to: UInt32.self)
-                            for x in 0..<width {
-                                var pairBlueRed: UInt32 = 0, pairGreenAlpha: UInt32 = 0
-                                for column in starts[x]..<starts[x + 1] {
-                                    let value = pixels[sources[column]], weight = UInt32(weights[column])
-                                    pairBlueRed &+= (value & 0x00FF_00FF) &* weight
-                                    pairGreenAlpha &+= (value >> 8 & 0x00FF_00FF) &* weight
-                                }
-                                blueRed[x] &+= Self.spread(pairBlueRed) &* rowWeight
-                                greenAlpha[x] &+= Self.spread(pairGreenAlpha) &* rowWeight
-                            }
-                        }
-                    }
-                    // Both weights are in 256ths: the sums are in 65536ths of a level.
-                    let out = (target.value + y * targetStride).assumingMemoryBound(to: UInt32.self)
-                    for x in 0..<width {
-                        let blue = Self.level(blueRed[x] & 0xFFFF_FFFF), red = Self.level(blueRed[x] >> 32)
-                        let green = Self.level(greenAlpha[x] & 0xFFFF_FFFF), alpha = Self.level(greenAlpha[x] >> 32)
-                        out[x] = blue | green << 8 | red << 16 | alpha << 24
-                    }
-                }
+            // The C kernel (CEaselPixels), in vector lanes.
+            let taps = rows.range(of: y)
+            let sourceRows = taps.map {
+                UnsafePointer<UInt8>?(source.value.assumingMemoryBound(to: UInt8.self) + rows.sources[$0] * sourceStride)
             }
+            let rowWeights = taps.map { rows.weights[$0] }
+            var column = [UInt16](repeating: 0, count: sourceWidth * 4)
+            easel_box_reduce_row(
+                sourceRows, rowWeights, sourceRows.count, sourceWidth, &column, across.sources, across.weights,
+                across.taps, width, target.value.assumingMemoryBound(to: UInt8.self) + y * targetStride)
         }
         result.reducedFrom = fullSize
         return result
-    }
-
-    /// The two 16-bit halves of `pair` in the two 32-bit halves of a UInt64.
-    @inline(__always) private static func spread(_ pair: UInt32) -> UInt64 {
-        UInt64(pair & 0xFFFF) | UInt64(pair >> 16) << 32
-    }
-
-    /// A sum in 65536ths of a level, rounded to a level.
-    @inline(__always) private static func level(_ sum: UInt64) -> UInt32 {
-        UInt32(min(255, (sum &+ 32768) >> 16))
     }
 }
 
@@ -98,15 +69,21 @@ struct AreaWeights: Sendable {
     /// The taps of target pixel `index`.
     func range(of index: Int) -> Range<Int> { starts[index]..<starts[index + 1] }
 
-    /// `body` given the starts (target pixel `t`'s taps are `starts[t]..<starts[t + 1]`),
-    /// sources and weights without bounds checks, for the resampler's inner loop.
-    func withUnsafeTaps<Result>(
-        _ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<UInt16>) -> Result
-    ) -> Result {
-        starts.withUnsafeBufferPointer { starts in
-            sources.withUnsafeBufferPointer { sources in
-                weights.withUnsafeBufferPointer { weights in body(starts, sources, weights) }
+    /// The same taps with as many for every target pixel (`taps`, the most any has): target
+    /// pixel `t`'s are `sources[t * taps ..< (t + 1) * taps]` and the same of `weights`, those
+    /// past its own with weight 0 (and its last source), for a loop with no branch on the count.
+    func padded() -> (taps: Int, sources: [Int], weights: [UInt16]) {
+        let count = starts.count - 1
+        let taps = max(1, (0..<count).map { starts[$0 + 1] - starts[$0] }.max() ?? 1)
+        var paddedSources = [Int](repeating: 0, count: count * taps)
+        var paddedWeights = [UInt16](repeating: 0, count: count * taps)
+        for target in 0..<count {
+            let own = range(of: target)
+            for k in 0..<taps {
+                paddedSources[target * taps + k] = sources[own.isEmpty ? 0 : min(own.lowerBound + k, own.upperBound - 1)]
+                paddedWeights[target * taps + k] = own.lowerBound + k < own.upperBound ? weights[own.lowerBound + k] : 0
             }
         }
+        return (taps, paddedSources, paddedWeights)
     }
 }

@@ -144,8 +144,10 @@ struct ImageReductionTests {
         }
     }
 
-    /// The resampler sums two channels to a word: each must come out exactly as if summed
-    /// alone (no carry from one into the next), on pixels of every value up to opaque white.
+    /// The resampler sums a pixel's channels side by side in vector lanes, down the rows and
+    /// then across: each must come out exactly as its own weighted sum (no carry from one lane
+    /// into the next), on pixels of every value up to opaque white, at a width whose last
+    /// pixel falls outside a whole vector.
     @Test func resamplingGivesEachChannelItsOwnWeightedSum() {
         let (width, height, targetWidth, targetHeight) = (97, 61, 60, 40)
         let image = PixelBuffer(width: width, height: height)
