@@ -6,9 +6,10 @@
 #   Tests/Scripts/sanitizers.sh [address|thread|all|ci]
 # `ci` is the fast subset `make test` runs when CI is set: hostile inputs, fuzz seeds, the
 # PNG shim and the fast PNG writer (its SSSE3 filter's stores), the turned-photo sampler's
-# loads and easel serve's hostile requests under AddressSanitizer; parallel export,
-# band-by-band export, concurrent edits, the sampler's per-thread scratch and easel serve's
-# editing and hostile tests under ThreadSanitizer.
+# and the resampler's loads and easel serve's hostile requests under AddressSanitizer;
+# parallel export, band-by-band export, concurrent edits, the sampler's per-thread scratch,
+# the resampler's rows on two threads and easel serve's editing and hostile tests under
+# ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -39,8 +40,8 @@ run() {
 
 case "$which" in
   address) run address ;;
-  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage" ;;
+  thread) run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory|Server|ServeCommand|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage|ImageReduction" ;;
   all) run address && run thread "Batch|OutputFormat|Concurrent|InteractiveEdit|Memory" ;;
-  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError|TurnedImage" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage" ;;
+  ci) run address "Hostile|FuzzSeed|ResourceLimit|PNGCodec|FastPNGWriter|JSONParser|DecodingError|TurnedImage|ImageReduction" && run thread "FolderExport|ExportWatchTests|OutputFormat|ConcurrentEdit|DocumentLock|ServerEditingTests|ServerHostileTests|StreamingExport|BandedExport|ImagePrefetch|SharedImageCache|FastPNGWriter|BandedPNGExport|TextLayoutAhead|FoundationStandIns|JPEGRowSplit|TurnedImage|ImageReduction" ;;
   *) echo "usage: $0 address|thread|all|ci" >&2; exit 64 ;;
 esac
