@@ -74,13 +74,15 @@ struct AreaWeights: Sendable {
     /// past its own with weight 0 (and its last source), for a loop with no branch on the count.
     func padded() -> (taps: Int, sources: [Int], weights: [UInt16]) {
         let count = starts.count - 1
-        let taps = max(1, (0..<count).map { starts[$0 + 1] - starts[$0] }.max() ?? 1)
+        let taps = max(1, (0..<count).map { starts[$0 + 1] - starts[$0] }.max() ?? 0)
         var paddedSources = [Int](repeating: 0, count: count * taps)
         var paddedWeights = [UInt16](repeating: 0, count: count * taps)
         for target in 0..<count {
             let own = range(of: target)
             for k in 0..<taps {
-                paddedSources[target * taps + k] = sources[own.isEmpty ? 0 : min(own.lowerBound + k, own.upperBound - 1)]
+                // A target pixel with no taps (a reduction so steep that every weight rounds to
+                // 0) reads source pixel 0, which every side has, with weight 0.
+                paddedSources[target * taps + k] = own.isEmpty ? 0 : sources[min(own.lowerBound + k, own.upperBound - 1)]
                 paddedWeights[target * taps + k] = own.lowerBound + k < own.upperBound ? weights[own.lowerBound + k] : 0
             }
         }

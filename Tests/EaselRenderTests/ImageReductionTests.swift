@@ -188,6 +188,16 @@ struct ImageReductionTests {
         #expect(mismatches == 0, "\(mismatches) channels differ from their own weighted sums")
     }
 
+    /// A reduction far steeper than any photo's (2,000 pixels to 1), where every area weight
+    /// rounds to 0 and a target pixel has no taps at all, still gives an image of the size
+    /// asked for (the padded taps once read a source list that was empty, and trapped).
+    @Test func aTargetPixelWithNoTapsIsResampledWithoutTrapping() {
+        let image = PixelBuffer(width: 2000, height: 3)
+        #expect(AreaWeights(source: 2000, target: 1).range(of: 0).isEmpty)
+        let resampled = image.resampled(toWidth: 1, height: 3)
+        #expect(resampled.width == 1 && resampled.height == 3)
+    }
+
     @Test func theFactorIsWholeAndNeverBelowTheDrawnSize() {
         let camera = Self.photo(width: 2000, height: 1500)
         #expect(ImageReduction.factor(for: camera, transform: .scale(x: 0.2, y: 0.2)) == 5)

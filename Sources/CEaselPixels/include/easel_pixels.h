@@ -20,7 +20,6 @@ void easel_sample_turned(const uint8_t *source, int32_t width, int32_t height, s
                          int32_t region_width, int32_t region_height, int64_t origin_x, int64_t origin_y,
                          int64_t step_x, int64_t step_y, int64_t row_step_x, int64_t row_step_y);
 
-
 // One row of `width` ARGB32 pixels (`target`), each the mean of the source pixels under it:
 // down, each of the `source_width` pixels of the `row_taps` source rows at `rows[i]` weighed
 // `row_weights[i]` and summed (into `column`, scratch memory for 4 x `source_width` values);
